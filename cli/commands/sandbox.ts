@@ -1,0 +1,58 @@
+// `eforms sandbox`: serves every emulated service on one loopback port until SIGINT or SIGTERM.
+
+import { parseArgs } from 'node:util';
+import { SANDBOX_DEFAULT_PORT } from '../../core/environments';
+import { SANDBOX_DEMO_KEY } from '../../sandbox/context';
+import { startSandbox } from '../../sandbox/server';
+import { type CliIo, UsageError } from '../io';
+
+const USAGE = `Usage: eforms sandbox [--port N] [--api-key KEY]... [--data-dir DIR]
+
+Serves the emulated services on http://127.0.0.1:PORT:
+  /cvs       Central Validation Service   (POST /cvs/v1/notices/validation)
+  /esenders  eNotices2                    (/esenders/api/v2/notice/...)
+  /agrifood  agri-food market data        (/agrifood/api/...)
+--port 0 takes a free port; the default is ${SANDBOX_DEFAULT_PORT} (what --env sandbox uses).`;
+
+export async function sandbox(args: string[], io: CliIo): Promise<number> {
+  let values: { port?: string; 'api-key'?: string[]; 'data-dir'?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        port: { type: 'string' },
+        'api-key': { type: 'string', multiple: true },
+        'data-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n${USAGE}`);
+  }
+  if (values.help) {
+    io.out(USAGE);
+    return 0;
+  }
+  const port = values.port === undefined ? SANDBOX_DEFAULT_PORT : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be 0..65535\n${USAGE}`);
+  const keys = values['api-key'] ?? [];
+  const running = await startSandbox({ port, apiKeys: keys, dataDir: values['data-dir'] });
+  io.out(`sandbox listening on ${running.origin}`);
+  if (keys.length === 0) io.out(`demo API key: ${SANDBOX_DEMO_KEY}`);
+  io.out(
+    `  CVS       ${running.origin}/cvs\n  eNotices2 ${running.origin}/esenders\n  agri-food ${running.origin}/agrifood`,
+  );
+  io.out(`  data      ${running.context.dataDir}`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      running.close().then(resolve, resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  io.out('sandbox stopped');
+  return 0;
+}

@@ -1,0 +1,3 @@
+// Extension entry (being written).
+export function activate(): void {}
+export function deactivate(): void {}

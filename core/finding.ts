@@ -1,0 +1,38 @@
+// Domain types shared by the language server, the VS Code client and the command-line tool.
+// No `vscode` import here, and nothing that does I/O.
+
+/** Zero-based line and UTF-16 column, exactly as LSP counts them. */
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** One problem found in a notice, placed on the text it concerns. */
+export interface Finding {
+  /** Rule id from the SVRL (`BR-BT-00024-0178`) or a local code (`xml-syntax`, `customization-id`). */
+  id: string;
+  severity: Severity;
+  /** Human-readable, single paragraph, already trimmed. */
+  message: string;
+  /** The SVRL `location` XPath the finding was reported at; empty for local findings. */
+  location: string;
+  range: Range;
+  source: 'cvs' | 'local';
+  /** `flag` attribute of the SVRL assertion, e.g. LAWFULNESS. */
+  flag?: string;
+  /** The schematron `test` expression that failed. */
+  test?: string;
+  /** Field or node id named by a `svrl:diagnostic-reference` (`BT-24-Lot`, `ND-Organizations`). */
+  field?: string;
+  /** Relative path of a child that the rule expected but the notice lacks. */
+  missing?: string;
+  /** False when the location could not be resolved and the finding was placed on the root start tag. */
+  resolved: boolean;
+}

@@ -1,0 +1,110 @@
+// The sandbox: faithful loopback emulations of the three services on one port, each under the prefix
+// that makes its base URL look like the real one (/cvs, /esenders, /agrifood), plus `/_sandbox/...`
+// controls for tests. The sandbox never imports client or server code.
+
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SANDBOX_DEMO_KEY, type SandboxContext, type SandboxService } from './context';
+import { createCvsService } from './cvs/service';
+import { readBody, sendJson } from './http-kit';
+import { defaultServices } from './services';
+
+export interface SandboxOptions {
+  /** 0 takes a free port. */
+  port: number;
+  host?: string;
+  /** Valid keys; when empty, SANDBOX_DEMO_KEY is the one valid key. */
+  apiKeys?: string[];
+  dataDir?: string;
+  /** Extra services (later features mount theirs here too). */
+  services?: ((ctx: SandboxContext) => SandboxService)[];
+}
+
+export interface RunningSandbox {
+  origin: string;
+  port: number;
+  context: SandboxContext;
+  close(): Promise<void>;
+}
+
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const keys = options.apiKeys?.length ? options.apiKeys : [SANDBOX_DEMO_KEY];
+  const dataDir = options.dataDir ?? join(tmpdir(), `eforms-sandbox-${process.pid}`);
+  mkdirSync(dataDir, { recursive: true });
+  const context: SandboxContext = {
+    apiKeys: new Set(keys),
+    dataDir,
+    faults: new Set(),
+    now: () => Date.now(),
+    origin: '',
+  };
+  const factories = [createCvsService, ...defaultServices, ...(options.services ?? [])];
+  const services = factories.map((f) => f(context));
+
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    const path = url.pathname;
+    const done = (p: Promise<void>) =>
+      p.catch((err: unknown) => {
+        if (!res.headersSent) {
+          sendJson(res, 500, {
+            errorCode: 500,
+            message: `sandbox internal error: ${err instanceof Error ? err.message : String(err)}`,
+            timestamp: new Date().toISOString(),
+          });
+        } else res.destroy();
+      });
+    if (path === '/_sandbox/health') return sendJson(res, 200, { ok: true });
+    if (path === '/_sandbox/faults' && req.method === 'POST') return void done(setFaults(req, res, context));
+    if (path === '/_sandbox/faults' && req.method === 'GET')
+      return sendJson(res, 200, { on: [...context.faults] });
+    for (const s of services) {
+      if (path === s.prefix || path.startsWith(`${s.prefix}/`)) {
+        return void done(s.handle(req, res, path.slice(s.prefix.length) || '/', url));
+      }
+    }
+    sendJson(res, 404, { error: 'Not Found', message: `no emulated service at ${path}` });
+  });
+  // Long answers (large agri-food queries) must not be cut by Node's default request timeout.
+  server.requestTimeout = 0;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  context.origin = origin;
+
+  return {
+    origin,
+    port,
+    context,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      for (const s of services) await s.close?.();
+    },
+  };
+}
+
+async function setFaults(
+  req: import('node:http').IncomingMessage,
+  res: import('node:http').ServerResponse,
+  ctx: SandboxContext,
+): Promise<void> {
+  let body: { on?: unknown; off?: unknown };
+  try {
+    body = JSON.parse((await readBody(req, 65536)).toString('utf8'));
+  } catch {
+    return sendJson(res, 400, { message: 'body must be JSON {"on": [...], "off": [...]}' });
+  }
+  for (const f of Array.isArray(body.off) ? body.off : []) ctx.faults.delete(String(f));
+  for (const f of Array.isArray(body.on) ? body.on : []) ctx.faults.add(String(f));
+  sendJson(res, 200, { on: [...ctx.faults] });
+}

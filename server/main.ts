@@ -1,0 +1,2 @@
+// Language server entry (being written).
+export {};
