@@ -1,0 +1,33 @@
+// Every command id of the extension, in one place, so that package.json, the code and the in-editor
+// tests cannot drift apart. All are contributed under the category "eForms".
+
+export const Commands = {
+  /** Ask for the API key (or take it as the first argument) and store it in SecretStorage. */
+  setApiKey: 'eforms.setApiKey',
+  /** Remove the API key from SecretStorage. */
+  clearApiKey: 'eforms.clearApiKey',
+  /** Validate the active notice now, whatever `eforms.validation.run` says. */
+  validateNow: 'eforms.validateNow',
+  /** Pick preview, production, sandbox or a custom URL. */
+  selectEnvironment: 'eforms.selectEnvironment',
+  /** Open the extension's log. */
+  showLog: 'eforms.showLog',
+  // Publication (eNotices2)
+  submitNotice: 'eforms.submitNotice',
+  convertLegacyNotice: 'eforms.convertLegacyNotice',
+  openValidationReport: 'eforms.openValidationReport',
+  stopPublication: 'eforms.stopPublication',
+  copyBusinessId: 'eforms.copyBusinessId',
+  refreshNotices: 'eforms.refreshNotices',
+  filterNotices: 'eforms.filterNotices',
+  loadMoreNotices: 'eforms.loadMoreNotices',
+  // Agri-food market data
+  openMarketExplorer: 'eforms.openMarketExplorer',
+  refreshMarketPrices: 'eforms.refreshMarketPrices',
+} as const;
+
+export const VIEW_CONTAINER_ID = 'eforms';
+export const Views = {
+  myNotices: 'eforms.myNotices',
+  marketPrices: 'eforms.marketPrices',
+} as const;

@@ -1,0 +1,58 @@
+// The custom LSP messages between the eForms language server and its clients, declared once and
+// imported by both sides (the vscode-eslint pattern) so a renamed message cannot drift.
+// Standard LSP covers everything else. No `vscode` import here.
+
+import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+
+/** What the status item shows about the service side of validation. */
+export type ValidationState =
+  /** Nothing to do yet (no eForms notice open). */
+  | 'idle'
+  /** A request to the validation service is under way. */
+  | 'validating'
+  /** The latest content was validated; counts are set. */
+  | 'validated'
+  /** No API key: only local diagnostics are shown. */
+  | 'needsKey'
+  /** The service could not be reached (refused, timeout, DNS); backing off. */
+  | 'offline'
+  /** The service answered with an error (400/401/403/5xx, non-XML answer); `message` says what to do. */
+  | 'error'
+  /** `eforms.validation.run` is `manual` and nothing was requested yet, or the environment is unusable. */
+  | 'paused';
+
+export interface ValidationStatusParams {
+  state: ValidationState;
+  /** The document this status is about (the last one validated or attempted). */
+  uri?: string;
+  errors: number;
+  warnings: number;
+  infos: number;
+  /** Epoch milliseconds of the last successful validation. */
+  validatedAt?: number;
+  /** One clear sentence for the user when state is error/offline/needsKey/paused. */
+  message?: string;
+  /** Base URL of the validation service in use (never contains the key). */
+  serviceUrl?: string;
+}
+
+/** server -> client: the validation status changed. */
+export namespace ValidationStatusNotification {
+  export const method = 'eforms/validationStatus';
+  export const type = new NotificationType<ValidationStatusParams>(method);
+}
+
+export interface ValidateNowParams {
+  uri: string;
+}
+export interface ValidateNowResult {
+  /** false when the document is not an open eForms notice, or no key/environment is set. */
+  started: boolean;
+  message?: string;
+}
+
+/** client -> server: validate this document now with the service, whatever the run setting. */
+export namespace ValidateNowRequest {
+  export const method = 'eforms/validateNow';
+  export const type = new RequestType<ValidateNowParams, ValidateNowResult, void>(method);
+}
