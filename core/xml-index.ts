@@ -2,7 +2,11 @@
 // its start tag, name and attributes, and its parent, so that SVRL locations can be resolved to exact
 // text ranges. It works on the JavaScript string (UTF-16), so offsets are the columns LSP counts.
 // It never throws on malformed input: it records the first well-formedness errors and indexes what it can.
-// No `vscode` import here.
+// No `vscode` import here, and no I/O.
+//
+// Why hand-written: the language server re-indexes the whole notice on every keystroke, so the scanner
+// jumps between markup with indexOf, compares end tags in place and interns names instead of running a
+// per-character state machine (saxes) or building a tree of values (fast-xml-parser).
 
 export interface XmlAttribute {
   /** Qualified name as written (`listName`, `xsi:type`). */
@@ -33,6 +37,8 @@ export interface XmlElement {
   startTagEnd: number;
   /** Offset just after the end tag, or after `/>`; -1 when the element was never closed. */
   end: number;
+  /** Offset of the `<` of the end tag (= startTagEnd for `<x/>`); -1 when the element was never closed. */
+  contentEnd: number;
   /** Index of the parent in `XmlIndex.elements`, -1 for the root. */
   parent: number;
   /** Indexes of the child elements, in document order. */
@@ -44,6 +50,8 @@ export interface XmlSyntaxError {
   message: string;
   /** Offset where the problem was detected. */
   offset: number;
+  /** Offset of the construct the problem concerns when it is elsewhere (the start tag of an unclosed element). */
+  relatedOffset?: number;
 }
 
 export interface XmlIndex {
@@ -54,8 +62,712 @@ export interface XmlIndex {
   errors: XmlSyntaxError[];
   /** Zero-based line and UTF-16 column of an offset. */
   positionAt(offset: number): { line: number; character: number };
+  /** Offset of a zero-based line and UTF-16 column (clamped to the line and to the text). */
+  offsetAt(line: number, character: number): number;
 }
 
-export function indexXml(_text: string): XmlIndex {
-  throw new Error('not implemented yet');
+export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+export const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
+
+/** More errors than this say nothing new (a binary file, a truncated paste): the rest are dropped. */
+const MAX_ERRORS = 100;
+
+const TAB = 9;
+const LF = 10;
+const CR = 13;
+const SPACE = 32;
+const BANG = 33;
+const DQUOTE = 34;
+const HASH = 35;
+const AMP = 38;
+const SQUOTE = 39;
+const SLASH = 47;
+const COLON = 58;
+const SEMI = 59;
+const LT = 60;
+const EQ = 61;
+const GT = 62;
+const QMARK = 63;
+const LBRACKET = 91;
+const RBRACKET = 93;
+const BOM = 0xfeff;
+
+/** ASCII name characters (XML NameChar restricted to ASCII); every code unit >= 128 counts as one. */
+const NAME_CHAR = new Uint8Array(128);
+/** ASCII name start characters. */
+const NAME_START = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === COLON;
+  NAME_START[c] = letter ? 1 : 0;
+  NAME_CHAR[c] = letter || (c >= 48 && c <= 57) || c === 45 || c === 46 ? 1 : 0;
+}
+
+function isNameChar(c: number): boolean {
+  return c >= 128 ? c !== BOM : NAME_CHAR[c] === 1;
+}
+
+function isNameStart(c: number): boolean {
+  return c >= 128 ? c !== BOM : NAME_START[c] === 1;
+}
+
+function isWs(c: number): boolean {
+  return c === SPACE || c === LF || c === TAB || c === CR;
+}
+
+/** text.startsWith(s, at), which V8 does not optimize as well as this loop on short names. */
+function sameAt(text: string, at: number, s: string): boolean {
+  for (let k = s.length - 1; k >= 0; k--) if (text.charCodeAt(at + k) !== s.charCodeAt(k)) return false;
+  return true;
+}
+
+const PREDEFINED_ENTITIES = new Set(['lt', 'gt', 'amp', 'quot', 'apos']);
+
+interface NameInfo {
+  qname: string;
+  prefix: string;
+  local: string;
+}
+
+/** Line-start table, built on first use (most edits never ask for a position). */
+class LineTable {
+  private starts: number[] | undefined;
+  constructor(private readonly text: string) {}
+
+  private table(): number[] {
+    if (this.starts) return this.starts;
+    const t = this.text;
+    const starts = [0];
+    // LSP (and vscode-languageserver-textdocument) count \r\n, \n and a lone \r as line ends.
+    let cr = t.indexOf('\r');
+    let lf = t.indexOf('\n');
+    while (cr >= 0 || lf >= 0) {
+      if (lf < 0 || (cr >= 0 && cr < lf)) {
+        if (lf === cr + 1) {
+          starts.push(lf + 1);
+          lf = t.indexOf('\n', lf + 1);
+        } else {
+          starts.push(cr + 1);
+        }
+        cr = t.indexOf('\r', cr + 1);
+      } else {
+        starts.push(lf + 1);
+        lf = t.indexOf('\n', lf + 1);
+      }
+    }
+    this.starts = starts;
+    return starts;
+  }
+
+  positionAt(offset: number): { line: number; character: number } {
+    const starts = this.table();
+    const o = Math.max(0, Math.min(offset | 0, this.text.length));
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= o) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo, character: o - starts[lo] };
+  }
+
+  offsetAt(line: number, character: number): number {
+    const starts = this.table();
+    if (line < 0) return 0;
+    if (line >= starts.length) return this.text.length;
+    const lineStart = starts[line];
+    let lineEnd = line + 1 < starts.length ? starts[line + 1] : this.text.length;
+    // The column never reaches into the line break.
+    if (lineEnd > lineStart && this.text.charCodeAt(lineEnd - 1) === LF) lineEnd--;
+    if (lineEnd > lineStart && this.text.charCodeAt(lineEnd - 1) === CR) lineEnd--;
+    return Math.max(lineStart, Math.min(lineStart + Math.max(0, character), lineEnd));
+  }
+}
+
+const EMPTY_ATTRIBUTES: XmlAttribute[] = [];
+
+export function indexXml(text: string): XmlIndex {
+  const n = text.length;
+  const elements: XmlElement[] = [];
+  const errors: XmlSyntaxError[] = [];
+  const lines = new LineTable(text);
+  const names = new Map<string, NameInfo>();
+  // In-scope namespace bindings ('' = default namespace) and the log that undoes them at end tags.
+  const bindings = new Map<string, string>([['xml', XML_NS]]);
+  const undoPrefix: string[] = [];
+  const undoUri: (string | undefined)[] = [];
+  /** Open elements (indexes), innermost last, with the undo-log length at their start tag. */
+  const stack: number[] = [];
+  const marks: number[] = [];
+  let rootSeen = false;
+  let rootClosed = false;
+  let hasInternalSubset = false;
+  let nextAmp = -2;
+
+  const err = (message: string, offset: number, relatedOffset?: number): void => {
+    if (errors.length >= MAX_ERRORS) return;
+    errors.push(relatedOffset === undefined ? { message, offset } : { message, offset, relatedOffset });
+  };
+  const lineOf = (offset: number): number => lines.positionAt(offset).line + 1;
+
+  const nameInfo = (start: number, end: number, colon: number): NameInfo => {
+    const qname = text.slice(start, end);
+    let info = names.get(qname);
+    if (info === undefined) {
+      const c = colon >= 0 ? colon - start : -1;
+      info =
+        c >= 0
+          ? { qname, prefix: qname.slice(0, c), local: qname.slice(c + 1) }
+          : { qname, prefix: '', local: qname };
+      names.set(qname, info);
+    }
+    return info;
+  };
+
+  /** Checks the reference starting at `amp`; returns the offset after it (after `amp` when malformed). */
+  const checkReference = (amp: number, limit: number): number => {
+    let j = amp + 1;
+    let c = j < limit ? text.charCodeAt(j) : -1;
+    if (c === HASH) {
+      j++;
+      let hex = false;
+      if (j < limit && text.charCodeAt(j) === 120 /* x */) {
+        hex = true;
+        j++;
+      }
+      const digitsStart = j;
+      while (j < limit) {
+        c = text.charCodeAt(j);
+        const digit = (c >= 48 && c <= 57) || (hex && ((c >= 97 && c <= 102) || (c >= 65 && c <= 70)));
+        if (!digit) break;
+        j++;
+      }
+      if (j === digitsStart || j >= limit || text.charCodeAt(j) !== SEMI) {
+        err("'&' does not start a valid character reference (write &amp; for a literal '&')", amp);
+        return amp + 1;
+      }
+      return j + 1;
+    }
+    if (c < 0 || !isNameStart(c)) {
+      err("'&' must start an entity or character reference: write &amp; for a literal '&'", amp);
+      return amp + 1;
+    }
+    j++;
+    while (j < limit && isNameChar(text.charCodeAt(j))) j++;
+    if (j >= limit || text.charCodeAt(j) !== SEMI) {
+      err("'&' must start an entity or character reference: write &amp; for a literal '&'", amp);
+      return amp + 1;
+    }
+    if (!hasInternalSubset && !PREDEFINED_ENTITIES.has(text.slice(amp + 1, j))) {
+      err(
+        `undefined entity &${text.slice(amp + 1, j)}; (only &lt; &gt; &amp; &quot; &apos; are predefined)`,
+        amp,
+      );
+    }
+    return j + 1;
+  };
+
+  /** Checks every `&` in [from, to) of character data. */
+  const checkText = (from: number, to: number): void => {
+    if (nextAmp !== -1 && nextAmp < from) nextAmp = text.indexOf('&', from);
+    while (nextAmp !== -1 && nextAmp < to) {
+      const after = checkReference(nextAmp, to);
+      nextAmp = text.indexOf('&', after);
+    }
+  };
+
+  /** Text outside the root element may only be white space. */
+  const checkOutsideText = (from: number, to: number): void => {
+    for (let j = from; j < to; j++) {
+      const c = text.charCodeAt(j);
+      if (!isWs(c) && !(j === 0 && c === BOM)) {
+        err(rootSeen ? 'text after the root element' : 'text before the root element', j);
+        return;
+      }
+    }
+  };
+
+  const closeTop = (endTagStart: number, end: number): void => {
+    const idx = stack.pop() as number;
+    const mark = marks.pop() as number;
+    const el = elements[idx];
+    el.contentEnd = endTagStart;
+    el.end = end;
+    while (undoPrefix.length > mark) {
+      const p = undoPrefix.pop() as string;
+      const uri = undoUri.pop();
+      if (uri === undefined) bindings.delete(p);
+      else bindings.set(p, uri);
+    }
+    if (stack.length === 0) rootClosed = true;
+  };
+
+  const skipDoctype = (i: number): number => {
+    // <!DOCTYPE name ExternalID? [internal subset]? > — quotes and the subset may hold '>'.
+    let j = i + 9;
+    while (j < n) {
+      const c = text.charCodeAt(j);
+      if (c === GT) return j + 1;
+      if (c === DQUOTE || c === SQUOTE) {
+        const q = text.indexOf(c === DQUOTE ? '"' : "'", j + 1);
+        if (q < 0) break;
+        j = q + 1;
+        continue;
+      }
+      if (c === LBRACKET) {
+        hasInternalSubset = true;
+        j++;
+        while (j < n) {
+          const d = text.charCodeAt(j);
+          if (d === RBRACKET) break;
+          if (d === DQUOTE || d === SQUOTE) {
+            const q = text.indexOf(d === DQUOTE ? '"' : "'", j + 1);
+            j = q < 0 ? n : q + 1;
+          } else if (d === LT && text.startsWith('<!--', j)) {
+            const e = text.indexOf('-->', j + 4);
+            j = e < 0 ? n : e + 3;
+          } else j++;
+        }
+        j++;
+        continue;
+      }
+      j++;
+    }
+    err('unterminated DOCTYPE declaration', i);
+    return n;
+  };
+
+  let i = 0;
+  while (i < n) {
+    const lt = text.indexOf('<', i);
+    const textEnd = lt < 0 ? n : lt;
+    if (textEnd > i) {
+      if (stack.length === 0) checkOutsideText(i, textEnd);
+      else checkText(i, textEnd);
+    }
+    if (lt < 0) break;
+    i = lt;
+    const c1 = i + 1 < n ? text.charCodeAt(i + 1) : -1;
+
+    if (c1 === SLASH) {
+      // End tag. Fast path: it closes the innermost open element, compared in place.
+      const top = stack.length > 0 ? elements[stack[stack.length - 1]] : undefined;
+      if (top !== undefined) {
+        const q = top.qname;
+        const after = i + 2 + q.length;
+        if (text.charCodeAt(after) === GT && sameAt(text, i + 2, q)) {
+          closeTop(i, after + 1);
+          i = after + 1;
+          continue;
+        }
+      }
+      let j = i + 2;
+      while (j < n && isNameChar(text.charCodeAt(j))) j++;
+      const nameStart = i + 2;
+      const nameEnd = j;
+      while (j < n && isWs(text.charCodeAt(j))) j++;
+      let tagEnd: number;
+      if (j < n && text.charCodeAt(j) === GT) tagEnd = j + 1;
+      else {
+        err(`end tag </${text.slice(nameStart, nameEnd)}> is not closed with '>'`, j);
+        tagEnd = j < n && text.charCodeAt(j) !== LT ? j + 1 : j;
+      }
+      if (nameEnd === nameStart) {
+        err("'</' must be followed by the name of the element it closes", i);
+        i = Math.max(tagEnd, i + 2);
+        continue;
+      }
+      const name = text.slice(nameStart, nameEnd);
+      if (top === undefined) {
+        err(`end tag </${name}> has no matching start tag`, i);
+      } else if (top.qname === name) {
+        closeTop(i, tagEnd);
+      } else {
+        err(
+          `end tag </${name}> does not match start tag <${top.qname}> opened at line ${lineOf(top.start)}`,
+          i,
+          top.start,
+        );
+        // Recover as editors expect: if an outer element has that name, the inner ones were left open.
+        let k = stack.length - 1;
+        while (k >= 0 && elements[stack[k]].qname !== name) k--;
+        if (k >= 0) {
+          while (stack.length - 1 > k) {
+            const inner = elements[stack[stack.length - 1]];
+            err(
+              `element <${inner.qname}> opened at line ${lineOf(inner.start)} is not closed`,
+              i,
+              inner.start,
+            );
+            closeTop(-1, -1);
+          }
+          closeTop(i, tagEnd);
+          rootClosed = stack.length === 0;
+        }
+      }
+      i = tagEnd;
+      continue;
+    }
+
+    if (c1 === BANG) {
+      if (text.startsWith('<!--', i)) {
+        const e = text.indexOf('-->', i + 4);
+        if (e < 0) {
+          err("unterminated comment: '<!--' has no matching '-->'", i);
+          i = n;
+        } else i = e + 3;
+      } else if (text.startsWith('<![CDATA[', i)) {
+        if (stack.length === 0) err('CDATA section outside the root element', i);
+        const e = text.indexOf(']]>', i + 9);
+        if (e < 0) {
+          err("unterminated CDATA section: '<![CDATA[' has no matching ']]>'", i);
+          i = n;
+        } else i = e + 3;
+      } else if (text.startsWith('<!DOCTYPE', i)) {
+        if (rootSeen) err('DOCTYPE declaration after the root element', i);
+        i = skipDoctype(i);
+      } else {
+        err("'<!' must start a comment '<!--', a CDATA section '<![CDATA[' or a DOCTYPE", i);
+        i += 2;
+      }
+      continue;
+    }
+
+    if (c1 === QMARK) {
+      const e = text.indexOf('?>', i + 2);
+      if (
+        i > 0 &&
+        text.startsWith('xml', i + 2) &&
+        isWs(text.charCodeAt(i + 5)) &&
+        !(i === 1 && text.charCodeAt(0) === BOM)
+      ) {
+        err('the XML declaration <?xml ...?> is only allowed at the very start of the file', i);
+      }
+      if (e < 0) {
+        err("unterminated processing instruction: '<?' has no matching '?>'", i);
+        i = n;
+      } else i = e + 2;
+      continue;
+    }
+
+    if (c1 < 0 || !isNameStart(c1)) {
+      err("'<' must start a tag: write &lt; for a literal '<'", i);
+      if (stack.length === 0) checkOutsideText(i, i + 1);
+      i++;
+      continue;
+    }
+
+    // Start tag.
+    const start = i;
+    let j = i + 1;
+    let colon = -1;
+    for (; j < n; j++) {
+      const c = text.charCodeAt(j);
+      if (c < 128 ? NAME_CHAR[c] === 0 : c === BOM) break;
+      if (c === COLON && colon < 0) colon = j;
+    }
+    const nameEnd = j;
+    const info = nameInfo(start + 1, nameEnd, colon);
+    if (rootClosed)
+      err(`a second root element <${info.qname}>: a document has exactly one root element`, start);
+    let attributes = EMPTY_ATTRIBUTES;
+    let selfClosing = false;
+    let startTagEnd = -1;
+    let declaresNs = false;
+    let attributePrefixed = false;
+    const mark = undoPrefix.length;
+
+    for (;;) {
+      let hadWs = false;
+      let c = -1;
+      while (j < n) {
+        c = text.charCodeAt(j);
+        if (!isWs(c)) break;
+        hadWs = true;
+        j++;
+      }
+      if (j >= n) {
+        err(`start tag <${info.qname}> is not closed with '>' before the end of the file`, j, start);
+        startTagEnd = n;
+        break;
+      }
+      if (c === GT) {
+        startTagEnd = j + 1;
+        break;
+      }
+      if (c === SLASH) {
+        if (text.charCodeAt(j + 1) === GT) {
+          startTagEnd = j + 2;
+          selfClosing = true;
+          break;
+        }
+        err("'/' in a start tag must be followed by '>'", j);
+        j++;
+        continue;
+      }
+      if (c === LT) {
+        err(`start tag <${info.qname}> is not closed with '>'`, j, start);
+        startTagEnd = j;
+        break;
+      }
+      if (!isNameStart(c)) {
+        err(`unexpected character '${String.fromCharCode(c)}' in start tag <${info.qname}>`, j);
+        j++;
+        continue;
+      }
+      if (!hadWs) err('attributes must be separated by white space', j);
+      // Attribute.
+      const aStart = j;
+      let aColon = -1;
+      for (j++; j < n; j++) {
+        const d = text.charCodeAt(j);
+        if (d < 128 ? NAME_CHAR[d] === 0 : d === BOM) break;
+        if (d === COLON && aColon < 0) aColon = j;
+      }
+      const aNameEnd = j;
+      const aInfo = nameInfo(aStart, aNameEnd, aColon);
+      while (j < n && isWs(text.charCodeAt(j))) j++;
+      let valueStart: number;
+      let valueEnd: number;
+      if (j >= n || text.charCodeAt(j) !== EQ) {
+        err(`attribute '${aInfo.qname}' has no value: write ${aInfo.qname}="..."`, aStart);
+        valueStart = aNameEnd;
+        valueEnd = aNameEnd;
+      } else {
+        j++;
+        while (j < n && isWs(text.charCodeAt(j))) j++;
+        const q = j < n ? text.charCodeAt(j) : -1;
+        if (q !== DQUOTE && q !== SQUOTE) {
+          err(`the value of attribute '${aInfo.qname}' must be in quotes`, j);
+          valueStart = j;
+          while (j < n) {
+            const d = text.charCodeAt(j);
+            if (isWs(d) || d === GT || d === LT || (d === SLASH && text.charCodeAt(j + 1) === GT)) break;
+            j++;
+          }
+          valueEnd = j;
+        } else {
+          valueStart = j + 1;
+          const close = text.indexOf(q === DQUOTE ? '"' : "'", valueStart);
+          valueEnd = close < 0 ? n : close;
+          j = close < 0 ? n : close + 1;
+          for (let k = valueStart; k < valueEnd; k++) {
+            const d = text.charCodeAt(k);
+            if (d === LT) {
+              err(`'<' is not allowed in the value of attribute '${aInfo.qname}': write &lt;`, k);
+              // Most likely the closing quote is missing: end the value (and the tag) before this '<'.
+              const gt = text.lastIndexOf('>', k);
+              valueEnd = gt >= valueStart ? gt : k;
+              j = valueEnd;
+              break;
+            }
+            if (d === AMP) k = checkReference(k, valueEnd) - 1;
+          }
+          if (close < 0 && j === n)
+            err(`the value of attribute '${aInfo.qname}' has no closing quote`, valueStart - 1);
+        }
+      }
+      if (attributes === EMPTY_ATTRIBUTES) attributes = [];
+      else {
+        for (let k = 0; k < attributes.length; k++) {
+          if (attributes[k].qname === aInfo.qname) {
+            err(`duplicate attribute '${aInfo.qname}' in <${info.qname}>`, aStart);
+            break;
+          }
+        }
+      }
+      let ns = '';
+      if (aInfo.prefix === 'xmlns' || (aInfo.prefix === '' && aInfo.local === 'xmlns')) {
+        ns = XMLNS_NS;
+        const prefix = aInfo.prefix === '' ? '' : aInfo.local;
+        const uri = decodeXmlText(text, valueStart, valueEnd);
+        if (prefix !== '' && uri === '') err(`the namespace prefix '${prefix}' cannot be undeclared`, aStart);
+        if (prefix === 'xml' || prefix === 'xmlns') {
+          if (uri !== (prefix === 'xml' ? XML_NS : ''))
+            err(`the prefix '${prefix}' cannot be redeclared`, aStart);
+        } else {
+          undoPrefix.push(prefix);
+          undoUri.push(bindings.get(prefix));
+          if (uri === '' && prefix === '') bindings.delete('');
+          else bindings.set(prefix, uri);
+          declaresNs = true;
+        }
+      } else if (aInfo.prefix !== '') attributePrefixed = true;
+      attributes.push({
+        qname: aInfo.qname,
+        local: aInfo.local,
+        ns,
+        start: aStart,
+        nameEnd: aNameEnd,
+        valueStart,
+        valueEnd,
+      });
+      if (j >= n) {
+        err(`start tag <${info.qname}> is not closed with '>' before the end of the file`, n, start);
+        startTagEnd = n;
+        break;
+      }
+    }
+
+    // Namespaces resolve after the whole tag: a declaration may follow the attribute that uses it.
+    let ns: string;
+    if (info.prefix === '') ns = bindings.get('') ?? '';
+    else {
+      const bound = bindings.get(info.prefix);
+      if (bound === undefined) {
+        err(
+          `unbound namespace prefix '${info.prefix}' in <${info.qname}>: declare xmlns:${info.prefix}="..."`,
+          start,
+        );
+        ns = '';
+      } else ns = bound;
+    }
+    if (attributePrefixed) {
+      for (const a of attributes) {
+        const p = a.qname === a.local ? '' : a.qname.slice(0, a.qname.length - a.local.length - 1);
+        if (p === '' || p === 'xmlns') continue;
+        const bound = bindings.get(p);
+        if (bound === undefined) {
+          err(`unbound namespace prefix '${p}' in attribute '${a.qname}': declare xmlns:${p}="..."`, a.start);
+        } else a.ns = bound;
+      }
+    }
+    if (nameEnd === start + 1) err('element name expected after <', start);
+
+    const parent = stack.length > 0 ? stack[stack.length - 1] : -1;
+    const idx = elements.length;
+    elements.push({
+      qname: info.qname,
+      local: info.local,
+      ns,
+      start,
+      nameEnd,
+      startTagEnd,
+      end: selfClosing ? startTagEnd : -1,
+      contentEnd: selfClosing ? startTagEnd : -1,
+      parent,
+      children: [],
+      attributes,
+    });
+    if (parent >= 0) elements[parent].children.push(idx);
+    rootSeen = true;
+    if (selfClosing) {
+      // Declarations on a self-closing element end with it.
+      if (declaresNs) {
+        while (undoPrefix.length > mark) {
+          const p = undoPrefix.pop() as string;
+          const uri = undoUri.pop();
+          if (uri === undefined) bindings.delete(p);
+          else bindings.set(p, uri);
+        }
+      }
+      if (stack.length === 0) rootClosed = true;
+    } else {
+      stack.push(idx);
+      marks.push(mark);
+    }
+    i = startTagEnd;
+  }
+
+  for (let k = stack.length - 1; k >= 0; k--) {
+    const el = elements[stack[k]];
+    err(
+      `element <${el.qname}> opened at line ${lineOf(el.start)} is not closed at the end of the file`,
+      n,
+      el.start,
+    );
+  }
+  if (!rootSeen) err('no root element: the file holds no XML element', 0);
+
+  return {
+    text,
+    elements,
+    errors,
+    positionAt: (offset) => lines.positionAt(offset),
+    offsetAt: (line, character) => lines.offsetAt(line, character),
+  };
+}
+
+const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+/** Character data of text[start, end) with the predefined entities and character references decoded. */
+export function decodeXmlText(text: string, start: number, end: number): string {
+  const amp = text.indexOf('&', start);
+  if (amp < 0 || amp >= end) return text.slice(start, end);
+  let out = text.slice(start, amp);
+  let i = amp;
+  while (i < end) {
+    const semi = text.indexOf(';', i);
+    if (semi < 0 || semi >= end || semi - i > 12) {
+      out += '&';
+      i++;
+    } else {
+      const ref = text.slice(i + 1, semi);
+      let decoded: string | undefined;
+      if (ref.charCodeAt(0) === HASH) {
+        const code = ref[1] === 'x' ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
+        if (Number.isInteger(code) && code >= 0 && code <= 0x10ffff) decoded = String.fromCodePoint(code);
+      } else decoded = NAMED_ENTITIES[ref];
+      if (decoded === undefined) {
+        out += '&';
+        i++;
+      } else {
+        out += decoded;
+        i = semi + 1;
+      }
+    }
+    const next = text.indexOf('&', i);
+    const stop = next < 0 || next >= end ? end : next;
+    out += text.slice(i, stop);
+    i = stop;
+  }
+  return out;
+}
+
+/** Value of an attribute, entities decoded. */
+export function attributeValue(index: XmlIndex, attribute: XmlAttribute): string {
+  return decodeXmlText(index.text, attribute.valueStart, attribute.valueEnd);
+}
+
+/** The attribute of an element with that namespace URI ('' = unprefixed) and local name. */
+export function findAttribute(element: XmlElement, local: string, ns = ''): XmlAttribute | undefined {
+  for (const a of element.attributes) if (a.local === local && a.ns === ns) return a;
+  return undefined;
+}
+
+/**
+ * Text content of an element: character data and CDATA of it and its descendants, entities decoded,
+ * comments and processing instructions left out. '' for an element that was never closed.
+ */
+export function textContent(index: XmlIndex, element: XmlElement): string {
+  const text = index.text;
+  const from = element.startTagEnd;
+  const to = element.contentEnd;
+  if (to < from) return '';
+  const lt = text.indexOf('<', from);
+  if (lt < 0 || lt >= to) return decodeXmlText(text, from, to);
+  let out = '';
+  let i = from;
+  while (i < to) {
+    const next = text.indexOf('<', i);
+    const stop = next < 0 || next >= to ? to : next;
+    out += decodeXmlText(text, i, stop);
+    if (stop >= to) break;
+    if (text.startsWith('<![CDATA[', stop)) {
+      const e = text.indexOf(']]>', stop + 9);
+      const ce = e < 0 || e > to ? to : e;
+      out += text.slice(stop + 9, ce);
+      i = ce + 3;
+    } else if (text.startsWith('<!--', stop)) {
+      const e = text.indexOf('-->', stop + 4);
+      i = e < 0 ? to : e + 3;
+    } else if (text.startsWith('<?', stop)) {
+      const e = text.indexOf('?>', stop + 2);
+      i = e < 0 ? to : e + 2;
+    } else {
+      const e = text.indexOf('>', stop + 1);
+      i = e < 0 ? to : e + 1;
+    }
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
 // The sandbox: faithful loopback emulations of the three services on one port, each under the prefix
 // that makes its base URL look like the real one (/cvs, /esenders, /agrifood), plus `/_sandbox/...`
-// controls for tests. The sandbox never imports client or server code.
+// controls for tests: GET /_sandbox/health, GET /_sandbox/stats (requests and aborted requests per
+// `METHOD /path`), POST /_sandbox/stats/reset, GET|POST /_sandbox/faults. The sandbox never imports client or server code.
 
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -43,6 +44,11 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   };
   const factories = [createCvsService, ...defaultServices, ...(options.services ?? [])];
   const services = factories.map((f) => f(context));
+  /** Requests per `METHOD /path` and those the client abandoned: tests prove caching and cancellation by them. */
+  const stats: { requests: Record<string, number>; aborted: Record<string, number> } = {
+    requests: {},
+    aborted: {},
+  };
 
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
@@ -58,11 +64,23 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
         } else res.destroy();
       });
     if (path === '/_sandbox/health') return sendJson(res, 200, { ok: true });
+    if (path === '/_sandbox/stats') return sendJson(res, 200, stats);
+    if (path === '/_sandbox/stats/reset' && req.method === 'POST') {
+      stats.requests = {};
+      stats.aborted = {};
+      return sendJson(res, 200, stats);
+    }
     if (path === '/_sandbox/faults' && req.method === 'POST') return void done(setFaults(req, res, context));
     if (path === '/_sandbox/faults' && req.method === 'GET')
       return sendJson(res, 200, { on: [...context.faults] });
     for (const s of services) {
       if (path === s.prefix || path.startsWith(`${s.prefix}/`)) {
+        const key = `${req.method} ${path}`;
+        stats.requests[key] = (stats.requests[key] ?? 0) + 1;
+        // A client that gives up (AbortSignal, timeout) closes the socket before the answer is written.
+        res.once('close', () => {
+          if (!res.writableFinished) stats.aborted[key] = (stats.aborted[key] ?? 0) + 1;
+        });
         return void done(s.handle(req, res, path.slice(s.prefix.length) || '/', url));
       }
     }

@@ -1,0 +1,38 @@
+// The only module that reads `workspace.getConfiguration`: typed getters over core/settings.ts, so
+// that the client and the language server interpret the `eforms` section identically.
+
+import * as vscode from 'vscode';
+import type { EnvironmentName, ServiceUrls } from '../core/environments';
+import { type EformsSettings, readSettings, urlsOf } from '../core/settings';
+
+export const SECTION = 'eforms';
+
+export function readConfig(scope?: vscode.Uri): EformsSettings {
+  const c = vscode.workspace.getConfiguration(SECTION, scope);
+  // `get` of the section's sub-objects gives the merged (default+user+workspace) values as nested objects.
+  const raw: Record<string, unknown> = {};
+  for (const key of ['environment', 'customUrls', 'sandboxUrl', 'validation', 'publication', 'agrifood']) {
+    raw[key] = c.get(key);
+  }
+  return readSettings(raw);
+}
+
+export function serviceUrlsFor(scope?: vscode.Uri): ServiceUrls {
+  return urlsOf(readConfig(scope));
+}
+
+/** Writes the environment where the user most likely expects it: the workspace if it sets one, else the user settings. */
+export async function writeEnvironment(env: EnvironmentName, customCvsUrl?: string): Promise<void> {
+  const c = vscode.workspace.getConfiguration(SECTION);
+  const inspected = c.inspect('environment');
+  const target =
+    inspected?.workspaceValue !== undefined
+      ? vscode.ConfigurationTarget.Workspace
+      : vscode.ConfigurationTarget.Global;
+  if (customCvsUrl !== undefined) await c.update('customUrls.cvs', customCvsUrl, target);
+  await c.update('environment', env, target);
+}
+
+export function affectsEforms(e: vscode.ConfigurationChangeEvent): boolean {
+  return e.affectsConfiguration(SECTION);
+}

@@ -1,0 +1,27 @@
+// The one object that holds the live extension state (the rust-analyzer pattern): feature modules
+// (validation, publication, market data) receive it and register their commands, views and providers
+// through it. Only client/ imports `vscode`.
+
+import type * as vscode from 'vscode';
+import type { ServiceUrls } from '../core/environments';
+import type { EformsSettings } from '../core/settings';
+
+export interface ExtensionState {
+  readonly context: vscode.ExtensionContext;
+  /** The extension's log (a LogOutputChannel). Never write an API key to it. */
+  readonly log: vscode.LogOutputChannel;
+  /** The `eforms` settings, read fresh (client/config.ts is the only reader of workspace configuration). */
+  settings(scope?: vscode.Uri): EformsSettings;
+  /** Base URLs of the three services for the configured environment. */
+  urls(scope?: vscode.Uri): ServiceUrls;
+  /** The API key from SecretStorage, else from the EFORMS_API_KEY environment variable, else undefined. */
+  apiKey(): Promise<string | undefined>;
+  /** Asks the user for the key (the "eForms: Set API Key" flow); resolves with the stored key or undefined. */
+  promptForApiKey(): Promise<string | undefined>;
+  readonly onDidChangeApiKey: vscode.Event<void>;
+  /** Fires when any `eforms.*` setting changes. */
+  readonly onDidChangeSettings: vscode.Event<void>;
+}
+
+/** A feature registers everything it contributes; its disposables go to state.context.subscriptions. */
+export type Feature = (state: ExtensionState) => void;

@@ -1,0 +1,127 @@
+// Starts the eForms language server (dist/server.js over IPC) once an eForms notice is open, and
+// restarts it when the API key changes: the key reaches the server only through its process
+// environment, because anything sent in LSP messages would show in the trace.
+
+import * as vscode from 'vscode';
+import {
+  LanguageClient,
+  type LanguageClientOptions,
+  type ServerOptions,
+  State,
+  TransportKind,
+} from 'vscode-languageclient/node';
+import { noticeKindOf } from '../core/notice-kind';
+import { ValidateNowRequest, type ValidateNowResult, ValidationStatusNotification } from '../core/protocol';
+import { indexXml } from '../core/xml-index';
+import type { ApiKeyStore } from './api-key';
+import type { ValidationStatusItem } from './validation-status';
+
+/** Enough of the text to hold the prolog and the root start tag of any real notice. */
+const SNIFF_LENGTH = 64 * 1024;
+
+export function isEformsNotice(doc: vscode.TextDocument): boolean {
+  if (doc.languageId !== 'xml') return false;
+  return noticeKindOf(indexXml(doc.getText().slice(0, SNIFF_LENGTH))) !== undefined;
+}
+
+export class EformsLanguageClient implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private starting: Promise<void> | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly keys: ApiKeyStore,
+    private readonly status: ValidationStatusItem,
+  ) {
+    this.subscriptions.push(keys.onDidChange(() => void this.restartIfRunning()));
+  }
+
+  get running(): boolean {
+    return this.client?.state === State.Running;
+  }
+
+  /** Starts the server unless it runs already; concurrent callers share one start. */
+  ensureStarted(): Promise<void> {
+    if (this.client) return this.starting ?? Promise.resolve();
+    this.starting = this.start().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  async validateNow(uri: vscode.Uri): Promise<ValidateNowResult> {
+    await this.ensureStarted();
+    if (!this.client) return { started: false, message: 'The eForms language server is not running.' };
+    return this.client.sendRequest(ValidateNowRequest.type, { uri: uri.toString() });
+  }
+
+  private async start(): Promise<void> {
+    const serverModule = this.context.asAbsolutePath('dist/server.js');
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    const key = await this.keys.get();
+    if (key) env.EFORMS_API_KEY = key;
+    else delete env.EFORMS_API_KEY;
+    const serverOptions: ServerOptions = {
+      run: { module: serverModule, transport: TransportKind.ipc, options: { env } },
+      debug: {
+        module: serverModule,
+        transport: TransportKind.ipc,
+        options: { env, execArgv: ['--nolazy', '--inspect=6019'] },
+      },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [
+        { scheme: 'file', language: 'xml' },
+        { scheme: 'untitled', language: 'xml' },
+      ],
+      synchronize: { configurationSection: 'eforms' },
+      outputChannel: this.log,
+      traceOutputChannel: this.log,
+      // Failures are the status item's job, not a pop-up per request.
+      revealOutputChannelOn: 4 /* RevealOutputChannelOn.Never */,
+    };
+    const client = new LanguageClient('eforms', 'eForms Language Server', serverOptions, clientOptions);
+    this.client = client;
+    client.onNotification(ValidationStatusNotification.type, (s) => this.status.update(s));
+    try {
+      await client.start();
+      this.log.info(`language server started (${key ? 'with' : 'without'} an API key)`);
+    } catch (err) {
+      this.client = undefined;
+      const msg = err instanceof Error ? err.message : String(err);
+      this.log.error(`language server failed to start: ${msg}`);
+      void vscode.window
+        .showErrorMessage(`eForms: the language server could not start: ${msg}`, 'Show Log')
+        .then((a) => {
+          if (a) this.log.show();
+        });
+    }
+  }
+
+  private async restartIfRunning(): Promise<void> {
+    if (!this.client) return;
+    await this.stop();
+    await this.ensureStarted();
+  }
+
+  async stop(): Promise<void> {
+    const c = this.client;
+    this.client = undefined;
+    if (c) {
+      try {
+        await c.stop(5000);
+      } catch (err) {
+        this.log.warn(
+          `language server did not stop cleanly: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+    }
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+    void this.stop();
+  }
+}
