@@ -126,6 +126,49 @@ interface NameInfo {
   qname: string;
   prefix: string;
   local: string;
+  hash: number;
+}
+
+/**
+ * Interned names, looked up by a hash computed while scanning, so that a name seen before costs no
+ * substring: a notice repeats a few hundred names tens of thousands of times.
+ */
+class NameTable {
+  private slots: (NameInfo | undefined)[] = new Array(512).fill(undefined);
+  private mask = 511;
+  private count = 0;
+
+  get(text: string, start: number, end: number, colon: number, hash: number): NameInfo {
+    const len = end - start;
+    let k = hash & this.mask;
+    for (;;) {
+      const slot = this.slots[k];
+      if (slot === undefined) break;
+      if (slot.hash === hash && slot.qname.length === len && sameAt(text, start, slot.qname)) return slot;
+      k = (k + 1) & this.mask;
+    }
+    const qname = text.slice(start, end);
+    const c = colon >= 0 ? colon - start : -1;
+    const info: NameInfo =
+      c >= 0
+        ? { qname, prefix: qname.slice(0, c), local: qname.slice(c + 1), hash }
+        : { qname, prefix: '', local: qname, hash };
+    this.slots[k] = info;
+    if (++this.count * 2 > this.mask) this.grow();
+    return info;
+  }
+
+  private grow(): void {
+    const old = this.slots;
+    this.mask = this.mask * 2 + 1;
+    this.slots = new Array(this.mask + 1).fill(undefined);
+    for (const info of old) {
+      if (info === undefined) continue;
+      let k = info.hash & this.mask;
+      while (this.slots[k] !== undefined) k = (k + 1) & this.mask;
+      this.slots[k] = info;
+    }
+  }
 }
 
 /** Line-start table, built on first use (most edits never ask for a position). */
@@ -191,7 +234,7 @@ export function indexXml(text: string): XmlIndex {
   const elements: XmlElement[] = [];
   const errors: XmlSyntaxError[] = [];
   const lines = new LineTable(text);
-  const names = new Map<string, NameInfo>();
+  const names = new NameTable();
   // In-scope namespace bindings ('' = default namespace) and the log that undoes them at end tags.
   const bindings = new Map<string, string>([['xml', XML_NS]]);
   const undoPrefix: string[] = [];
@@ -210,19 +253,6 @@ export function indexXml(text: string): XmlIndex {
   };
   const lineOf = (offset: number): number => lines.positionAt(offset).line + 1;
 
-  const nameInfo = (start: number, end: number, colon: number): NameInfo => {
-    const qname = text.slice(start, end);
-    let info = names.get(qname);
-    if (info === undefined) {
-      const c = colon >= 0 ? colon - start : -1;
-      info =
-        c >= 0
-          ? { qname, prefix: qname.slice(0, c), local: qname.slice(c + 1) }
-          : { qname, prefix: '', local: qname };
-      names.set(qname, info);
-    }
-    return info;
-  };
 
   /** Checks the reference starting at `amp`; returns the offset after it (after `amp` when malformed). */
   const checkReference = (amp: number, limit: number): number => {
