@@ -32,7 +32,8 @@ export function parseBusinessId(s: string): BusinessIdParts | undefined {
 /** Why `s` is not a business id, in words a user can act on; undefined when it is one. */
 export function businessIdProblem(s: string): string | undefined {
   const t = s.trim();
-  if (t === '') return 'The business id is empty: it is the notice id and its version, e.g. 52fe3748-f475-4381-9dbf-31ebb08889e8-01.';
+  if (t === '')
+    return 'The business id is empty: it is the notice id and its version, e.g. 52fe3748-f475-4381-9dbf-31ebb08889e8-01.';
   if (isBusinessId(t)) return undefined;
   if (isNoticeId(t))
     return `"${short(t)}" is a notice id without its version: append the two-digit cbc:VersionID, e.g. ${t}-01.`;
@@ -40,7 +41,10 @@ export function businessIdProblem(s: string): string | undefined {
 }
 
 /** The business id of a notice, or the reason its identifiers cannot form one. */
-export function businessIdOf(noticeId: string, versionId: string): { businessId: string } | { problem: string } {
+export function businessIdOf(
+  noticeId: string,
+  versionId: string,
+): { businessId: string } | { problem: string } {
   const n = noticeId.trim();
   const v = versionId.trim();
   if (!isNoticeId(n))
@@ -60,6 +64,7 @@ export function businessIdOf(noticeId: string, versionId: string): { businessId:
 
 function short(s: string): string {
   // Ids end up inside messages; a pasted document must not flood them.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must go.
   const clean = s.replace(/[\u0000-\u001f\u007f]/g, ' ');
   return clean.length > 60 ? `${clean.slice(0, 57)}…` : clean;
 }

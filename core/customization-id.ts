@@ -77,8 +77,8 @@ function contentOf(index: XmlIndex, el: XmlElement): CustomizationIdElement {
     const lt = text.indexOf('<', el.startTagEnd);
     contentEnd = lt < 0 ? text.length : lt;
   } else {
-    const close = text.lastIndexOf('</', el.end);
-    contentEnd = close >= el.startTagEnd ? close : el.startTagEnd;
+    const close = text.lastIndexOf('</', el.end - 1);
+    contentEnd = Math.max(close, el.startTagEnd);
   }
   return {
     element: el,

@@ -147,7 +147,12 @@ function interpret(
       status,
     );
   if (status === 401)
-    throw new CvsError('missing-key', `The validation service asked for an API key (401): ${SET_KEY_HINT}.`, false, status);
+    throw new CvsError(
+      'missing-key',
+      `The validation service asked for an API key (401): ${SET_KEY_HINT}.`,
+      false,
+      status,
+    );
   if (status === 403)
     throw new CvsError(
       'forbidden',

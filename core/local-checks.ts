@@ -41,8 +41,7 @@ export function localFindings(index: XmlIndex): Finding[] {
   const parsed: CustomizationIdResult = parseCustomizationId(decodeSimpleEntities(cid.text));
   if (!parsed.ok) {
     const [s, e] = trimmed(index.text, cid.contentStart, cid.contentEnd);
-    const range =
-      s < e ? rangeOf(index, s, e) : rangeOf(index, cid.element.start + 1, cid.element.nameEnd);
+    const range = s < e ? rangeOf(index, s, e) : rangeOf(index, cid.element.start + 1, cid.element.nameEnd);
     out.push(local(CUSTOMIZATION_ID, 'error', parsed.problem, range));
   }
   return out;

@@ -20,8 +20,7 @@ export const NOTICE_ROOT_NAMESPACES: Readonly<Record<NoticeKind, string>> = {
 };
 
 export function noticeKindOfRoot(local: string, ns: string): NoticeKind | undefined {
-  return Object.hasOwn(NOTICE_ROOT_NAMESPACES, local) &&
-    NOTICE_ROOT_NAMESPACES[local as NoticeKind] === ns
+  return Object.hasOwn(NOTICE_ROOT_NAMESPACES, local) && NOTICE_ROOT_NAMESPACES[local as NoticeKind] === ns
     ? (local as NoticeKind)
     : undefined;
 }

@@ -1,11 +1,12 @@
 // Places SVRL assertions on the text of a notice: resolves each `location` XPath (every step form seen
 // in SVRL: `cac:X[2]`, `*:X[namespace-uri()='…'][1]`, `Q{uri}X[1]`, no index = first, `@attr`) through
 // the report's prefix declarations against an XmlIndex, matching by namespace URI, never by prefix.
-// No `vscode` import here.
+// It also builds the one readable message the language server and the command line both show.
+// No `vscode` import here, and no I/O: it reads only the index and the parsed report.
 
-import type { Finding } from './finding';
-import type { SvrlReport } from './svrl';
-import type { XmlIndex } from './xml-index';
+import type { Finding, Range, Severity } from './finding';
+import type { SvrlAssertion, SvrlReport } from './svrl';
+import { textContent, type XmlIndex } from './xml-index';
 
 export interface ResolvedLocation {
   /** Index into XmlIndex.elements of the selected element (the owner element for an attribute step). */
@@ -14,19 +15,534 @@ export interface ResolvedLocation {
   attribute?: number;
 }
 
+/** A node of the tiny XPath subset: an element (attr = -1), an attribute, or the document (el = -1). */
+interface XNode {
+  el: number;
+  attr: number;
+}
+
+interface Step {
+  axis: 'child' | 'attribute' | 'self' | 'parent' | 'descendant';
+  /** Namespace URI to match; null = any. */
+  ns: string | null;
+  /** Local name to match; null = any. */
+  local: string | null;
+  /** An unprefixed name: no namespace in XPath, but any namespace is accepted when none matches. */
+  unprefixed: boolean;
+  predicates: string[];
+}
+
+/** Raised for XPath this module does not evaluate; the caller treats the answer as unknown. */
+class UnsupportedXPath extends Error {}
+
+/** Splits at `sep` characters that are outside brackets, braces, parentheses and quotes. */
+function splitTopLevel(s: string, sep: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[' || c === '(' || c === '{') depth++;
+    else if (c === ']' || c === ')' || c === '}') depth--;
+    else if (depth === 0 && c === sep) {
+      parts.push(s.slice(from, i));
+      from = i + 1;
+    }
+  }
+  parts.push(s.slice(from));
+  return parts;
+}
+
+/** Parses one step (`cac:X[2]`, `*:X[namespace-uri()='u'][1]`, `Q{u}X`, `@a`, `..`, `text()`). */
+function parseStep(raw: string, namespaces: Map<string, string>): Step {
+  let s = raw.trim();
+  let axis: Step['axis'] = 'child';
+  if (s === '.' || s === 'self::node()')
+    return { axis: 'self', ns: null, local: null, unprefixed: false, predicates: [] };
+  if (s === '..' || s === 'parent::node()')
+    return { axis: 'parent', ns: null, local: null, unprefixed: false, predicates: [] };
+  if (s.startsWith('@')) {
+    axis = 'attribute';
+    s = s.slice(1);
+  } else if (s.startsWith('attribute::')) {
+    axis = 'attribute';
+    s = s.slice(11);
+  } else if (s.startsWith('child::')) s = s.slice(7);
+  // The name test ends at the first '[' outside Q{...}.
+  let nameEnd = 0;
+  if (s.startsWith('Q{')) {
+    const close = s.indexOf('}');
+    if (close < 0) throw new UnsupportedXPath(raw);
+    nameEnd = close + 1;
+  }
+  const bracket = s.indexOf('[', nameEnd);
+  const name = (bracket < 0 ? s : s.slice(0, bracket)).trim();
+  const predicates: string[] = [];
+  if (bracket >= 0) {
+    let depth = 0;
+    let quote = '';
+    let from = -1;
+    for (let i = bracket; i < s.length; i++) {
+      const c = s[i];
+      if (quote) {
+        if (c === quote) quote = '';
+      } else if (c === '"' || c === "'") quote = c;
+      else if (c === '[') {
+        if (depth === 0) from = i + 1;
+        depth++;
+      } else if (c === ']') {
+        depth--;
+        if (depth === 0) predicates.push(s.slice(from, i));
+      } else if (depth === 0 && c.trim() !== '') throw new UnsupportedXPath(raw);
+    }
+    if (depth !== 0) throw new UnsupportedXPath(raw);
+  }
+  // text() and node() select the element's own content: the finding goes on the element itself.
+  if (axis === 'child' && (name === 'text()' || name === 'node()'))
+    return { axis: 'self', ns: null, local: null, unprefixed: false, predicates: [] };
+  if (name === '*') return { axis, ns: null, local: null, unprefixed: false, predicates };
+  if (name.startsWith('Q{')) {
+    const close = name.indexOf('}');
+    const local = name.slice(close + 1);
+    return {
+      axis,
+      ns: name.slice(2, close),
+      local: local === '*' ? null : local,
+      unprefixed: false,
+      predicates,
+    };
+  }
+  const colon = name.indexOf(':');
+  if (colon < 0) {
+    if (!/^[^\s()/'"=]+$/.test(name)) throw new UnsupportedXPath(raw);
+    return { axis, ns: '', local: name, unprefixed: true, predicates };
+  }
+  const prefix = name.slice(0, colon);
+  const local = name.slice(colon + 1);
+  if (prefix === '*') return { axis, ns: null, local, unprefixed: false, predicates };
+  const uri = prefix === 'xml' ? 'http://www.w3.org/XML/1998/namespace' : namespaces.get(prefix);
+  if (uri === undefined) throw new UnsupportedXPath(`undeclared prefix ${prefix}`);
+  return { axis, ns: uri, local: local === '*' ? null : local, unprefixed: false, predicates };
+}
+
+function parsePath(path: string, namespaces: Map<string, string>): { absolute: boolean; steps: Step[] } {
+  let p = path.trim();
+  const absolute = p.startsWith('/');
+  if (absolute) p = p.slice(1);
+  if (p === '') return { absolute, steps: [] };
+  const steps: Step[] = [];
+  let descendant = false;
+  for (const raw of splitTopLevel(p, '/')) {
+    if (raw.trim() === '') {
+      // `//`: the next step searches all descendants.
+      descendant = true;
+      continue;
+    }
+    const step = parseStep(raw, namespaces);
+    if (descendant) {
+      if (step.axis !== 'child') throw new UnsupportedXPath(path);
+      step.axis = 'descendant';
+      descendant = false;
+    }
+    steps.push(step);
+  }
+  return { absolute, steps };
+}
+
+/** Evaluates the XPath subset seen in SVRL locations and diagnostic paths against an index. */
+class Evaluator {
+  private readonly roots: number[];
+  private readonly stepCache = new Map<string, { absolute: boolean; steps: Step[] }>();
+
+  constructor(
+    private readonly index: XmlIndex,
+    private readonly namespaces: Map<string, string>,
+  ) {
+    this.roots = [];
+    for (let k = 0; k < index.elements.length; k++) if (index.elements[k].parent === -1) this.roots.push(k);
+  }
+
+  select(path: string, context: XNode): XNode[] {
+    let parsed = this.stepCache.get(path);
+    if (parsed === undefined) {
+      parsed = parsePath(path, this.namespaces);
+      this.stepCache.set(path, parsed);
+    }
+    let nodes: XNode[] = [parsed.absolute ? { el: -1, attr: -1 } : context];
+    for (const step of parsed.steps) {
+      const next: XNode[] = [];
+      for (const n of nodes) for (const m of this.applyStep(n, step)) next.push(m);
+      nodes = next;
+      if (nodes.length === 0) break;
+    }
+    return nodes;
+  }
+
+  private childrenOf(el: number): readonly number[] {
+    return el === -1 ? this.roots : this.index.elements[el].children;
+  }
+
+  private applyStep(node: XNode, step: Step): XNode[] {
+    const elements = this.index.elements;
+    let candidates: XNode[] = [];
+    if (step.axis === 'self') candidates = [node];
+    else if (step.axis === 'parent') {
+      if (node.attr >= 0) candidates = [{ el: node.el, attr: -1 }];
+      else if (node.el >= 0) candidates = [{ el: elements[node.el].parent, attr: -1 }];
+    } else if (node.attr >= 0) {
+      candidates = [];
+    } else if (step.axis === 'attribute') {
+      if (node.el < 0) return [];
+      const attrs = elements[node.el].attributes;
+      const pick = (anyNs: boolean): void => {
+        for (let a = 0; a < attrs.length; a++) {
+          const at = attrs[a];
+          if (at.ns === 'http://www.w3.org/2000/xmlns/') continue;
+          if (
+            (step.local === null || at.local === step.local) &&
+            (anyNs || step.ns === null || at.ns === step.ns)
+          )
+            candidates.push({ el: node.el, attr: a });
+        }
+      };
+      pick(false);
+    } else {
+      const pool: number[] = [];
+      if (step.axis === 'descendant') {
+        const collect = (el: number): void => {
+          for (const c of this.childrenOf(el)) {
+            pool.push(c);
+            collect(c);
+          }
+        };
+        collect(node.el);
+      } else pool.push(...this.childrenOf(node.el));
+      const pick = (anyNs: boolean): void => {
+        for (const c of pool) {
+          const e = elements[c];
+          if (
+            (step.local === null || e.local === step.local) &&
+            (anyNs || step.ns === null || e.ns === step.ns)
+          )
+            candidates.push({ el: c, attr: -1 });
+        }
+      };
+      pick(false);
+      if (candidates.length === 0 && step.unprefixed) pick(true);
+    }
+    for (const predicate of step.predicates) {
+      candidates = this.filter(candidates, predicate);
+      if (candidates.length === 0) break;
+    }
+    return candidates;
+  }
+
+  private filter(nodes: XNode[], predicate: string): XNode[] {
+    const p = predicate.trim();
+    if (/^\d+$/.test(p)) {
+      const n = Number(p);
+      return n >= 1 && n <= nodes.length ? [nodes[n - 1]] : [];
+    }
+    if (p === 'last()') return nodes.length > 0 ? [nodes[nodes.length - 1]] : [];
+    return nodes.filter((n) => this.test(p, n));
+  }
+
+  /** Boolean value of a predicate expression for one node. */
+  private test(expr: string, node: XNode): boolean {
+    const e = stripParens(expr.trim());
+    const ors = splitKeyword(e, 'or');
+    if (ors.length > 1) return ors.some((x) => this.test(x, node));
+    const ands = splitKeyword(e, 'and');
+    if (ands.length > 1) return ands.every((x) => this.test(x, node));
+    const not = /^not\s*\(([\s\S]*)\)$/.exec(e);
+    if (not && balanced(not[1])) return !this.test(not[1], node);
+    const cmp = splitComparison(e);
+    if (cmp) {
+      const [lhs, op, rhs] = cmp;
+      const left = this.values(lhs, node);
+      const right = this.values(rhs, node);
+      return left.some((l) => right.some((r) => (op === '=' ? l === r : l !== r)));
+    }
+    if (/^\d+$/.test(e)) throw new UnsupportedXPath(expr);
+    return this.select(e, node).length > 0;
+  }
+
+  /** String values of an operand: a literal, a function of the context node, or a path. */
+  private values(operand: string, node: XNode): string[] {
+    const o = operand.trim();
+    const literal = /^(?:'([^']*)'|"([^"]*)")$/.exec(o);
+    if (literal) return [literal[1] ?? literal[2]];
+    const elements = this.index.elements;
+    const el = node.el >= 0 ? elements[node.el] : undefined;
+    const at = el && node.attr >= 0 ? el.attributes[node.attr] : undefined;
+    if (o === 'namespace-uri()') return [at ? at.ns : (el?.ns ?? '')];
+    if (o === 'local-name()') return [at ? at.local : (el?.local ?? '')];
+    if (o === 'name()') return [at ? at.qname : (el?.qname ?? '')];
+    if (o === '.' || o === 'text()' || o === 'normalize-space()' || o === 'normalize-space(.)') {
+      const v = this.stringValue(node);
+      return [o.startsWith('normalize') ? v.replace(/\s+/g, ' ').trim() : v];
+    }
+    if (/[()]/.test(o.replace(/\[[\s\S]*?\]/g, ''))) throw new UnsupportedXPath(operand);
+    return this.select(o, node).map((n) => this.stringValue(n));
+  }
+
+  private stringValue(node: XNode): string {
+    if (node.el < 0) return '';
+    const el = this.index.elements[node.el];
+    if (node.attr >= 0) {
+      const a = el.attributes[node.attr];
+      return textOf(this.index.text.slice(a.valueStart, a.valueEnd));
+    }
+    return textContent(this.index, el);
+  }
+}
+
+function textOf(raw: string): string {
+  return raw.replace(/&(lt|gt|amp|quot|apos);/g, (_m, r: string) =>
+    r === 'lt' ? '<' : r === 'gt' ? '>' : r === 'amp' ? '&' : r === 'quot' ? '"' : "'",
+  );
+}
+
+function balanced(s: string): boolean {
+  let depth = 0;
+  let quote = '';
+  for (const c of s) {
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') {
+      depth--;
+      if (depth < 0) return false;
+    }
+  }
+  return depth === 0 && !quote;
+}
+
+function stripParens(e: string): string {
+  let s = e;
+  while (s.startsWith('(') && s.endsWith(')') && balanced(s.slice(1, -1))) s = s.slice(1, -1).trim();
+  return s;
+}
+
+/** Splits at a keyword (` and `, ` or `) outside brackets, parentheses and quotes. */
+function splitKeyword(e: string, word: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let from = 0;
+  for (let i = 0; i < e.length; i++) {
+    const c = e[i];
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (
+      depth === 0 &&
+      /\s/.test(c) &&
+      e.startsWith(word, i + 1) &&
+      /\s/.test(e[i + 1 + word.length] ?? '')
+    ) {
+      parts.push(e.slice(from, i));
+      from = i + 1 + word.length;
+      i = from;
+    }
+  }
+  parts.push(e.slice(from));
+  return parts.map((x) => x.trim());
+}
+
+/** `lhs = rhs` or `lhs != rhs` at the top level, or null. */
+function splitComparison(e: string): [string, '=' | '!=', string] | null {
+  let depth = 0;
+  let quote = '';
+  for (let i = 0; i < e.length; i++) {
+    const c = e[i];
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (depth === 0 && c === '=') {
+      if (e[i - 1] === '!') return [e.slice(0, i - 1), '!=', e.slice(i + 1)];
+      if (e[i - 1] === '<' || e[i - 1] === '>') throw new UnsupportedXPath(e);
+      return [e.slice(0, i), '=', e.slice(i + 1)];
+    } else if (depth === 0 && (c === '<' || c === '>')) throw new UnsupportedXPath(e);
+  }
+  return null;
+}
+
+function toResolved(node: XNode | undefined): ResolvedLocation | null {
+  if (node === undefined || node.el < 0) return null;
+  return node.attr >= 0 ? { element: node.el, attribute: node.attr } : { element: node.el };
+}
+
 /**
  * Resolves an absolute SVRL location against the index; null when any step selects nothing.
  * `namespaces` maps prefixes to URIs (from the report).
  */
 export function resolveLocation(
-  _index: XmlIndex,
-  _location: string,
-  _namespaces: Map<string, string>,
+  index: XmlIndex,
+  location: string,
+  namespaces: Map<string, string>,
 ): ResolvedLocation | null {
-  throw new Error('not implemented yet');
+  if (location.trim() === '') return null;
+  try {
+    return toResolved(new Evaluator(index, namespaces).select(location, { el: -1, attr: -1 })[0]);
+  } catch (e) {
+    if (e instanceof UnsupportedXPath) return null;
+    throw e;
+  }
+}
+
+/** Whether a diagnostic reference's relative path selects something from the located node. */
+export type ChildPresence = 'present' | 'missing' | 'unknown';
+
+const MAX_TEST_IN_MESSAGE = 160;
+const RAW_KEY = /^[a-z][\w-]*\|[\w-]+\|\S+$/i;
+
+/** Field or node id from `see` (`field:BT-24-Lot` gives BT-24-Lot). */
+export function fieldOf(see: string): string | undefined {
+  const s = see.trim();
+  if (s === '') return undefined;
+  const m = /^(?:field|node):(.+)$/.exec(s);
+  return m ? m[1] : s;
+}
+
+export function severityOf(role: string): Severity {
+  const r = role.trim().toUpperCase();
+  if (r === 'ERROR' || r === 'FATAL') return 'error';
+  if (r === 'INFO' || r === 'INFORMATION') return 'info';
+  return 'warning';
+}
+
+export interface MessageDetails {
+  /** Field or node the assertion concerns. */
+  field?: string;
+  /** Relative paths of expected children the notice lacks. */
+  missing?: string[];
+  /** The location could not be found in the notice (the finding sits on the root start tag). */
+  unresolved?: boolean;
+}
+
+/**
+ * The readable message of an assertion: its text, or for a raw key (`rule|text|BR-…`) a sentence that
+ * names the rule and its test; then the flag, the missing children and field, and an unresolved location.
+ */
+export function assertionMessage(a: SvrlAssertion, details: MessageDetails = {}): string {
+  const text = a.text.replace(/\s+/g, ' ').trim();
+  const test = a.test.replace(/\s+/g, ' ').trim();
+  let message: string;
+  if (text === '' || RAW_KEY.test(text)) {
+    const rule = a.id || (text ? text.split('|').pop() : '') || 'unnamed rule';
+    const verb = a.kind === 'successful-report' ? 'reported' : 'failed';
+    // The full test stays in Finding.test; a one-line message shows its start.
+    const shown = test.length > MAX_TEST_IN_MESSAGE ? `${test.slice(0, MAX_TEST_IN_MESSAGE - 1)}…` : test;
+    message = shown ? `Rule ${rule} ${verb}: ${shown}` : `Rule ${rule} ${verb}.`;
+  } else message = text;
+  if (a.flag) message = `[${a.flag}] ${message}`;
+  const missing = details.missing ?? [];
+  if (missing.length > 0) {
+    // Predicates make long paths unreadable in a one-line message; `Finding.missing` keeps the full path.
+    const what = missing
+      .map((m) => m.replace(/\[[^[\]]*(?:\[[^[\]]*\][^[\]]*)*\]/g, (p) => (p.length > 40 ? '' : p)))
+      .join(', ');
+    message += details.field ? ` — missing ${what} (field ${details.field})` : ` — missing ${what}`;
+  } else if (details.field && !message.includes(details.field)) message += ` (field ${details.field})`;
+  if (details.unresolved) {
+    message += a.location
+      ? ` (reported at ${a.location}, which is not in this notice: shown on the root element)`
+      : ' (the report gives no location: shown on the root element)';
+  }
+  return message;
 }
 
 /** Every assertion of the report as a Finding on the notice; none is dropped. */
-export function mapSvrl(_index: XmlIndex, _report: SvrlReport): Finding[] {
-  throw new Error('not implemented yet');
+export function mapSvrl(index: XmlIndex, report: SvrlReport): Finding[] {
+  const evaluator = new Evaluator(index, report.namespaces);
+  const resolvedCache = new Map<string, XNode | null>();
+  const rootRange = rangeOfRoot(index);
+  const findings: Finding[] = [];
+  for (const a of report.assertions) {
+    let node = resolvedCache.get(a.location);
+    if (node === undefined) {
+      node = null;
+      if (a.location !== '') {
+        try {
+          const found = evaluator.select(a.location, { el: -1, attr: -1 })[0];
+          if (found !== undefined && found.el >= 0) node = found;
+        } catch (e) {
+          if (!(e instanceof UnsupportedXPath)) throw e;
+        }
+      }
+      resolvedCache.set(a.location, node);
+    }
+    let field: string | undefined;
+    const missing: string[] = [];
+    for (const ref of a.diagnosticReferences) {
+      field ??= fieldOf(ref.see);
+      if (node !== null && ref.path !== '' && presence(evaluator, ref.path, node) === 'missing') {
+        missing.push(ref.path);
+      }
+    }
+    const range: Range = node === null ? rootRange : rangeOfNode(index, node);
+    const finding: Finding = {
+      id: a.id,
+      severity: severityOf(a.role),
+      message: assertionMessage(a, { field, missing, unresolved: node === null }),
+      location: a.location,
+      range,
+      source: 'cvs',
+      test: a.test,
+      resolved: node !== null,
+    };
+    if (a.flag) finding.flag = a.flag;
+    if (field !== undefined) finding.field = field;
+    if (missing.length > 0) finding.missing = missing[0];
+    findings.push(finding);
+  }
+  return findings;
+}
+
+function presence(evaluator: Evaluator, path: string, node: XNode): ChildPresence {
+  try {
+    return evaluator.select(path, node).length > 0 ? 'present' : 'missing';
+  } catch (e) {
+    if (e instanceof UnsupportedXPath) return 'unknown';
+    throw e;
+  }
+}
+
+/** Whether `path` (relative to the element or attribute `at`) selects anything in the notice. */
+export function childPresence(
+  index: XmlIndex,
+  at: ResolvedLocation,
+  path: string,
+  namespaces: Map<string, string>,
+): ChildPresence {
+  return presence(new Evaluator(index, namespaces), path, { el: at.element, attr: at.attribute ?? -1 });
+}
+
+function rangeOfNode(index: XmlIndex, node: XNode): Range {
+  const el = index.elements[node.el];
+  if (node.attr >= 0) {
+    const a = el.attributes[node.attr];
+    return { start: index.positionAt(a.start), end: index.positionAt(a.nameEnd) };
+  }
+  return { start: index.positionAt(el.start), end: index.positionAt(el.nameEnd) };
+}
+
+/** The root start tag's name, or the start of the text when the notice has no element at all. */
+export function rangeOfRoot(index: XmlIndex): Range {
+  const root = index.elements[0];
+  if (root === undefined) {
+    const p = index.positionAt(0);
+    return { start: p, end: p };
+  }
+  return { start: index.positionAt(root.start), end: index.positionAt(root.nameEnd) };
 }

@@ -37,8 +37,6 @@ export interface XmlElement {
   startTagEnd: number;
   /** Offset just after the end tag, or after `/>`; -1 when the element was never closed. */
   end: number;
-  /** Offset of the `<` of the end tag (= startTagEnd for `<x/>`); -1 when the element was never closed. */
-  contentEnd: number;
   /** Index of the parent in `XmlIndex.elements`, -1 for the root. */
   parent: number;
   /** Indexes of the child elements, in document order. */
@@ -127,6 +125,9 @@ interface NameInfo {
   prefix: string;
   local: string;
   hash: number;
+  /** Namespace URI of the prefix, valid while `nsVersion` equals the index's binding version. */
+  ns: string;
+  nsVersion: number;
 }
 
 /**
@@ -151,8 +152,8 @@ class NameTable {
     const c = colon >= 0 ? colon - start : -1;
     const info: NameInfo =
       c >= 0
-        ? { qname, prefix: qname.slice(0, c), local: qname.slice(c + 1), hash }
-        : { qname, prefix: '', local: qname, hash };
+        ? { qname, prefix: qname.slice(0, c), local: qname.slice(c + 1), hash, ns: '', nsVersion: -1 }
+        : { qname, prefix: '', local: qname, hash, ns: '', nsVersion: -1 };
     this.slots[k] = info;
     if (++this.count * 2 > this.mask) this.grow();
     return info;
@@ -227,7 +228,10 @@ class LineTable {
   }
 }
 
-const EMPTY_ATTRIBUTES: XmlAttribute[] = [];
+// Shared by every element without attributes / children (most of them): fewer allocations to collect.
+// Frozen, so that a caller who pushes into one fails loudly instead of corrupting every element.
+const EMPTY_ATTRIBUTES: XmlAttribute[] = Object.freeze([]) as unknown as XmlAttribute[];
+const NO_CHILDREN: number[] = Object.freeze([]) as unknown as number[];
 
 export function indexXml(text: string): XmlIndex {
   const n = text.length;
@@ -241,6 +245,10 @@ export function indexXml(text: string): XmlIndex {
   const undoUri: (string | undefined)[] = [];
   /** Open elements (indexes), innermost last, with the undo-log length at their start tag. */
   const stack: number[] = [];
+  /** Changes whenever a binding does, so that a name's resolved namespace can be cached on the name. */
+  let bindingsVersion = 0;
+  /** Attributes of the start tag being read; copied into an exact-size array per element. */
+  const scratch: XmlAttribute[] = [];
   const marks: number[] = [];
   let rootSeen = false;
   let rootClosed = false;
@@ -252,7 +260,6 @@ export function indexXml(text: string): XmlIndex {
     errors.push(relatedOffset === undefined ? { message, offset } : { message, offset, relatedOffset });
   };
   const lineOf = (offset: number): number => lines.positionAt(offset).line + 1;
-
 
   /** Checks the reference starting at `amp`; returns the offset after it (after `amp` when malformed). */
   const checkReference = (amp: number, limit: number): number => {
@@ -317,17 +324,17 @@ export function indexXml(text: string): XmlIndex {
     }
   };
 
-  const closeTop = (endTagStart: number, end: number): void => {
+  const closeTop = (end: number): void => {
     const idx = stack.pop() as number;
     const mark = marks.pop() as number;
     const el = elements[idx];
-    el.contentEnd = endTagStart;
     el.end = end;
     while (undoPrefix.length > mark) {
       const p = undoPrefix.pop() as string;
       const uri = undoUri.pop();
       if (uri === undefined) bindings.delete(p);
       else bindings.set(p, uri);
+      bindingsVersion++;
     }
     if (stack.length === 0) rootClosed = true;
   };
@@ -386,7 +393,7 @@ export function indexXml(text: string): XmlIndex {
         const q = top.qname;
         const after = i + 2 + q.length;
         if (text.charCodeAt(after) === GT && sameAt(text, i + 2, q)) {
-          closeTop(i, after + 1);
+          closeTop(after + 1);
           i = after + 1;
           continue;
         }
@@ -411,7 +418,7 @@ export function indexXml(text: string): XmlIndex {
       if (top === undefined) {
         err(`end tag </${name}> has no matching start tag`, i);
       } else if (top.qname === name) {
-        closeTop(i, tagEnd);
+        closeTop(tagEnd);
       } else {
         err(
           `end tag </${name}> does not match start tag <${top.qname}> opened at line ${lineOf(top.start)}`,
@@ -429,9 +436,9 @@ export function indexXml(text: string): XmlIndex {
               i,
               inner.start,
             );
-            closeTop(-1, -1);
+            closeTop(-1);
           }
-          closeTop(i, tagEnd);
+          closeTop(tagEnd);
           rootClosed = stack.length === 0;
         }
       }
@@ -491,13 +498,15 @@ export function indexXml(text: string): XmlIndex {
     const start = i;
     let j = i + 1;
     let colon = -1;
+    let hash = 0;
     for (; j < n; j++) {
       const c = text.charCodeAt(j);
       if (c < 128 ? NAME_CHAR[c] === 0 : c === BOM) break;
       if (c === COLON && colon < 0) colon = j;
+      hash = (Math.imul(hash, 31) + c) | 0;
     }
     const nameEnd = j;
-    const info = nameInfo(start + 1, nameEnd, colon);
+    const info = names.get(text, start + 1, nameEnd, colon, hash);
     if (rootClosed)
       err(`a second root element <${info.qname}>: a document has exactly one root element`, start);
     let attributes = EMPTY_ATTRIBUTES;
@@ -549,13 +558,15 @@ export function indexXml(text: string): XmlIndex {
       // Attribute.
       const aStart = j;
       let aColon = -1;
-      for (j++; j < n; j++) {
+      let aHash = 0;
+      for (; j < n; j++) {
         const d = text.charCodeAt(j);
         if (d < 128 ? NAME_CHAR[d] === 0 : d === BOM) break;
         if (d === COLON && aColon < 0) aColon = j;
+        aHash = (Math.imul(aHash, 31) + d) | 0;
       }
       const aNameEnd = j;
-      const aInfo = nameInfo(aStart, aNameEnd, aColon);
+      const aInfo = names.get(text, aStart, aNameEnd, aColon, aHash);
       while (j < n && isWs(text.charCodeAt(j))) j++;
       let valueStart: number;
       let valueEnd: number;
@@ -585,7 +596,10 @@ export function indexXml(text: string): XmlIndex {
             const d = text.charCodeAt(k);
             if (d === LT) {
               err(`'<' is not allowed in the value of attribute '${aInfo.qname}': write &lt;`, k);
-              // Most likely the closing quote is missing: end the value (and the tag) before this '<'.
+              // A '<' between the quotes of a complete value is just a bad character: keep the value.
+              const gtAfter = text.indexOf('>', k);
+              if (close >= 0 && (gtAfter < 0 || gtAfter > close)) continue;
+              // Otherwise the closing quote is most likely missing: end the value (and the tag) before it.
               const gt = text.lastIndexOf('>', k);
               valueEnd = gt >= valueStart ? gt : k;
               j = valueEnd;
@@ -597,13 +611,10 @@ export function indexXml(text: string): XmlIndex {
             err(`the value of attribute '${aInfo.qname}' has no closing quote`, valueStart - 1);
         }
       }
-      if (attributes === EMPTY_ATTRIBUTES) attributes = [];
-      else {
-        for (let k = 0; k < attributes.length; k++) {
-          if (attributes[k].qname === aInfo.qname) {
-            err(`duplicate attribute '${aInfo.qname}' in <${info.qname}>`, aStart);
-            break;
-          }
+      for (let k = 0; k < scratch.length; k++) {
+        if (scratch[k].qname === aInfo.qname) {
+          err(`duplicate attribute '${aInfo.qname}' in <${info.qname}>`, aStart);
+          break;
         }
       }
       let ns = '';
@@ -620,10 +631,11 @@ export function indexXml(text: string): XmlIndex {
           undoUri.push(bindings.get(prefix));
           if (uri === '' && prefix === '') bindings.delete('');
           else bindings.set(prefix, uri);
+          bindingsVersion++;
           declaresNs = true;
         }
       } else if (aInfo.prefix !== '') attributePrefixed = true;
-      attributes.push({
+      scratch.push({
         qname: aInfo.qname,
         local: aInfo.local,
         ns,
@@ -641,7 +653,8 @@ export function indexXml(text: string): XmlIndex {
 
     // Namespaces resolve after the whole tag: a declaration may follow the attribute that uses it.
     let ns: string;
-    if (info.prefix === '') ns = bindings.get('') ?? '';
+    if (info.nsVersion === bindingsVersion) ns = info.ns;
+    else if (info.prefix === '') ns = bindings.get('') ?? '';
     else {
       const bound = bindings.get(info.prefix);
       if (bound === undefined) {
@@ -651,6 +664,14 @@ export function indexXml(text: string): XmlIndex {
         );
         ns = '';
       } else ns = bound;
+    }
+    if (info.nsVersion !== bindingsVersion && (info.prefix === '' || bindings.has(info.prefix))) {
+      info.ns = ns;
+      info.nsVersion = bindingsVersion;
+    }
+    if (scratch.length > 0) {
+      attributes = scratch.slice();
+      scratch.length = 0;
     }
     if (attributePrefixed) {
       for (const a of attributes) {
@@ -674,12 +695,10 @@ export function indexXml(text: string): XmlIndex {
       nameEnd,
       startTagEnd,
       end: selfClosing ? startTagEnd : -1,
-      contentEnd: selfClosing ? startTagEnd : -1,
       parent,
-      children: [],
+      children: NO_CHILDREN,
       attributes,
     });
-    if (parent >= 0) elements[parent].children.push(idx);
     rootSeen = true;
     if (selfClosing) {
       // Declarations on a self-closing element end with it.
@@ -689,6 +708,7 @@ export function indexXml(text: string): XmlIndex {
           const uri = undoUri.pop();
           if (uri === undefined) bindings.delete(p);
           else bindings.set(p, uri);
+          bindingsVersion++;
         }
       }
       if (stack.length === 0) rootClosed = true;
@@ -707,6 +727,7 @@ export function indexXml(text: string): XmlIndex {
       el.start,
     );
   }
+  linkChildren(elements);
   if (!rootSeen) err('no root element: the file holds no XML element', 0);
 
   return {
@@ -716,6 +737,33 @@ export function indexXml(text: string): XmlIndex {
     positionAt: (offset) => lines.positionAt(offset),
     offsetAt: (line, character) => lines.offsetAt(line, character),
   };
+}
+
+/** Fills `children` with exact-size arrays once all elements are known (cheaper than growing them). */
+function linkChildren(elements: XmlElement[]): void {
+  const count = elements.length;
+  const fill = new Int32Array(count);
+  for (let k = 0; k < count; k++) {
+    const p = elements[k].parent;
+    if (p >= 0) fill[p]++;
+  }
+  for (let k = 0; k < count; k++) {
+    if (fill[k] > 0) {
+      elements[k].children = new Array(fill[k]);
+      fill[k] = 0;
+    }
+  }
+  for (let k = 0; k < count; k++) {
+    const p = elements[k].parent;
+    if (p >= 0) elements[p].children[fill[p]++] = k;
+  }
+}
+
+/** Offset of the `<` of an element's end tag (= startTagEnd for `<x/>`); -1 when it was never closed. */
+export function contentEnd(index: XmlIndex, element: XmlElement): number {
+  if (element.end < 0) return -1;
+  if (element.end === element.startTagEnd) return element.startTagEnd;
+  return index.text.lastIndexOf('<', element.end - 1);
 }
 
 const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
@@ -772,7 +820,7 @@ export function findAttribute(element: XmlElement, local: string, ns = ''): XmlA
 export function textContent(index: XmlIndex, element: XmlElement): string {
   const text = index.text;
   const from = element.startTagEnd;
-  const to = element.contentEnd;
+  const to = contentEnd(index, element);
   if (to < from) return '';
   const lt = text.indexOf('<', from);
   if (lt < 0 || lt >= to) return decodeXmlText(text, from, to);

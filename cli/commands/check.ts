@@ -1,7 +1,137 @@
-// `eforms check` (being written).
-import type { CliIo } from '../io';
+// `eforms check NOTICE.xml --svrl REPORT.svrl`: places an SVRL report you already have (from the Central
+// Validation Service, or the SDK's schematron) on the notice's text, offline, and prints the findings
+// as text, JSON or SARIF. It never contacts a service and never writes files.
 
-export async function check(_args: string[], io: CliIo): Promise<number> {
-  io.err('not implemented yet');
-  return 2;
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Finding } from '../../core/finding';
+import { formatFindings, isOutputFormat, OUTPUT_FORMATS, summarize } from '../../core/output-formats';
+import { parseSvrl, SvrlFormatError } from '../../core/svrl';
+import { mapSvrl } from '../../core/svrl-mapping';
+import { indexXml } from '../../core/xml-index';
+import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, UsageError } from '../io';
+
+const USAGE = `Usage: eforms check NOTICE.xml --svrl REPORT.svrl [--format text|json|sarif]
+
+Places every assertion of an SVRL validation report on the notice it was made for, offline, and prints
+one finding per assertion at the exact line and column (columns count UTF-16 units, as editors do).
+
+Options:
+  --svrl FILE      the SVRL report (svrl:schematron-output) of the notice
+  --format FORMAT  text (default; file:line:col: severity id message), json (LSP ranges, zero-based)
+                   or sarif (SARIF 2.1.0, for code-scanning tools)
+  -h, --help       show this help
+
+Exit status: 0 when no finding is an error, 1 when some are, 2 on a usage error or an unreadable or
+invalid file.`;
+
+const HINT = "Run 'eforms check --help' for usage.";
+
+/** Thrown for a file that cannot be read or is not what it should be: one line, exit status 2. */
+class InputError extends Error {}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The file's exact text: UTF-8, a leading byte-order mark dropped (editors do not show it). */
+function readText(cwd: string, path: string, what: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(resolve(cwd, path));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : (e as Error).message;
+    throw new InputError(`cannot read the ${what} ${path}: ${reason}`);
+  }
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw new InputError(`the ${what} ${path} is not UTF-8 text (eForms notices and SVRL reports are UTF-8)`);
+  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+export async function check(args: string[], io: CliIo): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    // parseArgs's own errors (unknown option, missing value) are usage errors too.
+    throw new UsageError(`${(e as Error).message.split('\n')[0]} ${HINT}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      `${positionals.length === 0 ? 'give the notice file' : 'give exactly one notice file'}. ${HINT}`,
+    );
+  }
+  if (!values.svrl) throw new UsageError(`give the SVRL report with --svrl REPORT.svrl. ${HINT}`);
+  const format = values.format ?? 'text';
+  if (!isOutputFormat(format)) {
+    throw new UsageError(`unknown format '${format}': choose ${OUTPUT_FORMATS.join(', ')}`);
+  }
+
+  const noticeArg = positionals[0];
+  const svrlArg = values.svrl;
+  let findings: Finding[];
+  try {
+    const noticeText = readText(io.cwd, noticeArg, 'notice');
+    const svrlText = readText(io.cwd, svrlArg, 'SVRL report');
+    let report: ReturnType<typeof parseSvrl>;
+    try {
+      report = parseSvrl(svrlText);
+    } catch (e) {
+      if (e instanceof SvrlFormatError) throw new InputError(`${svrlArg}: ${e.message}`);
+      throw e;
+    }
+    const index = indexXml(noticeText);
+    if (index.errors.length > 0) {
+      const first = index.errors[0];
+      const p = index.positionAt(first.offset);
+      const more = index.errors.length > 1 ? ` (and ${index.errors.length - 1} more)` : '';
+      throw new InputError(
+        `${noticeArg}:${p.line + 1}:${p.character + 1}: the notice is not well-formed XML: ${first.message}${more}`,
+      );
+    }
+    findings = mapSvrl(index, report);
+  } catch (e) {
+    if (e instanceof InputError) {
+      io.err(`eforms check: ${e.message}`);
+      return EXIT_FAILURE;
+    }
+    throw e;
+  }
+
+  const output = formatFindings(findings, noticeArg, format);
+  if (format === 'text') {
+    if (output) io.out(output);
+    io.out(`${noticeArg}: ${findings.length === 0 ? 'no findings' : summarize(findings)}`);
+  } else io.out(output);
+  return findings.some((f) => f.severity === 'error') ? EXIT_FINDINGS : EXIT_OK;
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      svrl: { type: 'string' },
+      format: { type: 'string', short: 'f' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
 }

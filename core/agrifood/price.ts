@@ -8,7 +8,14 @@ export interface ParsedPrice {
   currency: string | undefined;
 }
 
-const SYMBOLS: Record<string, string> = { '€': 'EUR', EUR: 'EUR', '£': 'GBP', $: 'USD', USD: 'USD', GBP: 'GBP' };
+const SYMBOLS: Record<string, string> = {
+  '€': 'EUR',
+  EUR: 'EUR',
+  '£': 'GBP',
+  $: 'USD',
+  USD: 'USD',
+  GBP: 'GBP',
+};
 
 /**
  * Parses one price string; undefined when it holds no amount (empty, "-", "n.a.").
@@ -19,7 +26,8 @@ const SYMBOLS: Record<string, string> = { '€': 'EUR', EUR: 'EUR', '£': 'GBP',
  * three-digit tail is a thousands group).
  */
 export function parsePrice(text: string | number | null | undefined): ParsedPrice | undefined {
-  if (typeof text === 'number') return Number.isFinite(text) ? { amount: text, currency: undefined } : undefined;
+  if (typeof text === 'number')
+    return Number.isFinite(text) ? { amount: text, currency: undefined } : undefined;
   if (typeof text !== 'string') return undefined;
   const s = text.trim();
   let i = 0;
@@ -88,9 +96,7 @@ function validGroups(t: string, sep: string): boolean {
   const parts = t.split(sep);
   if (parts.length === 1) return true;
   return (
-    parts[0] !== undefined &&
-    /^\d{1,3}$/.test(parts[0]) &&
-    parts.slice(1).every((p) => /^\d{3}$/.test(p))
+    parts[0] !== undefined && /^\d{1,3}$/.test(parts[0]) && parts.slice(1).every((p) => /^\d{3}$/.test(p))
   );
 }
 

@@ -53,7 +53,8 @@ export class NoticeNode {
   /** Attribute value by unprefixed local name (eForms attributes are in no namespace). */
   attr(name: string): string | undefined {
     for (const a of this.el.attributes) {
-      if (a.ns === '' && a.local === name) return decodeXmlText(this.index.text.slice(a.valueStart, a.valueEnd));
+      if (a.ns === '' && a.local === name)
+        return decodeXmlText(this.index.text.slice(a.valueStart, a.valueEnd));
     }
     return undefined;
   }
@@ -67,7 +68,10 @@ export class NoticeNode {
     if (this.textCache !== undefined) return this.textCache;
     const src = this.index.text;
     const el = this.el;
-    if (el.end < 0 || el.end <= el.startTagEnd) return (this.textCache = '');
+    if (el.end < 0 || el.end <= el.startTagEnd) {
+      this.textCache = '';
+      return '';
+    }
     const closeAt = src.lastIndexOf('</', el.end);
     const contentEnd = closeAt >= el.startTagEnd ? closeAt : el.end;
     let out = '';
@@ -184,9 +188,7 @@ function parseStep(step: string): { name: string; predicates: Predicate[] } {
     if (!p) throw new Error(`rule uses an unsupported predicate in ${step}`);
     const [, rel, attr, value] = p;
     predicates.push(
-      rel
-        ? (n) => n.select(rel).some((d) => d.attr(attr) === value)
-        : (n) => n.attr(attr) === value,
+      rel ? (n) => n.select(rel).some((d) => d.attr(attr) === value) : (n) => n.attr(attr) === value,
     );
   }
   return { name, predicates };

@@ -1,17 +1,155 @@
-// Emulated Central Validation Service: POST /v1/notices/validation. (Being written.)
+// Emulated Central Validation Service, mounted under /cvs: POST /v1/notices/validation, to the letter of
+// /work/shared/specs/notice-validation-api.md. Key check first (missing 401, unknown 403), then the
+// request body, then runCvsValidation. Every error is an ErrorResponse {errorCode, message, timestamp}.
+// It never echoes the API key and never lets bad input crash the sandbox.
+//
+// Fault switches (POST /_sandbox/faults {"on": [...]}), checked after the key:
+//   cvs.error-500  answers 500 with an ErrorResponse (the service is down);
+//   cvs.slow       holds the answer CVS_SLOW_MS milliseconds (timeout and cancellation tests);
+//   cvs.non-xml    answers 200 with an HTML page instead of SVRL (a proxy or maintenance page).
 
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SandboxContext, SandboxService } from '../context';
-import { sendJson } from '../http-kit';
+import { BodyTooLargeError, readBody, sendJson, sendText } from '../http-kit';
+import { runCvsValidation } from './validator';
 
-export function createCvsService(_ctx: SandboxContext): SandboxService {
+export const VALIDATION_PATH = '/v1/notices/validation';
+/** Delay of the cvs.slow fault: longer than a client's short test timeout, short enough for a test run. */
+export const CVS_SLOW_MS = 4000;
+/** Largest request body accepted (base64 of a notice of about 30 MB). */
+const MAX_BODY = 40 * 1024 * 1024;
+
+export function createCvsService(ctx: SandboxContext): SandboxService {
+  const timers = new Set<NodeJS.Timeout>();
   return {
     prefix: '/cvs',
-    async handle(_req, res) {
-      sendJson(res, 501, {
-        errorCode: 501,
-        message: 'not implemented yet',
-        timestamp: new Date().toISOString(),
-      });
+    async handle(req, res, path) {
+      if (path !== VALIDATION_PATH)
+        return sendError(res, 404, `No resource at ${path}: the endpoint is POST ${VALIDATION_PATH}.`);
+      if (req.method !== 'POST') {
+        return sendError(res, 405, `Method ${req.method} is not allowed on ${VALIDATION_PATH}: use POST.`, {
+          allow: 'POST',
+        });
+      }
+      const key = req.headers['x-api-key'];
+      if (key === undefined || (typeof key === 'string' && key.trim() === '')) {
+        return sendError(res, 401, 'The X-API-Key header is missing: send your TED developer API key in it.');
+      }
+      if (typeof key !== 'string' || !ctx.apiKeys.has(key)) {
+        return sendError(
+          res,
+          403,
+          'The API key in X-API-Key is not valid: check the key in your TED developer account.',
+        );
+      }
+      if (ctx.faults.has('cvs.error-500')) {
+        return sendError(res, 500, 'Internal server error (sandbox fault cvs.error-500): try again later.');
+      }
+      if (ctx.faults.has('cvs.slow')) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(() => {
+            timers.delete(t);
+            resolve();
+          }, CVS_SLOW_MS);
+          timers.add(t);
+          res.once('close', () => {
+            clearTimeout(t);
+            timers.delete(t);
+            resolve();
+          });
+        });
+        if (res.destroyed || res.writableEnded) return;
+      }
+      if (ctx.faults.has('cvs.non-xml')) {
+        await readBody(req, MAX_BODY).catch(() => undefined);
+        return sendText(
+          res,
+          200,
+          // Deliberately HTML, not XHTML (void <meta> and <br>), as a real gateway page: not well-formed XML.
+          '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Service unavailable</title></head>\n<body><h1>Maintenance</h1><p>The service is temporarily unavailable.<br>Please try again later.</p></body></html>\n',
+          'text/html; charset=UTF-8',
+        );
+      }
+      await validate(req, res, ctx);
+    },
+    async close() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
     },
   };
+}
+
+async function validate(req: IncomingMessage, res: ServerResponse, ctx: SandboxContext): Promise<void> {
+  let raw: Buffer;
+  try {
+    raw = await readBody(req, MAX_BODY);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) {
+      return sendError(
+        res,
+        413,
+        `The request body is larger than ${MAX_BODY} bytes: the notice is too large.`,
+      );
+    }
+    throw err;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return sendError(
+      res,
+      400,
+      'The request body is not JSON: send {"notice": "<base64 of the notice XML>", "language": "en", "validationMode": "static"}.',
+    );
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return sendError(
+      res,
+      400,
+      'The request body must be a JSON object InputNoticeValidation with a "notice" field.',
+    );
+  }
+  const input = body as Record<string, unknown>;
+  if (input.notice === undefined || input.notice === null || input.notice === '') {
+    return sendError(res, 400, 'The field "notice" is missing: send the notice XML encoded in base64.');
+  }
+  const notice = decodeBase64(input.notice);
+  if (!notice) {
+    return sendError(
+      res,
+      400,
+      'The field "notice" is not valid base64: encode the notice XML bytes in base64.',
+    );
+  }
+  const result = runCvsValidation(notice, {
+    language: optional(input.language),
+    validationMode: optional(input.validationMode),
+    eFormsSdkVersion: optional(input.eFormsSdkVersion),
+    now: ctx.now(),
+  });
+  if (!result.ok) return sendError(res, 400, result.message);
+  sendText(res, 200, result.svrl, 'application/xml; charset=UTF-8');
+}
+
+/** null counts as absent; any other non-string is passed on so the validator rejects it by name. */
+function optional(v: unknown): string | undefined {
+  return v === null || v === undefined ? undefined : (v as string);
+}
+
+/** Strict base64 (standard alphabet, padding optional, line breaks allowed, as Java's MIME decoder). */
+export function decodeBase64(v: unknown): Buffer | undefined {
+  if (typeof v !== 'string') return undefined;
+  const s = v.replace(/[\r\n]/g, '');
+  if (s.length === 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 === 1) return undefined;
+  return Buffer.from(s, 'base64');
+}
+
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(res, status, { errorCode: status, message, timestamp: new Date().toISOString() }, headers);
 }

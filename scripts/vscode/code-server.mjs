@@ -3,8 +3,8 @@
 
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { CODE_SERVER_ENTRY, codeServerEnv, NODE24 } from './toolchain.mjs';
 import { stopProcess, waitForHttp } from './session.mjs';
+import { CODE_SERVER_ENTRY, codeServerEnv, NODE24 } from './toolchain.mjs';
 
 function baseArgs(dirs) {
   return ['--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
@@ -12,10 +12,14 @@ function baseArgs(dirs) {
 
 /** Installs a packaged extension into the run folder's extensions dir (about a second). */
 export function installVsix(dirs, vsix, env) {
-  const r = spawnSync(NODE24, [CODE_SERVER_ENTRY, ...baseArgs(dirs), '--install-extension', vsix, '--force'], {
-    env: codeServerEnv(env),
-    encoding: 'utf8',
-  });
+  const r = spawnSync(
+    NODE24,
+    [CODE_SERVER_ENTRY, ...baseArgs(dirs), '--install-extension', vsix, '--force'],
+    {
+      env: codeServerEnv(env),
+      encoding: 'utf8',
+    },
+  );
   if (r.status !== 0)
     throw new Error(`code-server could not install ${vsix}:\n${r.stdout ?? ''}${r.stderr ?? ''}`.trim());
 }
@@ -44,7 +48,11 @@ export async function startCodeServer({ dirs, port, workspace, env, logFile, smo
   args.push(workspace);
   const log = createWriteStream(logFile);
   // Detached: code-server leads its own process group, so stopping it also stops its extension hosts.
-  const child = spawn(NODE24, args, { env: codeServerEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(NODE24, args, {
+    env: codeServerEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   child.stdout.pipe(log);
   child.stderr.pipe(log);
   const origin = `http://127.0.0.1:${port}`;

@@ -47,8 +47,8 @@ const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
 function missingDebs(names) {
   return names.filter((n) => {
-    const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', n], { encoding: 'utf8' });
-    return !(r.status === 0 && r.stdout.includes('install ok installed'));
+    const r = spawnSync('dpkg-query', ['--status', n], { encoding: 'utf8' });
+    return !(r.status === 0 && /^Status: install ok installed$/m.test(r.stdout));
   });
 }
 
@@ -85,7 +85,10 @@ if (!existsSync(NODE24)) {
   log(`installing ${NODE_SPEC} into ${NODE_DIR}`);
   mkdirSync(NODE_DIR, { recursive: true });
   writeFileSync(join(NODE_DIR, 'package.json'), '{"private": true}\n');
-  if (run(npm, ['install', ...npmFlags, '--no-save', NODE_SPEC], { cwd: NODE_DIR }) !== 0 || !existsSync(NODE24))
+  if (
+    run(npm, ['install', ...npmFlags, '--no-save', NODE_SPEC], { cwd: NODE_DIR }) !== 0 ||
+    !existsSync(NODE24)
+  )
     fail(`npm install ${NODE_SPEC} failed: check access to the npm registry, then run this again.`);
 }
 
@@ -108,7 +111,10 @@ if (!existsSync(CODE_SERVER_ENTRY)) {
     );
 }
 
-writeFileSync(STAMP, `${JSON.stringify({ ...wantedStamp(), preparedAt: new Date().toISOString() }, null, 2)}\n`);
+writeFileSync(
+  STAMP,
+  `${JSON.stringify({ ...wantedStamp(), preparedAt: new Date().toISOString() }, null, 2)}\n`,
+);
 const problem = toolchainProblem();
 if (problem) fail(problem);
 log(`offline VS Code toolchain ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -4,12 +4,21 @@
 // check fails). It builds nothing (npm scripts build first) and stops everything it started.
 //
 // Options: --api-key KEY (default: the sandbox demo key), --timeout SECONDS (default 300), --no-ui,
-// --keep (keep the temporary run folder). Results: test-results/vscode/ (summary.json, screenshots,
+// --ui-always (UI checks even after suite failures), --grep TEXT (only the suite's tests whose title
+// contains it), --keep (keep the temporary run folder). Results: test-results/vscode/ (summary.json, screenshots,
 // code-server, sandbox and workbench logs).
 
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { format, parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { startCodeServer, workbenchUrl } from './code-server.mjs';
 import {
@@ -47,6 +56,8 @@ const { values: opts } = parseArgs({
     'api-key': { type: 'string' },
     timeout: { type: 'string' },
     'no-ui': { type: 'boolean' },
+    'ui-always': { type: 'boolean' },
+    grep: { type: 'string' },
     keep: { type: 'boolean' },
   },
 });
@@ -68,6 +79,8 @@ if (!existsSync(main)) fatal(`${main} (package.json "main") is missing: run \`np
 
 rmSync(RESULTS_DIR, { recursive: true, force: true });
 mkdirSync(RESULTS_DIR, { recursive: true });
+/** Everything the workbench page printed, unfiltered. */
+const automationLog = createWriteStream(join(RESULTS_DIR, 'workbench-console.log'));
 
 const started = Date.now();
 const summary = {
@@ -112,9 +125,15 @@ function withTimeout(promise, ms, what) {
   ]).finally(() => clearTimeout(timer));
 }
 
+/** The workbench's own chatter on the console, which says nothing about the suite. */
+const WORKBENCH_NOISE =
+  /^(Ignoring fetching additional builtin extensions|Updating additional builtin extensions cache|Resolving connection token|Resolved connection token|Creating a socket|\[reconnection-grace-time\]|\[Service Worker\]|\[AgentHost|\[AccountPolicyGate\])/;
+
+/** Mocha's console output from the extension host arrives as console.log arguments: format them. */
 function printAutomationLog(type, args) {
-  const parts = (Array.isArray(args) ? args : [args]).map((a) => (typeof a === 'string' ? a : JSON.stringify(a)));
-  const line = parts.join(' ');
+  const line = format(...(Array.isArray(args) ? args : [args]));
+  automationLog.write(`[${type}] ${line}\n`);
+  if (WORKBENCH_NOISE.test(line)) return;
   if (type === 'error') process.stderr.write(`${line}\n`);
   else process.stdout.write(`${line}\n`);
 }
@@ -131,7 +150,10 @@ try {
   copyFixtures(dirs.workspace);
 
   const port = await freePort();
-  const env = editorEnv(dirs, suiteEnv({ sandboxOrigin: sandbox.origin, apiKey, resultsDir: RESULTS_DIR }));
+  const env = editorEnv(dirs, {
+    ...suiteEnv({ sandboxOrigin: sandbox.origin, apiKey, resultsDir: RESULTS_DIR }),
+    ...(opts.grep ? { EFORMS_TEST_GREP: opts.grep } : {}),
+  });
   server = await startCodeServer({
     dirs,
     port,
@@ -173,7 +195,7 @@ try {
   exitCode = summary.suite.exitCode;
 
   // Phase 2: user-level checks, only when the suite passed (a broken extension fails there first).
-  if (exitCode === 0 && !opts['no-ui']) {
+  if ((exitCode === 0 || opts['ui-always']) && !opts['no-ui']) {
     log('UI checks:');
     summary.ui.ran = true;
     const ui = await context.newPage();
@@ -183,7 +205,7 @@ try {
       Math.min(timeoutMs, 180000),
       'The UI checks',
     );
-    if (summary.ui.checks.some((c) => !c.ok)) exitCode = 1;
+    if (summary.ui.checks.some((c) => !c.ok) && exitCode === 0) exitCode = 1;
   }
 } catch (err) {
   summary.error = err.message;
@@ -196,5 +218,7 @@ try {
   await cleanup();
   removeInterruptHandler();
 }
-log(`${exitCode === 0 ? 'passed' : 'FAILED'} in ${(summary.ms / 1000).toFixed(1)} s; results in ${RESULTS_DIR}`);
+log(
+  `${exitCode === 0 ? 'passed' : 'FAILED'} in ${(summary.ms / 1000).toFixed(1)} s; results in ${RESULTS_DIR}`,
+);
 process.exit(exitCode);

@@ -4,14 +4,24 @@
 // It never sets EFORMS_API_KEY for test runs: the suite exercises the no-key state itself.
 
 import { spawn } from 'node:child_process';
-import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from './toolchain.mjs';
 
 export const SANDBOX_DEMO_KEY = 'sandbox-demo-key';
-export const FIXTURES_DIR = join(PROJECT_ROOT, 'test', 'fixtures', 'notices');
+/** The notices the test workspace is copied from ($EFORMS_VSCODE_FIXTURES overrides, for debugging). */
+export const FIXTURES_DIR =
+  process.env.EFORMS_VSCODE_FIXTURES ?? join(PROJECT_ROOT, 'test', 'fixtures', 'notices');
 export const RESULTS_DIR = join(PROJECT_ROOT, 'test-results', 'vscode');
 export const SUITE_ENTRY = join(PROJECT_ROOT, 'out', 'test', 'vscode', 'suite', 'index.js');
 
@@ -61,7 +71,10 @@ export function copyFixtures(dest) {
 export function writeUserSettings(userDataDir, settings) {
   const dir = join(userDataDir, 'User');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'settings.json'), `${JSON.stringify({ ...QUIET_SETTINGS, ...settings }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'settings.json'),
+    `${JSON.stringify({ ...QUIET_SETTINGS, ...settings }, null, 2)}\n`,
+  );
 }
 
 /** The settings a test run gives the extension: the sandbox, a short debounce, a verbose trace. */
@@ -81,7 +94,8 @@ export function testSettings(sandboxOrigin) {
 export function editorEnv(dirs, extra = {}, base = process.env) {
   const env = { ...base };
   delete env.EFORMS_API_KEY;
-  for (const k of Object.keys(env)) if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE') delete env[k];
+  for (const k of Object.keys(env))
+    if (k.startsWith('VSCODE_') || k === 'ELECTRON_RUN_AS_NODE') delete env[k];
   return {
     ...env,
     HOME: dirs.home,
@@ -130,7 +144,10 @@ export function startSandbox({ port = 0, dataDir, logFile, apiKeys = [] }) {
   return new Promise((resolve, reject) => {
     let buffered = '';
     let settled = false;
-    const timer = setTimeout(() => finish(new Error('the sandbox did not report its address within 20 s')), 20000);
+    const timer = setTimeout(
+      () => finish(new Error('the sandbox did not report its address within 20 s')),
+      20000,
+    );
     function finish(err, origin) {
       if (settled) return;
       settled = true;

@@ -13,7 +13,13 @@ export const CODE_SERVER_VERSION = '4.139.1';
 export const CHROMIUM = process.env.EFORMS_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Debian packages code-server's native modules compile against, plus the browser. */
-export const BUILD_PACKAGES = ['libkrb5-dev', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config'];
+export const BUILD_PACKAGES = [
+  'libkrb5-dev',
+  'libx11-dev',
+  'libxkbfile-dev',
+  'libsecret-1-dev',
+  'pkg-config',
+];
 export const TOOL_PACKAGES = ['python3', 'make', 'g++'];
 export const BROWSER_PACKAGE = 'chromium';
 
@@ -24,7 +30,14 @@ export const NODE_BIN_DIR = join(NODE_PKG, 'bin');
 export const NODE24 = join(NODE_BIN_DIR, 'node');
 
 export const CODE_SERVER_DIR = join(CACHE_DIR, 'code-server');
-export const CODE_SERVER_ENTRY = join(CODE_SERVER_DIR, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+export const CODE_SERVER_ENTRY = join(
+  CODE_SERVER_DIR,
+  'node_modules',
+  'code-server',
+  'out',
+  'node',
+  'entry.js',
+);
 
 export const STAMP = join(CACHE_DIR, 'stamp.json');
 

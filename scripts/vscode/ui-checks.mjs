@@ -19,7 +19,13 @@ export function contributedCommands() {
   );
   return (pkg.contributes?.commands ?? []).map((c) => {
     const title = typeof c.title === 'string' ? c.title : c.title?.value;
-    return { id: c.command, category: c.category, title, label: `${c.category}: ${title}`, hidden: hidden.has(c.command) };
+    return {
+      id: c.command,
+      category: c.category,
+      title,
+      label: `${c.category}: ${title}`,
+      hidden: hidden.has(c.command),
+    };
   });
 }
 
@@ -83,7 +89,9 @@ export async function runUiChecks(page, { apiKey, resultsDir, log }) {
     const setKey = commands.find((c) => c.id === 'eforms.setApiKey');
     if (!setKey) throw new Error('eforms.setApiKey is not contributed');
     await openPalette(page, setKey.label);
-    const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: setKey.title });
+    const row = page.locator('.quick-input-widget .quick-input-list .monaco-list-row', {
+      hasText: setKey.title,
+    });
     await row.first().waitFor({ timeout: 10000 });
     await page.keyboard.press('Enter');
     // The command now asks for the key in a (password) input box.
@@ -112,7 +120,10 @@ export async function runUiChecks(page, { apiKey, resultsDir, log }) {
       .first()
       .waitFor({ timeout: 15000 });
     await page.keyboard.press('Enter');
-    await page.locator('.monaco-editor .squiggly-error').first().waitFor({ state: 'attached', timeout: 30000 });
+    await page
+      .locator('.monaco-editor .squiggly-error')
+      .first()
+      .waitFor({ state: 'attached', timeout: 30000 });
     const n = await page.locator('.monaco-editor .squiggly-error').count();
     await page.screenshot({ path: join(resultsDir, 'notice-with-diagnostics.png') });
     return `${n} squiggles in view`;
@@ -121,12 +132,15 @@ export async function runUiChecks(page, { apiKey, resultsDir, log }) {
   await check('the eForms status bar item is visible', async () => {
     const item = page.locator('.statusbar-item').filter({ hasText: /^\s*eForms/ });
     await item.first().waitFor({ state: 'visible', timeout: 20000 });
-    return (await item.first().innerText()).trim();
+    return ((await item.first().textContent()) ?? '').trim();
   });
 
   await check(`every contributed command is listed under "${CATEGORY}:" in the command palette`, async () => {
     await openPalette(page, CATEGORY);
-    await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first().waitFor({ timeout: 10000 });
+    await page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .first()
+      .waitFor({ timeout: 10000 });
     await page.screenshot({ path: join(resultsDir, 'command-palette.png') });
     const missing = [];
     // The list is virtualised: filter on each full label rather than scrolling through the rows.

@@ -1,0 +1,118 @@
+// The language server's wiring: the LSP connection, open documents, settings and the custom messages,
+// all handed to the ValidationScheduler. The API key comes only from this process's EFORMS_API_KEY
+// (the client restarts the server when it changes): never from initializationOptions or messages,
+// which LSP traces log, and it never goes to the console.
+
+import {
+  type Connection,
+  createConnection,
+  DidChangeConfigurationNotification,
+  type InitializeResult,
+  ProposedFeatures,
+  TextDocumentSyncKind,
+  TextDocuments,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { validateNotice } from '../core/cvs-client';
+import {
+  type ValidateNowParams,
+  ValidateNowRequest,
+  type ValidateNowResult,
+  ValidationStatusNotification,
+} from '../core/protocol';
+import { toDiagnostic } from './diagnostics';
+import { SettingsCache } from './settings-cache';
+import { ValidationScheduler } from './validation-scheduler';
+
+declare const __VERSION__: string | undefined;
+
+export interface ServerOptions {
+  /** Defaults to a connection chosen by the command line (--stdio, --node-ipc, --socket=N). */
+  connection?: Connection;
+  /** Defaults to process.env.EFORMS_API_KEY. */
+  apiKey?: string;
+}
+
+/** Starts the eForms language server and returns its connection (already listening). */
+export function startServer(options: ServerOptions = {}): Connection {
+  const connection = options.connection ?? createConnection(ProposedFeatures.all);
+  const apiKey = options.apiKey ?? process.env.EFORMS_API_KEY?.trim();
+  const documents = new TextDocuments(TextDocument);
+  const settings = new SettingsCache(undefined, (m) => connection.console.warn(m));
+  let dynamicConfigurationChange = false;
+
+  const scheduler = new ValidationScheduler({
+    settings: (uri) => settings.get(uri),
+    apiKey: apiKey || undefined,
+    validate: validateNotice,
+    publish: (uri, version, findings) => {
+      void connection.sendDiagnostics({ uri, version, diagnostics: findings.map(toDiagnostic) });
+    },
+    status: (s) => {
+      void connection.sendNotification(ValidationStatusNotification.method, s);
+    },
+    log: (m) => connection.console.log(m),
+  });
+
+  connection.onInitialize((params): InitializeResult => {
+    const ws = params.capabilities.workspace;
+    if (ws?.configuration)
+      settings.setFetcher((scopeUri) =>
+        connection.workspace.getConfiguration({ scopeUri, section: 'eforms' }).then((v: unknown) => v),
+      );
+    dynamicConfigurationChange = ws?.didChangeConfiguration?.dynamicRegistration === true;
+    return {
+      capabilities: {
+        textDocumentSync: {
+          openClose: true,
+          change: TextDocumentSyncKind.Incremental,
+          save: { includeText: false },
+        },
+      },
+      serverInfo: {
+        name: 'eforms-language-server',
+        version: typeof __VERSION__ === 'string' ? __VERSION__ : 'dev',
+      },
+    };
+  });
+
+  connection.onInitialized(() => {
+    if (dynamicConfigurationChange)
+      void connection.client.register(DidChangeConfigurationNotification.type, { section: 'eforms' });
+    connection.console.log(
+      apiKey
+        ? 'eForms language server ready; an API key is set.'
+        : 'eForms language server ready; no API key is set (EFORMS_API_KEY): only local checks run.',
+    );
+  });
+
+  connection.onDidChangeConfiguration((params) => {
+    const pushed = (params.settings as { eforms?: unknown } | null | undefined)?.eforms;
+    settings.invalidate(pushed);
+    scheduler.settingsChanged();
+  });
+
+  const snapshot = (d: TextDocument) => ({ uri: d.uri, version: d.version, text: d.getText() });
+  documents.onDidOpen((e) => scheduler.open(snapshot(e.document)));
+  documents.onDidChangeContent((e) => scheduler.change(snapshot(e.document)));
+  documents.onDidSave((e) => scheduler.save(snapshot(e.document)));
+  documents.onDidClose((e) => {
+    settings.forget(e.document.uri);
+    scheduler.close(e.document.uri);
+  });
+
+  connection.onRequest(
+    ValidateNowRequest.method,
+    async (params: ValidateNowParams): Promise<ValidateNowResult> => {
+      if (typeof params?.uri !== 'string')
+        return { started: false, message: 'validateNow needs a document uri.' };
+      return scheduler.validateNow(params.uri);
+    },
+  );
+
+  connection.onShutdown(() => scheduler.dispose());
+
+  documents.listen(connection);
+  connection.listen();
+  return connection;
+}
