@@ -11,6 +11,8 @@ function collect(dir) {
   const files = [];
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
+    // The in-editor suite runs inside VS Code, driven by test/vscode-host.test.ts, not by node:test.
+    if (e.isDirectory() && p === join('out', 'test', 'vscode', 'suite')) continue;
     if (e.isDirectory()) files.push(...collect(p));
     else if (e.name.endsWith('.test.js')) files.push(p);
   }

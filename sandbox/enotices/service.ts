@@ -119,7 +119,7 @@ export function createEnoticesService(
   }
 
   function reply(res: ServerResponse, family: Family, op: Op, err: Refusal): void {
-    sendJson(res, legacyStatus(family, op, err.status), { code: err.code, message: err.message });
+    sendJson(res, legacyStatus(family, op, err.status, err.code), { code: err.code, message: err.message });
   }
 
   async function submit(req: IncomingMessage, res: ServerResponse, family: Family): Promise<void> {
@@ -447,8 +447,10 @@ export function createEnoticesService(
 }
 
 /** The earlier family knows fewer statuses: anything its table does not list for the operation is 500. */
-function legacyStatus(family: Family, op: Op, status: number): number {
+function legacyStatus(family: Family, op: Op, status: number, code: EnoticesCode): number {
   if (family === 'v2') return status;
+  // Key and account problems are 500 whatever the operation; "cannot be stopped" is 403, locked included.
+  if (code === C.authHeaderMissing || code === C.apiKeyInvalid || code === C.noAccount) return 500;
   if (op === 'stop-publication' && status === 423) return 403;
   const allowed: Record<Op, number[]> = {
     submit: [404],

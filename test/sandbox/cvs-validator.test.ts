@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeBase64 } from '../../sandbox/cvs/service';
+import { writeSvrl } from '../../sandbox/cvs/svrl-writer';
 import { parseSdkVersion, runCvsValidation } from '../../sandbox/cvs/validator';
 import { parseSvrlStrict, readNoticeFixture } from '../support/sandbox-harness';
 
@@ -87,5 +88,27 @@ describe('runCvsValidation', () => {
     assert.equal(decodeBase64('PGEv\r\nPg==')?.toString(), '<a/>');
     for (const bad of ['', 'PGEvPg=x', 'not base64!', 'A', 42, null])
       assert.equal(decodeBase64(bad), undefined);
+  });
+
+  it('escapes every value it writes, so that the report parses back to the same strings', () => {
+    const hostile = 'a&b<c>d"e\'f\tg\nh\u0001i]]>j\ud800k';
+    const xml = writeSvrl(hostile, [
+      {
+        kind: 'failed-assert',
+        id: hostile,
+        location: hostile,
+        role: 'ERROR',
+        test: hostile,
+        text: hostile,
+        diagnostic: { id: hostile, see: hostile, path: hostile },
+      },
+    ]);
+    const report = parseSvrlStrict(xml);
+    // What XML cannot carry at all (U+0001, a lone surrogate) becomes U+FFFD; everything else survives.
+    const expected = hostile.replace('\u0001', '\ufffd').replace('\ud800', '\ufffd');
+    assert.equal(report.phase, expected);
+    const [a] = report.asserts;
+    assert.deepEqual([a.id, a.location, a.test, a.text], [expected, expected, expected, expected]);
+    assert.deepEqual(a.diagnostics, [{ diagnostic: expected, see: expected, text: expected }]);
   });
 });
