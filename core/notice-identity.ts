@@ -2,8 +2,8 @@
 // fields eNotices2 keys submissions on. Namespace-aware (matches cbc/cac/efac by URI, never by prefix).
 // Never throws on bad input: it returns a `problem` instead. No I/O, no `vscode` import.
 
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { businessIdOf } from './business-id';
+import { attributeValue, findAttribute, indexXml, textContent } from './xml-index';
 
 export const NS = {
   cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
@@ -45,50 +45,27 @@ export type NoticeIdentityResult =
   | { ok: true; identity: NoticeIdentity }
   | { ok: false; reason: 'empty' | 'unparseable'; problem: string };
 
-type Node = Record<string, unknown>;
-
-const parser = new XMLParser({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  processEntities: true,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  commentPropName: '#comment',
-});
-
 /** The identity of a notice given as text or bytes (UTF-8). */
 export function readNoticeIdentity(input: string | Uint8Array): NoticeIdentityResult {
   const text = typeof input === 'string' ? input : Buffer.from(input).toString('utf8');
   const body = text.replace(/^\uFEFF/, '');
   if (body.trim() === '') return { ok: false, reason: 'empty', problem: 'The notice is empty.' };
-  const valid = XMLValidator.validate(body);
-  if (valid !== true) {
-    const e = valid.err;
+  // One pass of the position index: namespace-resolved names and the first well-formedness error.
+  const index = indexXml(body);
+  if (index.errors.length > 0) {
+    const e = index.errors[0];
+    const at = index.positionAt(e.offset);
     return {
       ok: false,
       reason: 'unparseable',
-      problem: `The notice is not well-formed XML (line ${e.line}, column ${e.col}: ${clip(e.msg)}).`,
+      problem: `The notice is not well-formed XML (line ${at.line + 1}, column ${at.character + 1}: ${clip(e.message)}).`,
     };
   }
-  let doc: Node[];
-  try {
-    doc = parser.parse(body) as Node[];
-  } catch (err) {
-    return { ok: false, reason: 'unparseable', problem: `The notice cannot be parsed: ${clip(String(err))}` };
-  }
-  const root = doc.find((n) => tagOf(n) !== undefined);
+  const root = index.elements[0];
   if (!root) return { ok: false, reason: 'unparseable', problem: 'The notice has no root element.' };
-  const rootScope = scopeOf(root, new Map());
-  const rootTag = tagOf(root) as string;
-  const rootQ = resolve(rootTag, rootScope);
-
   const id: NoticeIdentity = {
-    rootName: rootQ.local,
-    rootNamespace: rootQ.ns,
+    rootName: root.local,
+    rootNamespace: root.ns,
     noticeId: '',
     versionId: '',
     procedureId: '',
@@ -101,20 +78,19 @@ export function readNoticeIdentity(input: string | Uint8Array): NoticeIdentityRe
     isChange: false,
   };
   let noticeIdSeen = false;
-  for (const child of childrenOf(root)) {
-    const tag = tagOf(child);
-    if (!tag) continue;
-    const scope = scopeOf(child, rootScope);
-    const q = resolve(tag, scope);
-    if (q.ns === NS.cbc) {
-      const value = textOf(child);
-      switch (q.local) {
-        case 'ID':
-          if (!noticeIdSeen && attrsOf(child)['@_schemeName'] === 'notice-id') {
+  for (const c of root.children) {
+    const child = index.elements[c];
+    if (child.ns === NS.cbc) {
+      const value = textContent(index, child).trim();
+      switch (child.local) {
+        case 'ID': {
+          const scheme = findAttribute(child, 'schemeName');
+          if (!noticeIdSeen && scheme && attributeValue(index, scheme) === 'notice-id') {
             noticeIdSeen = true;
             id.noticeId = value;
           }
           break;
+        }
         case 'VersionID':
           id.versionId ||= value;
           break;
@@ -137,14 +113,15 @@ export function readNoticeIdentity(input: string | Uint8Array): NoticeIdentityRe
           id.issueDate ||= value;
           break;
       }
-    } else if (q.ns === NS.cac && q.local === 'AdditionalNoticeLanguage') {
-      for (const g of childrenOf(child)) {
-        const gt = tagOf(g);
-        if (gt && resolve(gt, scopeOf(g, scope)).local === 'ID' && textOf(g)) id.languages.push(textOf(g));
+    } else if (child.ns === NS.cac && child.local === 'AdditionalNoticeLanguage') {
+      for (const g of child.children) {
+        const lang = index.elements[g];
+        const v = lang.ns === NS.cbc && lang.local === 'ID' ? textContent(index, lang).trim() : '';
+        if (v) id.languages.push(v);
       }
     }
   }
-  id.isChange = containsElement(root, rootScope, NS.efac, 'Changes');
+  id.isChange = index.elements.some((e) => e.ns === NS.efac && e.local === 'Changes');
   const m = /^eforms-sdk-(\d+)\.(\d+)(?:\.\d+)?$/.exec(id.customizationId);
   id.sdkVersion = m ? `${m[1]}.${m[2]}` : '';
   const b = businessIdOf(id.noticeId, id.versionId);
@@ -153,52 +130,6 @@ export function readNoticeIdentity(input: string | Uint8Array): NoticeIdentityRe
   return { ok: true, identity: id };
 }
 
-function tagOf(n: Node): string | undefined {
-  for (const k of Object.keys(n)) if (k !== ':@' && k !== '#text' && k !== '#comment') return k;
-  return undefined;
-}
-function childrenOf(n: Node): Node[] {
-  const tag = tagOf(n);
-  const c = tag ? n[tag] : undefined;
-  return Array.isArray(c) ? (c as Node[]) : [];
-}
-function attrsOf(n: Node): Record<string, string> {
-  const a = n[':@'];
-  return a && typeof a === 'object' ? (a as Record<string, string>) : {};
-}
-function textOf(n: Node): string {
-  let s = '';
-  for (const c of childrenOf(n))
-    if (typeof c['#text'] === 'string' || typeof c['#text'] === 'number') s += String(c['#text']);
-  return s.trim();
-}
-function scopeOf(n: Node, parent: Map<string, string>): Map<string, string> {
-  let scope = parent;
-  for (const [k, v] of Object.entries(attrsOf(n))) {
-    if (k === '@_xmlns' || k.startsWith('@_xmlns:')) {
-      if (scope === parent) scope = new Map(parent);
-      scope.set(k === '@_xmlns' ? '' : k.slice('@_xmlns:'.length), String(v));
-    }
-  }
-  return scope;
-}
-function resolve(qname: string, scope: Map<string, string>): { ns: string; local: string } {
-  const i = qname.indexOf(':');
-  return i < 0
-    ? { ns: scope.get('') ?? '', local: qname }
-    : { ns: scope.get(qname.slice(0, i)) ?? '', local: qname.slice(i + 1) };
-}
-function containsElement(n: Node, scope: Map<string, string>, ns: string, local: string): boolean {
-  for (const c of childrenOf(n)) {
-    const tag = tagOf(c);
-    if (!tag) continue;
-    const s = scopeOf(c, scope);
-    const q = resolve(tag, s);
-    if (q.ns === ns && q.local === local) return true;
-    if (containsElement(c, s, ns, local)) return true;
-  }
-  return false;
-}
 function clip(s: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must go.
   const clean = s.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();

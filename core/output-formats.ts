@@ -26,13 +26,19 @@ export function formatFindings(findings: Finding[], file: string, format: Output
     .join('\n');
 }
 
-/** `2 errors, 1 warning` — for the end of a text report. */
+/** `2 errors, 1 warning` — for the end of a text report; severities with none are left out. */
 export function summarize(findings: Finding[]): string {
   const count = (s: Severity): number => findings.filter((f) => f.severity === s).length;
-  const part = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-  return [part(count('error'), 'error'), part(count('warning'), 'warning'), part(count('info'), 'info')].join(
-    ', ',
-  );
+  const parts: string[] = [];
+  for (const [severity, word] of [
+    ['error', 'error'],
+    ['warning', 'warning'],
+    ['info', 'info'],
+  ] as const) {
+    const n = count(severity);
+    if (n > 0) parts.push(`${n} ${word}${n === 1 || word === 'info' ? '' : 's'}`);
+  }
+  return parts.length === 0 ? 'no findings' : parts.join(', ');
 }
 
 function oneLine(s: string): string {

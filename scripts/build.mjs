@@ -6,6 +6,9 @@ import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const production = process.argv.includes('--production');
+// --outdir DIR: where the bundles go (default dist/); scripts/package.mjs stages the .vsix elsewhere.
+const outdirAt = process.argv.indexOf('--outdir');
+const outdir = outdirAt > 0 && process.argv[outdirAt + 1] ? process.argv[outdirAt + 1] : 'dist';
 const common = {
   bundle: true,
   platform: 'node',
@@ -18,7 +21,12 @@ const common = {
 };
 
 await Promise.all([
-  build({ ...common, entryPoints: ['client/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] }),
-  build({ ...common, entryPoints: ['server/main.ts'], outfile: 'dist/server.js' }),
-  build({ ...common, entryPoints: ['cli/main.ts'], outfile: 'dist/cli.js' }),
+  build({
+    ...common,
+    entryPoints: ['client/extension.ts'],
+    outfile: `${outdir}/client.js`,
+    external: ['vscode'],
+  }),
+  build({ ...common, entryPoints: ['server/main.ts'], outfile: `${outdir}/server.js` }),
+  build({ ...common, entryPoints: ['cli/main.ts'], outfile: `${outdir}/cli.js` }),
 ]);

@@ -93,10 +93,40 @@ export function startServer(options: ServerOptions = {}): Connection {
   });
 
   const snapshot = (d: TextDocument) => ({ uri: d.uri, version: d.version, text: d.getText() });
-  documents.onDidOpen((e) => scheduler.open(snapshot(e.document)));
-  documents.onDidChangeContent((e) => scheduler.change(snapshot(e.document)));
-  documents.onDidSave((e) => scheduler.save(snapshot(e.document)));
+  // Changes that arrive faster than a large notice is indexed are coalesced: only the latest version of
+  // each document is computed (and published), once the queued messages have been read.
+  const pending = new Set<string>();
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    for (const uri of [...pending]) {
+      pending.delete(uri);
+      const d = documents.get(uri);
+      if (d) scheduler.change(snapshot(d));
+    }
+  };
+  const flushOne = (uri: string) => {
+    if (!pending.delete(uri)) return;
+    const d = documents.get(uri);
+    if (d) scheduler.change(snapshot(d));
+  };
+  documents.onDidOpen((e) => {
+    pending.delete(e.document.uri);
+    scheduler.open(snapshot(e.document));
+  });
+  documents.onDidChangeContent((e) => {
+    pending.add(e.document.uri);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  });
+  documents.onDidSave((e) => {
+    flushOne(e.document.uri);
+    scheduler.save(snapshot(e.document));
+  });
   documents.onDidClose((e) => {
+    pending.delete(e.document.uri);
     settings.forget(e.document.uri);
     scheduler.close(e.document.uri);
   });

@@ -105,6 +105,7 @@ export class ValidationScheduler {
   /** Request options the service rejected as such (400): not retried until settings change. */
   private rejected?: { fingerprint: string; status: ValidationStatusParams };
   private lastStatus = '';
+  private lastRefusal = '';
 
   constructor(private readonly deps: SchedulerDeps) {
     this.clock = deps.clock ?? systemClock;
@@ -242,6 +243,10 @@ export class ValidationScheduler {
       return { started: false, message: 'The document is no longer an open eForms notice.' };
     const baseUrl = urlsOf(settings).cvs;
     const refuse = (status: ValidationStatusParams): ValidateNowResult => {
+      const line = `Not asking the validation service about ${s.uri}: ${status.message}`;
+      // Once per reason and document: a pause in typing must not add a log line each time.
+      if (line !== this.lastRefusal) this.deps.log(line);
+      this.lastRefusal = line;
       this.sendStatus(status);
       return { started: false, message: status.message };
     };
@@ -261,6 +266,15 @@ export class ValidationScheduler {
         ...zero,
         serviceUrl: baseUrl,
         message: `${transport} Check eforms.environment and eforms.customUrls.cvs.`,
+      });
+    if (s.index.errors.length > 0)
+      return refuse({
+        state: 'paused',
+        uri: s.uri,
+        ...zero,
+        serviceUrl: baseUrl,
+        message:
+          'The notice is not well-formed XML: fix the syntax error shown in the editor to have it validated by the service.',
       });
     const text = s.text;
     const version = s.version;
@@ -431,6 +445,7 @@ export class ValidationScheduler {
   }
 
   private resetFailures(): void {
+    this.lastRefusal = '';
     this.failures = 0;
     this.backoffUntil = 0;
     this.blocked = undefined;

@@ -11,7 +11,9 @@ import { after, before, test } from 'node:test';
 import { PROJECT_ROOT } from './support/shared-data';
 
 const SKIP = process.env.EFORMS_SKIP_VSCODE === '1';
-const skip = SKIP ? 'EFORMS_SKIP_VSCODE=1: the in-editor suite (code-server + Chromium) is skipped' : undefined;
+const skip = SKIP
+  ? 'EFORMS_SKIP_VSCODE=1: the in-editor suite (code-server + Chromium) is skipped'
+  : undefined;
 const SUMMARY = join(PROJECT_ROOT, 'test-results', 'vscode', 'summary.json');
 
 interface RunSummary {
@@ -23,8 +25,12 @@ interface RunSummary {
 /** Runs a script of the project with the current Node, its output passed through; resolves its exit code. */
 function runScript(script: string, args: string[] = []): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
+    // Not a node:test child: the editor's processes must not inherit node:test's context.
+    const env = { ...process.env };
+    delete env.NODE_TEST_CONTEXT;
     const child = spawn(process.execPath, [join(PROJECT_ROOT, script), ...args], {
       cwd: PROJECT_ROOT,
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -54,7 +60,9 @@ before(async () => {
 
 after(() => {
   if (!SKIP && run && run.code !== 0)
-    process.stderr.write(`In-editor run failed: screenshots and logs are in ${join(PROJECT_ROOT, 'test-results', 'vscode')}\n`);
+    process.stderr.write(
+      `In-editor run failed: screenshots and logs are in ${join(PROJECT_ROOT, 'test-results', 'vscode')}\n`,
+    );
 });
 
 test('the offline VS Code toolchain (Node 24, code-server, Chromium) is prepared', { skip }, () => {
@@ -73,7 +81,10 @@ test('the offline VS Code toolchain (Node 24, code-server, Chromium) is prepared
 
 test('the extension-host suite passes inside a real VS Code', { skip }, () => {
   assert.ok(run, 'the runner did not start (the toolchain is not prepared)');
-  assert.ok(summary, `the runner wrote no ${SUMMARY}: it failed before the editor started (exit ${run.code})`);
+  assert.ok(
+    summary,
+    `the runner wrote no ${SUMMARY}: it failed before the editor started (exit ${run.code})`,
+  );
   assert.equal(summary.error, null, `the runner failed: ${summary.error}`);
   assert.equal(
     summary.suite.failures,
@@ -86,7 +97,10 @@ test('the extension-host suite passes inside a real VS Code', { skip }, () => {
 
 test('the workbench passes the UI checks (squiggles, status bar, command palette)', { skip }, () => {
   assert.ok(summary, 'no run summary');
-  assert.ok(summary.ui.ran, 'the UI checks did not run (they run only after the extension-host suite passed)');
+  assert.ok(
+    summary.ui.ran,
+    'the UI checks did not run (they run only after the extension-host suite passed)',
+  );
   const failed = summary.ui.checks.filter((c) => !c.ok);
   assert.deepEqual(
     failed.map((c) => `${c.name}: ${c.message}`),

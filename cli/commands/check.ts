@@ -118,7 +118,7 @@ export async function check(args: string[], io: CliIo): Promise<number> {
   const output = formatFindings(findings, noticeArg, format);
   if (format === 'text') {
     if (output) io.out(output);
-    io.out(`${noticeArg}: ${findings.length === 0 ? 'no findings' : summarize(findings)}`);
+    io.out(`${noticeArg}: ${summarize(findings)}`);
   } else io.out(output);
   return findings.some((f) => f.severity === 'error') ? EXIT_FINDINGS : EXIT_OK;
 }

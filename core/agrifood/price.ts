@@ -29,6 +29,66 @@ export function parsePrice(text: string | number | null | undefined): ParsedPric
   if (typeof text === 'number')
     return Number.isFinite(text) ? { amount: text, currency: undefined } : undefined;
   if (typeof text !== 'string') return undefined;
+  return fastPrice(text) ?? slowPrice(text);
+}
+
+const EURO = 0x20ac;
+
+/**
+ * The shapes the service sends (optional "€", digits, at most one "." and one ","), read in one pass
+ * without allocating strings; anything else returns undefined and goes to slowPrice, which applies
+ * the same rules to every shape.
+ */
+function fastPrice(t: string): ParsedPrice | undefined {
+  const n = t.length;
+  let i = 0;
+  let euro = false;
+  if (n > 0 && t.charCodeAt(0) === EURO) {
+    euro = true;
+    i = 1;
+  }
+  let dot = -1;
+  let comma = -1;
+  for (let k = i; k < n; k++) {
+    const c = t.charCodeAt(k);
+    if (c === 46) {
+      if (dot >= 0) return undefined;
+      dot = k;
+    } else if (c === 44) {
+      if (comma >= 0) return undefined;
+      comma = k;
+    } else if (c < 48 || c > 57) return undefined;
+  }
+  let mark = -1;
+  let group = -1;
+  if (dot >= 0 && comma >= 0) {
+    mark = Math.max(dot, comma);
+    group = Math.min(dot, comma);
+    // The group separator needs 1-3 digits before it and exactly 3 between it and the mark.
+    if (group - i < 1 || group - i > 3 || mark - group !== 4) return undefined;
+  } else if (dot >= 0 || comma >= 0) {
+    const sep = dot >= 0 ? dot : comma;
+    const intLen = sep - i;
+    const thousands =
+      n - sep - 1 === 3 && intLen >= 1 && intLen <= 3 && !(intLen === 1 && t.charCodeAt(i) === 48);
+    if (thousands) group = sep;
+    else mark = sep;
+  }
+  let digits = 0;
+  let value = 0;
+  let scale = 1;
+  for (let k = i; k < n; k++) {
+    if (k === mark || k === group) continue;
+    value = value * 10 + (t.charCodeAt(k) - 48);
+    digits++;
+    if (mark >= 0 && k > mark) scale *= 10;
+  }
+  // Exact integers divided by an exact power of ten round like Number("437.13") does.
+  if (digits === 0 || digits > 15) return undefined;
+  return { amount: value / scale, currency: euro ? 'EUR' : undefined };
+}
+
+function slowPrice(text: string): ParsedPrice | undefined {
   const s = text.trim();
   let i = 0;
   // Currency prefix: anything before the first digit, sign or separator.
@@ -44,6 +104,8 @@ export function parsePrice(text: string | number | null | undefined): ParsedPric
   const tail = /[^\d.,]+$/.exec(rest);
   let suffix = '';
   if (tail) {
+    // Only a currency may follow the amount: "90,00 €", "90.00 EUR"; "12a" is no price.
+    if (!/^(€|£|\$|[A-Z]{3})$/.test(tail[0])) return undefined;
     suffix = tail[0];
     rest = rest.slice(0, tail.index);
   }

@@ -94,7 +94,7 @@ function checkValue(label: string, p: ParamSpec, v: string): string {
 /** The query string (without "?") in the service's form: `name=a,b` with each element URL-encoded. */
 export function queryString(q: NormalizedQuery): string {
   return Object.entries(q)
-    .map(([k, vs]) => `${k}=${vs.map(encodeURIComponent).join(',')}`)
+    .map(([k, vs]) => `${k}=${vs.map(encodeValue).join(',')}`)
     .join('&');
 }
 
@@ -102,4 +102,9 @@ export function queryString(q: NormalizedQuery): string {
 export function requestPath(sector: SectorId, params: QueryParams): string {
   const qs = queryString(normalizeQuery(sector, params));
   return qs ? `${ENDPOINTS[sector].path}?${qs}` : ENDPOINTS[sector].path;
+}
+
+/** URL-encodes a value but keeps "/" (legal in a query) so dates read 22/01/2019 as in the spec's samples. */
+function encodeValue(v: string): string {
+  return encodeURIComponent(v).replace(/%2F/gi, '/');
 }

@@ -41,9 +41,13 @@ export const QUIET_SETTINGS = {
   'chat.commandCenter.enabled': false,
 };
 
-/** A fresh run folder with its own profile, extensions, HOME, TMPDIR and XDG folders. */
-export function createRunDir(prefix = 'eforms-vscode-') {
-  const root = mkdtempSync(join(tmpdir(), prefix));
+/**
+ * A fresh run folder with its own profile, extensions, HOME, TMPDIR and XDG folders: a new temporary
+ * one, or `at` emptied first.
+ */
+export function createRunDir(prefix = 'eforms-vscode-', at = undefined) {
+  if (at) rmSync(at, { recursive: true, force: true, maxRetries: 3 });
+  const root = at ?? mkdtempSync(join(tmpdir(), prefix));
   const dirs = {
     root,
     userData: join(root, 'user-data'),
@@ -60,6 +64,15 @@ export function createRunDir(prefix = 'eforms-vscode-') {
 
 export function removeRunDir(dirs) {
   rmSync(dirs.root, { recursive: true, force: true, maxRetries: 3 });
+}
+
+/** Whether `port` on loopback is free to listen on now. */
+export function portIsFree(port, host = '127.0.0.1') {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, host, () => s.close(() => resolve(true)));
+  });
 }
 
 /** Copies the test notices into `dest`, so that tests may edit and save them freely. */
@@ -131,12 +144,24 @@ export function freePort(host = '127.0.0.1') {
 
 /**
  * Starts `eforms sandbox` (dist/cli.js) and resolves once it printed its origin. `port` 0 takes a free
- * one. Its output goes to `logFile`.
+ * one, undefined the CLI's default. Its output goes to `logFile`.
  */
-export function startSandbox({ port = 0, dataDir, logFile, apiKeys = [] }) {
-  const cli = join(PROJECT_ROOT, 'dist', 'cli.js');
+export function startSandbox({
+  port = 0,
+  dataDir,
+  logFile,
+  apiKeys = [],
+  cli = join(PROJECT_ROOT, 'dist', 'cli.js'),
+}) {
   if (!existsSync(cli)) return Promise.reject(new Error(`${cli} is missing: run \`npm run build\` first.`));
-  const args = [cli, 'sandbox', '--port', String(port), '--data-dir', dataDir];
+  // port undefined: the CLI's own default port (what `--env sandbox` points at).
+  const args = [
+    cli,
+    'sandbox',
+    ...(port === undefined ? [] : ['--port', String(port)]),
+    '--data-dir',
+    dataDir,
+  ];
   for (const k of apiKeys) args.push('--api-key', k);
   const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const log = createWriteStream(logFile);
@@ -176,7 +201,18 @@ export function startSandbox({ port = 0, dataDir, logFile, apiKeys = [] }) {
  * was spawned detached, so it leads its own process group) its descendants get the signal too.
  */
 export function stopProcess(child, { group = false, graceMs = 3000 } = {}) {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  if (!child) return Promise.resolve();
+  if (child.exitCode !== null || child.signalCode !== null) {
+    // The leader is gone; what it started (extension hosts) may not be.
+    if (group) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // nothing left in the group
+      }
+    }
+    return Promise.resolve();
+  }
   return new Promise((resolve) => {
     const kill = (sig) => {
       try {

@@ -120,13 +120,25 @@ export async function runUiChecks(page, { apiKey, resultsDir, log }) {
       .first()
       .waitFor({ timeout: 15000 });
     await page.keyboard.press('Enter');
-    await page
-      .locator('.monaco-editor .squiggly-error')
-      .first()
-      .waitFor({ state: 'attached', timeout: 30000 });
-    const n = await page.locator('.monaco-editor .squiggly-error').count();
+    await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 15000 });
+    // Squiggles are drawn for visible lines only: wait for the problems to arrive (the Problems counter
+    // in the status bar), then go to the next problem (F8) like a user until an error is in view.
+    await page.waitForFunction(
+      () => /[1-9]/.test(document.getElementById('status.problems')?.textContent ?? ''),
+      undefined,
+      {
+        timeout: 30000,
+      },
+    );
+    const squiggles = page.locator('.monaco-editor .squiggly-error');
+    for (let i = 0; i < 20 && (await squiggles.count()) === 0; i++) {
+      await page.keyboard.press('F8');
+      await page.waitForTimeout(250);
+    }
+    await squiggles.first().waitFor({ state: 'attached', timeout: 30000 });
     await page.screenshot({ path: join(resultsDir, 'notice-with-diagnostics.png') });
-    return `${n} squiggles in view`;
+    await page.keyboard.press('Escape');
+    return `${await squiggles.count()} error squiggles in view`;
   });
 
   await check('the eForms status bar item is visible', async () => {

@@ -149,8 +149,8 @@ export class LspSession {
     );
   }
 
-  nextStatus(afterSeq: number, what: string, check: (s: StatusEvent) => boolean) {
-    return this.waitFor(what, () => this.statuses.find((s) => s.seq >= afterSeq && check(s)));
+  nextStatus(afterSeq: number, what: string, check: (s: StatusEvent) => boolean, limitMs?: number) {
+    return this.waitFor(what, () => this.statuses.find((s) => s.seq >= afterSeq && check(s)), limitMs);
   }
 
   /** Sequence number the next server message will get. */

@@ -29,6 +29,11 @@ async function deadOrigin(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
+/** Just after the XML declaration, where a new line keeps the notice well-formed. */
+function afterProlog(s: LspSession, uri: string): number {
+  return s.textOf(uri).text.indexOf('?>') + 2;
+}
+
 async function requestCount(h: SandboxHarness): Promise<number> {
   const st = JSON.parse((await h.request('GET', '/_sandbox/stats')).text) as {
     requests: Record<string, number>;
@@ -179,10 +184,12 @@ describe('no key and a refused key', () => {
       assert.equal(st.message, "The API key was refused (403): set a valid key with 'eForms: Set API Key'.");
       assert.equal(await requestCount(h), before + 1);
       const mark = s.mark;
-      const v = await s.edit(uri, 0, 0, '\n');
+      const v = await s.edit(uri, afterProlog(s, uri), afterProlog(s, uri), '\n');
       await s.nextPublish(uri, mark, 'local publish', (p) => p.version === v);
       // The debounce has run when ValidateNow's own status arrives; the edit made no request.
-      await s.waitFor('debounce', () => false, 300).catch(() => undefined);
+      await s.waitFor('the skip after the debounce', () =>
+        s.logs.find((l) => l.startsWith('Not asking') && l.includes('(403)')),
+      );
       assert.equal(await requestCount(h), before + 1, 'no retry with a refused key');
       assert.equal(s.statuses.filter((x) => x.state === 'error').length, 1);
       assert.ok(!JSON.stringify([s.logs, s.statuses]).includes('wrong-key-123'));
@@ -231,7 +238,7 @@ describe('eforms lsp --stdio, a client without workspace/configuration, run mode
     await s.nextStatus(mark, 'paused', (x) => x.state === 'paused');
     const before = await requestCount(h);
     const m2 = s.mark;
-    const v = await s.edit(uri, 0, 0, '\n');
+    const v = await s.edit(uri, afterProlog(s, uri), afterProlog(s, uri), '\n');
     await s.nextPublish(uri, m2, 'local publish', (p) => p.version === v);
     assert.equal(await requestCount(h), before);
     const now = await s.validateNow(uri);
@@ -245,7 +252,7 @@ describe('eforms lsp --stdio, a client without workspace/configuration, run mode
     await s.changeSettings(settingsFor(h.origin, { run: 'onSave' }));
     const before = await requestCount(h);
     const mark = s.mark;
-    const v = await s.edit(uri, 0, 0, '\n');
+    const v = await s.edit(uri, afterProlog(s, uri), afterProlog(s, uri), '\n');
     await s.nextPublish(uri, mark, 'local publish', (p) => p.version === v);
     assert.equal(await requestCount(h), before);
     await s.save(uri);

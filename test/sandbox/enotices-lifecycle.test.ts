@@ -76,12 +76,10 @@ describe('publication clock', () => {
 });
 
 describe('search', () => {
-  const acct = 'search-account-key';
   let ids: string[] = [];
   let t0 = 0;
   before(async () => {
-    // A fresh account: a sandbox key list is fixed at start, so this account is OTHER_KEY's.
-    void acct;
+    // OTHER_KEY's account holds only these five: the other tests submit with KEY.
     t0 = s.clock.t;
     ids = [];
     for (let i = 0; i < 5; i++) {

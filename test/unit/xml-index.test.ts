@@ -67,7 +67,11 @@ describe('indexXml: structure and offsets', () => {
     assert.equal(root.local, 'Root');
     assert.equal(root.parent, -1);
     assert.equal(root.nameEnd, text.indexOf('<r:Root') + '<r:Root'.length);
-    assert.equal(root.startTagEnd, text.indexOf("'x > y'>") + "'x > y'>".length, '`>` in a value does not end the tag');
+    assert.equal(
+      root.startTagEnd,
+      text.indexOf("'x > y'>") + "'x > y'>".length,
+      '`>` in a value does not end the tag',
+    );
     assert.equal(root.end, text.length);
     const child = at(index, '<Child n');
     assert.equal(child.end, child.startTagEnd, 'self-closing: end is just after />');
@@ -114,7 +118,8 @@ describe('indexXml: structure and offsets', () => {
 
 describe('indexXml: positions', () => {
   test('CRLF, tabs and astral characters: UTF-16 columns as LSP counts them', () => {
-    const text = '<?xml version="1.0"?>\r\n<!-- Évaluation 𝔘𝔘 -->\r\n<a>\r\n\t𝔘 é <b/>\r\n\t<c\r\n\t  d="𝔘"/></a>';
+    const text =
+      '<?xml version="1.0"?>\r\n<!-- Évaluation 𝔘𝔘 -->\r\n<a>\r\n\t𝔘 é <b/>\r\n\t<c\r\n\t  d="𝔘"/></a>';
     const index = indexXml(text);
     assert.deepEqual(index.errors, []);
     for (const tag of ['<a>', '<b/>', '<c']) {
@@ -136,7 +141,7 @@ describe('indexXml: positions', () => {
       const p = index.positionAt(o);
       assert.equal(index.offsetAt(p.line, p.character), o, `offset ${o}`);
     }
-    assert.deepEqual(index.positionAt(3), { line: 3 - 3, character: 3 }, 'the CR of a CRLF ends line 0');
+    assert.deepEqual(index.positionAt(3), { line: 0, character: 3 }, 'the CR of a CRLF ends line 0');
     assert.deepEqual(index.positionAt(10), { line: 3, character: 0 }, 'a lone CR ends a line, as in LSP');
     assert.deepEqual(index.positionAt(-5), { line: 0, character: 0 });
     assert.deepEqual(index.positionAt(999), index.positionAt(text.length));
@@ -145,7 +150,8 @@ describe('indexXml: positions', () => {
   });
 
   test('DOCTYPE with an internal subset holding > and comments is skipped', () => {
-    const text = '<!DOCTYPE r [\n<!ENTITY e "a > b">\n<!-- ]> -->\n<!ATTLIST r x CDATA "<">\n]>\n<r>&e;<s/></r>';
+    const text =
+      '<!DOCTYPE r [\n<!ENTITY e "a > b">\n<!-- ]> -->\n<!ATTLIST r x CDATA "<">\n]>\n<r>&e;<s/></r>';
     const index = indexXml(text);
     assert.deepEqual(index.errors, [], 'entities declared in the internal subset are accepted');
     assert.deepEqual(
@@ -158,7 +164,11 @@ describe('indexXml: positions', () => {
 describe('indexXml: well-formedness errors', () => {
   // [document, expected message part, the text whose first occurrence is the expected offset]
   const cases: [string, RegExp, string | number][] = [
-    ['<a>\n<cac:Bar>\n</cac:Foo></a>', /end tag <\/cac:Foo> does not match start tag <cac:Bar> opened at line 2/, '</cac:Foo>'],
+    [
+      '<a xmlns:cac="urn:c">\n<cac:Bar>\n</cac:Foo></a>',
+      /end tag <\/cac:Foo> does not match start tag <cac:Bar> opened at line 2/,
+      '</cac:Foo>',
+    ],
     ['<a><b>', /element <b> opened at line 1 is not closed at the end of the file/, 6],
     ['<p:a/>', /unbound namespace prefix 'p'/, '<p:a'],
     ['<a q:x="1"/>', /unbound namespace prefix 'q' in attribute 'q:x'/, 'q:x'],
@@ -199,7 +209,10 @@ describe('indexXml: well-formedness errors', () => {
     const doc = '<a>\n  <b x="1" x="2">\n    <c>&oops</c>\n  </b>\n  <d/>\n</a>';
     const index = indexXml(doc);
     const offsets = index.errors.map((e) => e.offset);
-    assert.deepEqual(offsets, [...offsets].sort((x, y) => x - y));
+    assert.deepEqual(
+      offsets,
+      [...offsets].sort((x, y) => x - y),
+    );
     assert.equal(index.errors.length, 2);
     assert.deepEqual(
       index.elements.map((e) => e.qname),
@@ -244,11 +257,40 @@ describe('indexXml: never throws', () => {
       seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
       return seed % n;
     };
-    const pieces = ['<', '>', '/', '</', '<a', 'b:c', ' x="', "'", '"', '=', '&', '&amp;', ';', '<!--', '-->', '<![CDATA[', ']]>', '<?', '?>', '<!DOCTYPE', '[', ']', '\r\n', '𝔘', ' ', 'xmlns:b="u"', 'xmlns=""'];
+    const pieces = [
+      '<',
+      '>',
+      '/',
+      '</',
+      '<a',
+      'b:c',
+      ' x="',
+      "'",
+      '"',
+      '=',
+      '&',
+      '&amp;',
+      ';',
+      '<!--',
+      '-->',
+      '<![CDATA[',
+      ']]>',
+      '<?',
+      '?>',
+      '<!DOCTYPE',
+      '[',
+      ']',
+      '\r\n',
+      '𝔘',
+      ' ',
+      'xmlns:b="u"',
+      'xmlns=""',
+    ];
     for (let round = 0; round < 500; round++) {
       let doc = '';
       const len = rand(40);
-      for (let k = 0; k < len; k++) doc += rand(4) === 0 ? String.fromCharCode(rand(0x3000)) : pieces[rand(pieces.length)];
+      for (let k = 0; k < len; k++)
+        doc += rand(4) === 0 ? String.fromCharCode(rand(0x3000)) : pieces[rand(pieces.length)];
       checkInvariants(indexXml(doc));
     }
   });
@@ -257,7 +299,10 @@ describe('indexXml: never throws', () => {
 function checkInvariants(index: XmlIndex): void {
   const n = index.text.length;
   index.elements.forEach((e, k) => {
-    assert.ok(e.start >= 0 && e.start < e.nameEnd && e.nameEnd <= e.startTagEnd && e.startTagEnd <= n, `element ${k}`);
+    assert.ok(
+      e.start >= 0 && e.start < e.nameEnd && e.nameEnd <= e.startTagEnd && e.startTagEnd <= n,
+      `element ${k}`,
+    );
     assert.ok(e.end === -1 || (e.end >= e.startTagEnd && e.end <= n), `element ${k} end`);
     assert.ok(e.parent < k, 'parents come before their children');
     if (e.parent >= 0) assert.ok(index.elements[e.parent].children.includes(k));

@@ -12,8 +12,8 @@ const FIRST = 'activation.test.js';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 60000, reporter: 'spec' });
-  // run-tests.mjs --grep: run only the tests whose full title contains this text.
-  if (process.env.EFORMS_TEST_GREP) mocha.grep(process.env.EFORMS_TEST_GREP);
+  // run-tests.mjs --grep: run only the tests whose full title matches this regular expression.
+  if (process.env.EFORMS_TEST_GREP) mocha.grep(new RegExp(process.env.EFORMS_TEST_GREP));
   const files = readdirSync(__dirname)
     .filter((f) => f.endsWith('.test.js'))
     .sort((a, b) => (a === FIRST ? -1 : b === FIRST ? 1 : a.localeCompare(b)));

@@ -1,0 +1,91 @@
+// What the publication subcommands (submit, convert, report, search, stop) share: the eNotices2
+// options (--env, --enotices-url, --legacy), the API key from EFORMS_API_KEY, file reading, and the
+// mapping of EnoticesError kinds to exit statuses. It never prints or logs the API key.
+
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { EnoticesClient, EnoticesError } from '../../core/enotices-client';
+import { ENVIRONMENTS, isEnvironmentName, keyTransportProblem, serviceUrls } from '../../core/environments';
+import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, UsageError } from '../io';
+
+export const CONNECTION_OPTIONS = {
+  env: { type: 'string' },
+  'enotices-url': { type: 'string' },
+  legacy: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export const CONNECTION_USAGE = `Connection:
+  --env NAME            preview (default, or $EFORMS_ENV), production, sandbox (http://127.0.0.1:8723)
+  --enotices-url URL    eNotices2 base URL ending in /esenders (wins over --env)
+  --legacy              use the earlier /api/notice/... path family
+The API key is read from EFORMS_API_KEY.`;
+
+export interface ConnectionValues {
+  env?: string;
+  'enotices-url'?: string;
+  legacy?: boolean;
+}
+
+/** The client for these options, or a UsageError saying what to set. */
+export function connect(values: ConnectionValues, io: CliIo): EnoticesClient {
+  const envName = values.env ?? io.env.EFORMS_ENV ?? 'preview';
+  if (!isEnvironmentName(envName))
+    throw new UsageError(`--env must be one of ${ENVIRONMENTS.join(', ')} (got "${envName.slice(0, 40)}")`);
+  const baseUrl =
+    values['enotices-url']?.trim() || serviceUrls(envName, {}, io.env.EFORMS_SANDBOX_URL).enotices;
+  const insecure = keyTransportProblem(baseUrl);
+  if (insecure) throw new UsageError(insecure);
+  const apiKey = io.env.EFORMS_API_KEY?.trim();
+  if (!apiKey)
+    throw new UsageError(
+      'no API key: set EFORMS_API_KEY to your eNotices2 API key (TED Developer Portal; for the sandbox, the demo key it prints).',
+    );
+  return new EnoticesClient({ baseUrl, apiKey, family: values.legacy ? 'legacy' : 'v2' });
+}
+
+/** Reads a file as bytes, or throws a UsageError naming the file and the reason. */
+export function readInput(io: CliIo, path: string, what: string): Buffer {
+  try {
+    return readFileSync(resolve(io.cwd, path));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : (e as Error).message;
+    throw new UsageError(`cannot read the ${what} ${path}: ${reason}`);
+  }
+}
+
+/**
+ * Prints a service failure and returns its exit status: 1 when eNotices2 refused the request (key,
+ * input, state, not found), 2 when it failed or could not be reached, or the request never left.
+ */
+export function reportFailure(io: CliIo, name: string, err: unknown): number {
+  if (!(err instanceof EnoticesError)) throw err;
+  io.err(`eforms ${name}: ${err.message}`);
+  const refused = ['auth', 'invalid', 'not-found', 'state', 'busy'].includes(err.kind);
+  return refused ? EXIT_FINDINGS : EXIT_FAILURE;
+}
+
+/** `2025-03-01` or a full date-time -> ISO date-time; UsageError otherwise. */
+export function isoDateTime(v: string, option: string): string {
+  const s = v.trim();
+  const t = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T00:00:00Z` : s);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(s) || Number.isNaN(t))
+    throw new UsageError(
+      `${option} must be a date (2025-03-01) or an ISO 8601 date-time (got "${s.slice(0, 40)}")`,
+    );
+  return new Date(t).toISOString();
+}
+
+/** parseArgs errors are usage errors, with the command's help hint. */
+export function usageFrom(err: unknown, command: string): UsageError {
+  if (err instanceof UsageError) return err;
+  return new UsageError(`${(err as Error).message.split('\n')[0]} Run 'eforms ${command} --help' for usage.`);
+}

@@ -1,0 +1,116 @@
+// `eforms report BUSINESS_ID [--notice NOTICE.xml] [--format text|json|sarif|svrl]`: fetches the
+// validation report (SVRL) of a submitted notice from eNotices2. With --notice, places every assertion
+// on the notice's text (mapSvrl) and prints findings as `eforms check` does.
+
+import { parseArgs } from 'node:util';
+import { businessIdProblem, isNoticeId } from '../../core/business-id';
+import type { Finding } from '../../core/finding';
+import { formatFindings, isOutputFormat, summarize } from '../../core/output-formats';
+import { parseSvrl, type SvrlReport } from '../../core/svrl';
+import { mapSvrl, severityOf } from '../../core/svrl-mapping';
+import { indexXml } from '../../core/xml-index';
+import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, UsageError } from '../io';
+import {
+  CONNECTION_OPTIONS,
+  CONNECTION_USAGE,
+  connect,
+  readInput,
+  reportFailure,
+  usageFrom,
+} from './enotices-connection';
+
+const USAGE = `Usage: eforms report BUSINESS_ID [--notice NOTICE.xml] [--format text|json|sarif|svrl]
+
+Fetches the validation report eNotices2 keeps for a submitted notice.
+
+Options:
+  --notice FILE    the notice that was submitted: findings are placed on its lines and columns
+  --format FORMAT  text (default), json, sarif (needs --notice) or svrl (the report as received)
+${CONNECTION_USAGE}
+
+Exit status: 0 no error in the report, 1 the report has errors or eNotices2 refused, 2 usage error or
+service failure.`;
+
+export async function report(args: string[], io: CliIo): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args);
+  } catch (e) {
+    throw usageFrom(e, 'report');
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
+  if (positionals.length !== 1) throw new UsageError("give one business id. Run 'eforms report --help'.");
+  const id = positionals[0].trim();
+  const problem = values.legacy && isNoticeId(id) ? undefined : businessIdProblem(id);
+  if (problem) throw new UsageError(problem);
+  const format = values.format ?? 'text';
+  if (format !== 'svrl' && !isOutputFormat(format))
+    throw new UsageError('--format must be text, json, sarif or svrl');
+  if (format === 'sarif' && !values.notice)
+    throw new UsageError('--format sarif needs --notice (SARIF points into a file)');
+  const client = connect(values, io);
+  const notice = values.notice ? readInput(io, values.notice, 'notice') : undefined;
+  let svrl: string;
+  try {
+    svrl = await client.validationReport(id);
+  } catch (e) {
+    return reportFailure(io, 'report', e);
+  }
+  if (format === 'svrl') {
+    io.out(svrl.replace(/\n$/, ''));
+    return hasErrors(svrl) ? EXIT_FINDINGS : EXIT_OK;
+  }
+  let parsedReport: SvrlReport;
+  try {
+    parsedReport = parseSvrl(svrl);
+  } catch (e) {
+    io.err(`eforms report: the report of ${id} is not a readable SVRL report (${(e as Error).message}).`);
+    return EXIT_FAILURE;
+  }
+  if (notice && values.notice) {
+    const text = notice.toString('utf8').replace(/^\uFEFF/, '');
+    const findings: Finding[] = mapSvrl(indexXml(text), parsedReport);
+    const out = formatFindings(findings, values.notice, format as 'text' | 'json' | 'sarif');
+    if (out) io.out(out);
+    if (format === 'text') io.out(`${id}: ${summarize(findings)}`);
+    return findings.some((f) => f.severity === 'error') ? EXIT_FINDINGS : EXIT_OK;
+  }
+  const asserts = parsedReport.assertions;
+  if (format === 'json')
+    io.out(
+      JSON.stringify(
+        asserts.map((a) => ({ id: a.id, role: a.role, location: a.location, text: a.text, flag: a.flag })),
+        null,
+        2,
+      ),
+    );
+  else {
+    for (const a of asserts)
+      io.out(`${severityOf(a.role)} ${a.id} ${a.location}\n    ${a.text.replace(/\s+/g, ' ')}`);
+    const errors = asserts.filter((a) => severityOf(a.role) === 'error').length;
+    io.out(
+      `${id}: ${asserts.length} assertion${asserts.length === 1 ? '' : 's'} failed, ${errors} error${errors === 1 ? '' : 's'}. Add --notice FILE to see them on the notice's lines.`,
+    );
+  }
+  return asserts.some((a) => severityOf(a.role) === 'error') ? EXIT_FINDINGS : EXIT_OK;
+}
+
+function hasErrors(svrl: string): boolean {
+  try {
+    return parseSvrl(svrl).assertions.some((a) => severityOf(a.role) === 'error');
+  } catch {
+    return false;
+  }
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    options: { ...CONNECTION_OPTIONS, notice: { type: 'string' }, format: { type: 'string' } },
+  });
+}

@@ -1,0 +1,290 @@
+// The "My Notices" view (eforms.myNotices): the API key's notices in eNotices2 grouped by status, one
+// page at a time with a "Load more…" item, a filter shown in the view's description, and an automatic
+// refresh while any notice is SUBMITTED or PUBLISHING. Tooltips are escaped MarkdownStrings (service
+// strings are never interpreted as markdown or links). It never logs the key.
+
+import * as vscode from 'vscode';
+import {
+  businessIdOfNotice,
+  EnoticesError,
+  NOTICE_STATUSES,
+  type Notice,
+  type SearchCriteria,
+} from '../../core/enotices-client';
+import { Commands, Views } from '../command-ids';
+import type { ExtensionState } from '../extension-state';
+import { enoticesClient } from './connection';
+
+export type NoticeNode =
+  | { kind: 'group'; status: string; count: number }
+  | { kind: 'notice'; notice: Notice; businessId: string }
+  | { kind: 'more'; loaded: number; total: number }
+  | { kind: 'message'; text: string; detail?: string; command?: vscode.Command };
+
+export interface NoticesFilter {
+  statuses: string[];
+  author?: string;
+  submittedAfter?: string;
+  submittedBefore?: string;
+  id?: string;
+}
+
+const STATUS_ICONS: Record<string, string> = {
+  DRAFT: 'edit',
+  SUBMITTED: 'cloud-upload',
+  PUBLISHING: 'sync',
+  PUBLISHED: 'pass',
+  STOPPED: 'debug-stop',
+  NOT_PUBLISHED: 'circle-slash',
+  DELETED: 'trash',
+  ARCHIVED: 'archive',
+};
+
+export class NoticesTreeProvider implements vscode.TreeDataProvider<NoticeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<NoticeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  readonly view: vscode.TreeView<NoticeNode>;
+  private notices: Notice[] = [];
+  private total = 0;
+  private pages = 1;
+  private problem: NoticeNode | undefined;
+  private filter: NoticesFilter = { statuses: [] };
+  private timer: NodeJS.Timeout | undefined;
+  private generation = 0;
+  private loading: Promise<void> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly state: ExtensionState) {
+    this.view = vscode.window.createTreeView(Views.myNotices, {
+      treeDataProvider: this,
+      showCollapseAll: true,
+    });
+    this.disposables.push(
+      this.view,
+      this.changed,
+      state.onDidChangeApiKey(() => void this.refresh()),
+      state.onDidChangeSettings(() => void this.refresh()),
+      this.view.onDidChangeVisibility((e) => {
+        if (e.visible) void this.refresh();
+      }),
+    );
+  }
+
+  /** What the view shows now, flattened (for the in-editor tests and the commands). */
+  snapshot(): {
+    total: number;
+    filter: NoticesFilter;
+    notices: (Notice & { businessId: string })[];
+    problem?: string;
+  } {
+    return {
+      total: this.total,
+      filter: { ...this.filter },
+      notices: this.notices.map((n) => ({ ...n, businessId: businessIdOfNotice(n) })),
+      problem: this.problem?.kind === 'message' ? this.problem.text : undefined,
+    };
+  }
+
+  getFilter(): NoticesFilter {
+    return { ...this.filter, statuses: [...this.filter.statuses] };
+  }
+
+  setFilter(f: NoticesFilter): Promise<void> {
+    this.filter = f;
+    this.pages = 1;
+    return this.refresh();
+  }
+
+  /** Reloads the pages shown so far; concurrent calls share one load. */
+  refresh(): Promise<void> {
+    this.generation++;
+    const gen = this.generation;
+    const run = this.load(gen).finally(() => {
+      if (this.loading === run) this.loading = undefined;
+    });
+    this.loading = run;
+    return run;
+  }
+
+  loadMore(): Promise<void> {
+    this.pages++;
+    return this.refresh();
+  }
+
+  private async load(gen: number): Promise<void> {
+    this.clearTimer();
+    const client = await enoticesClient(this.state, { prompt: false });
+    if (gen !== this.generation) return;
+    if (!client) {
+      // No key: the welcome content (when !eforms.hasApiKey) explains; the tree is empty.
+      this.notices = [];
+      this.total = 0;
+      this.problem = undefined;
+      this.changed.fire(undefined);
+      return;
+    }
+    const pageSize = this.state.settings().publication.pageSize;
+    const criteria: SearchCriteria = {
+      statuses: this.filter.statuses,
+      noticeAuthor: this.filter.author,
+      submittedAfter: this.filter.submittedAfter,
+      submittedBefore: this.filter.submittedBefore,
+      id: this.filter.id,
+    };
+    try {
+      const r = await client.search(criteria, {
+        page: 0,
+        size: Math.min(pageSize * this.pages, 1000),
+        sortProperty: 'submittedAt',
+        sortDirection: 'DESC',
+      });
+      if (gen !== this.generation) return;
+      this.notices = r.content;
+      this.total = r.totalSize;
+      this.problem = undefined;
+    } catch (err) {
+      if (gen !== this.generation) return;
+      const message = err instanceof Error ? err.message : String(err);
+      this.state.log.warn(`My Notices: ${message}`);
+      this.notices = [];
+      this.total = 0;
+      this.problem = {
+        kind: 'message',
+        text: 'Could not load your notices',
+        detail: message,
+        command:
+          err instanceof EnoticesError && err.kind === 'auth'
+            ? { command: Commands.setApiKey, title: 'Set API Key' }
+            : { command: Commands.refreshNotices, title: 'Retry' },
+      };
+    }
+    this.view.description = describeFilter(this.filter);
+    this.view.message = undefined;
+    this.changed.fire(undefined);
+    this.scheduleAutoRefresh();
+  }
+
+  private scheduleAutoRefresh(): void {
+    const seconds = this.state.settings().publication.autoRefreshSeconds;
+    const moving = this.notices.some((n) => n.status === 'SUBMITTED' || n.status === 'PUBLISHING');
+    if (seconds > 0 && moving) this.timer = setTimeout(() => void this.refresh(), seconds * 1000);
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  getChildren(node?: NoticeNode): NoticeNode[] {
+    if (!node) {
+      if (this.problem) return [this.problem];
+      if (this.notices.length === 0) return [];
+      const groups: NoticeNode[] = [];
+      const statuses = [...NOTICE_STATUSES, ...new Set(this.notices.map((n) => n.status))];
+      for (const status of new Set(statuses)) {
+        const count = this.notices.filter((n) => n.status === status).length;
+        if (count > 0) groups.push({ kind: 'group', status, count });
+      }
+      if (this.notices.length < this.total)
+        groups.push({ kind: 'more', loaded: this.notices.length, total: this.total });
+      return groups;
+    }
+    if (node.kind === 'group')
+      return this.notices
+        .filter((n) => n.status === node.status)
+        .map((n) => ({ kind: 'notice', notice: n, businessId: businessIdOfNotice(n) }));
+    return [];
+  }
+
+  getTreeItem(node: NoticeNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'group': {
+        const item = new vscode.TreeItem(node.status, vscode.TreeItemCollapsibleState.Expanded);
+        item.description = String(node.count);
+        item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[node.status] ?? 'question');
+        item.contextValue = 'status-group';
+        item.id = `group:${node.status}`;
+        return item;
+      }
+      case 'notice': {
+        const n = node.notice;
+        const item = new vscode.TreeItem(
+          `${n.id.slice(0, 8)}… v${n.versionId}`,
+          vscode.TreeItemCollapsibleState.None,
+        );
+        item.id = `notice:${node.businessId}`;
+        item.description = [n.noticeType, (n.publicationDate ?? n.submittedAt ?? '').slice(0, 10)]
+          .filter(Boolean)
+          .join(' · ');
+        item.tooltip = tooltipOf(n, node.businessId);
+        item.contextValue = `notice-${n.status}`;
+        item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[n.status] ?? 'question');
+        item.command = {
+          command: Commands.openValidationReport,
+          title: 'Open Validation Report',
+          arguments: [node],
+        };
+        return item;
+      }
+      case 'more': {
+        const item = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+        item.description = `${node.loaded} of ${node.total}`;
+        item.iconPath = new vscode.ThemeIcon('more');
+        item.command = { command: Commands.loadMoreNotices, title: 'Load More Notices' };
+        item.contextValue = 'load-more';
+        return item;
+      }
+      case 'message': {
+        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+        item.iconPath = new vscode.ThemeIcon('warning');
+        if (node.detail) {
+          item.tooltip = new vscode.MarkdownString().appendText(node.detail);
+          item.description = node.detail;
+        }
+        item.command = node.command;
+        item.contextValue = 'message';
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.clearTimer();
+    this.generation++;
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function tooltipOf(n: Notice, businessId: string): vscode.MarkdownString {
+  // appendText escapes: a notice type or author from the service can never become a link or markup.
+  const md = new vscode.MarkdownString();
+  const row = (label: string, value: string | undefined) => {
+    if (!value) return;
+    md.appendMarkdown(`**${label}:** `);
+    md.appendText(value);
+    md.appendMarkdown('  \n');
+  };
+  row('Business id', businessId);
+  row('Status', n.status);
+  row('Notice type', n.noticeType);
+  row('Procedure', n.procedureId);
+  row('Submitted', n.submittedAt);
+  row('Updated', n.updatedAt);
+  row('Expected publication', n.expectedPublicationDate);
+  row('Published', n.publicationDate);
+  row('Publication id', n.publicationId);
+  row('Author', n.noticeAuthor);
+  row('Languages', n.languages.join(', '));
+  row('Legal basis', n.legalBasis);
+  return md;
+}
+
+export function describeFilter(f: NoticesFilter): string | undefined {
+  const parts: string[] = [];
+  if (f.statuses.length) parts.push(f.statuses.join('|'));
+  if (f.author) parts.push(`by ${f.author}`);
+  if (f.submittedAfter) parts.push(`after ${f.submittedAfter.slice(0, 10)}`);
+  if (f.submittedBefore) parts.push(`before ${f.submittedBefore.slice(0, 10)}`);
+  if (f.id) parts.push(`id ${f.id.slice(0, 8)}…`);
+  return parts.length ? `Filter: ${parts.join(', ')}` : undefined;
+}

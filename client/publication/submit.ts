@@ -1,0 +1,213 @@
+// "eForms: Submit Notice": validates the notice first (CVS, mapped with mapSvrl), offers "Submit anyway"
+// when it has errors, asks once per workspace for the author e-mail and locale, submits with progress,
+// and shows the outcome (SUBMITTED, or created but not submitted with its report). A notice already
+// being submitted cannot be submitted again meanwhile. Never retries a submission.
+
+import * as vscode from 'vscode';
+import { CvsError, validateNotice } from '../../core/cvs-client';
+import { readNoticeIdentity } from '../../core/notice-identity';
+import { REPORT_LANGUAGES } from '../../core/settings';
+import { parseSvrl } from '../../core/svrl';
+import { mapSvrl } from '../../core/svrl-mapping';
+import { indexXml } from '../../core/xml-index';
+import { Commands, Views } from '../command-ids';
+import type { ExtensionState } from '../extension-state';
+import { enoticesClient, showFailure } from './connection';
+
+export interface SubmitArgs {
+  /** The notice (default: the active editor's document). */
+  uri?: string | vscode.Uri;
+  email?: string;
+  locale?: string;
+  /** true: submit even with errors, without asking; false: cancel when there are errors. */
+  submitAnyway?: boolean;
+}
+
+export interface SubmitOutcome {
+  businessId: string;
+  success: boolean;
+}
+
+const EMAIL_KEY = 'eforms.publication.authorEmail';
+const LOCALE_KEY = 'eforms.publication.authorLocale';
+const EMAIL = /^[^\s@<>()[\]\\,;:"]{1,64}@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
+
+export function emailProblem(v: string): string | undefined {
+  const t = v.trim();
+  if (!t) return 'The e-mail of the person responsible for the notice is required.';
+  return EMAIL.test(t) && t.length <= 254 ? undefined : 'Not a valid e-mail address (name@example.org).';
+}
+
+export class SubmitFlow {
+  /** Uris of the notices being submitted now. */
+  readonly inFlight = new Set<string>();
+
+  constructor(
+    private readonly state: ExtensionState,
+    private readonly onSubmitted: () => void,
+  ) {}
+
+  async run(args: SubmitArgs = {}): Promise<SubmitOutcome | undefined> {
+    const doc = await this.document(args.uri);
+    if (!doc) {
+      void vscode.window.showWarningMessage('eForms: open the eForms notice (XML) to submit first.');
+      return undefined;
+    }
+    const key = doc.uri.toString();
+    if (this.inFlight.has(key)) {
+      void vscode.window.showInformationMessage('eForms: this notice is already being submitted.');
+      return undefined;
+    }
+    this.inFlight.add(key);
+    try {
+      return await this.submit(doc, args);
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+
+  private async document(uri: SubmitArgs['uri']): Promise<vscode.TextDocument | undefined> {
+    if (uri) return vscode.workspace.openTextDocument(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri);
+    return vscode.window.activeTextEditor?.document;
+  }
+
+  private async submit(doc: vscode.TextDocument, args: SubmitArgs): Promise<SubmitOutcome | undefined> {
+    const text = doc.getText();
+    const id = readNoticeIdentity(text);
+    if (!id.ok) {
+      void vscode.window.showErrorMessage(`eForms: cannot submit: ${id.problem}`);
+      return undefined;
+    }
+    const businessId = id.identity.businessId;
+    if (!businessId) {
+      void vscode.window.showErrorMessage(`eForms: cannot submit: ${id.identity.businessIdProblem}`);
+      return undefined;
+    }
+    const client = await enoticesClient(this.state, { prompt: true, scope: doc.uri });
+    if (!client) {
+      void vscode.window.showWarningMessage('eForms: submitting needs your eNotices2 API key.');
+      return undefined;
+    }
+    const bytes = Buffer.from(text, 'utf8');
+
+    const check = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `eForms: validating ${businessId} before submitting…`,
+      },
+      () => this.validate(doc, bytes),
+    );
+    if (check.errors > 0 || check.problem) {
+      if (args.submitAnyway === false) return undefined;
+      if (args.submitAnyway !== true) {
+        const why = check.problem
+          ? `It could not be validated first (${check.problem}).`
+          : `It has ${check.errors} validation error${check.errors === 1 ? '' : 's'}: eNotices2 will create it but not submit it for publication.`;
+        const pick = await vscode.window.showWarningMessage(
+          `Submit ${businessId}? ${why}`,
+          { modal: true },
+          'Submit anyway',
+        );
+        if (pick !== 'Submit anyway') return undefined;
+      }
+    }
+
+    const author = await this.author(args);
+    if (!author) return undefined;
+
+    let result: Awaited<ReturnType<typeof client.submit>>;
+    try {
+      result = await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `eForms: submitting ${businessId} to eNotices2…`,
+        },
+        () => client.submit(bytes, { noticeAuthorEmail: author.email, noticeAuthorLocale: author.locale }),
+      );
+    } catch (err) {
+      void showFailure(this.state, err, 'Submitting the notice');
+      if (err instanceof Error && /already exists/.test(err.message)) this.onSubmitted();
+      return undefined;
+    }
+    this.state.log.info(
+      `submitted ${businessId}: ${result.success ? 'SUBMITTED' : 'created, not submitted'}`,
+    );
+    this.onSubmitted();
+    if (result.success) {
+      void vscode.window
+        .showInformationMessage(`eForms: ${businessId} is SUBMITTED for publication.`, 'Show My Notices')
+        .then((p) => p && vscode.commands.executeCommand(`${Views.myNotices}.focus`));
+    } else {
+      void vscode.window
+        .showWarningMessage(
+          `eForms: ${businessId} was created but NOT submitted: validation failed. Fix it, increase cbc:VersionID and submit again.`,
+          'Open Validation Report',
+        )
+        .then(
+          (p) =>
+            p &&
+            vscode.commands.executeCommand(Commands.openValidationReport, {
+              businessId,
+              uri: doc.uri.toString(),
+            }),
+        );
+    }
+    return { businessId, success: result.success };
+  }
+
+  /** Errors the CVS finds now, or why it could not be asked. */
+  private async validate(
+    doc: vscode.TextDocument,
+    bytes: Buffer,
+  ): Promise<{ errors: number; problem?: string }> {
+    const s = this.state.settings(doc.uri);
+    try {
+      const { svrl } = await validateNotice({
+        baseUrl: this.state.urls(doc.uri).cvs,
+        apiKey: await this.state.apiKey(),
+        notice: bytes,
+        language: s.validation.language,
+        validationMode: s.validation.mode,
+        eFormsSdkVersion: s.validation.sdkVersion || undefined,
+        timeoutMs: s.validation.timeoutMs,
+      });
+      const findings = mapSvrl(indexXml(doc.getText()), parseSvrl(svrl));
+      return { errors: findings.filter((f) => f.severity === 'error').length };
+    } catch (err) {
+      const message = err instanceof CvsError || err instanceof Error ? err.message : String(err);
+      return { errors: 0, problem: message };
+    }
+  }
+
+  private async author(args: SubmitArgs): Promise<{ email: string; locale: string } | undefined> {
+    const ws = this.state.context.workspaceState;
+    let email = args.email?.trim() || ws.get<string>(EMAIL_KEY);
+    if (!email || emailProblem(email)) {
+      email = await vscode.window.showInputBox({
+        title: 'Notice author',
+        prompt: 'E-mail of the person responsible for the notice (remembered for this workspace)',
+        placeHolder: 'name@example.org',
+        value: email ?? '',
+        ignoreFocusOut: true,
+        validateInput: emailProblem,
+      });
+      if (!email) return undefined;
+    }
+    let locale = args.locale?.trim() || ws.get<string>(LOCALE_KEY);
+    if (!locale) {
+      const picked = await vscode.window.showQuickPick(
+        ['en', ...REPORT_LANGUAGES.filter((l) => l !== 'en')],
+        {
+          title: 'Notice author',
+          placeHolder: 'Language of the notice author (remembered for this workspace)',
+          ignoreFocusOut: true,
+        },
+      );
+      if (!picked) return undefined;
+      locale = picked;
+    }
+    await ws.update(EMAIL_KEY, email.trim());
+    await ws.update(LOCALE_KEY, locale);
+    return { email: email.trim(), locale };
+  }
+}

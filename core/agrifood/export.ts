@@ -1,0 +1,103 @@
+// Records and series as text people take elsewhere: CSV (RFC 4180, with spreadsheet formula
+// injection defused), Markdown tables and aligned plain-text tables for terminals. Service strings
+// are untrusted: control characters never reach the output.
+
+import { ENDPOINTS } from './endpoints';
+import { formatAmount } from './price';
+import type { RecordTypes, SectorId } from './records';
+import { formatPct, type Series, summarize } from './series';
+import { formatDmy } from './weeks';
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+function text(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  return String(v).replace(CONTROL, '');
+}
+
+/** One CSV cell: quoted when needed; text starting with = + - @ gets a leading ' so spreadsheets do not run it. */
+export function csvCell(v: unknown): string {
+  let s = text(v).replace(/[\r\n]+/g, ' ');
+  if (typeof v === 'string' && /^[=+\-@\t]/.test(s) && !/^[-+]?\d/.test(s)) s = `'${s}`;
+  return /[",;\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function toCsv(header: readonly string[], rows: readonly (readonly unknown[])[]): string {
+  const lines = [header.map(csvCell).join(',')];
+  for (const r of rows) lines.push(r.map(csvCell).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** Records of a sector as CSV, columns in the spec's field order. */
+export function recordsToCsv<K extends SectorId>(sector: K, records: readonly RecordTypes[K][]): string {
+  const cols = ENDPOINTS[sector].columns as readonly string[];
+  return toCsv(
+    cols,
+    records.map((r) => cols.map((c) => (r as unknown as Record<string, unknown>)[c])),
+  );
+}
+
+function mdCell(v: unknown): string {
+  return text(v)
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/([\\|`*_[\]<>])/g, '\\$1');
+}
+
+export function toMarkdown(header: readonly string[], rows: readonly (readonly unknown[])[]): string {
+  const out = [`| ${header.map(mdCell).join(' | ')} |`, `|${header.map(() => ' --- ').join('|')}|`];
+  for (const r of rows) out.push(`| ${r.map(mdCell).join(' | ')} |`);
+  return `${out.join('\n')}\n`;
+}
+
+/** Columns padded to their widest cell, for terminals. */
+export function toTextTable(header: readonly string[], rows: readonly (readonly unknown[])[]): string {
+  const cells = [header.map(text), ...rows.map((r) => r.map((v) => text(v).replace(/\s+/g, ' ')))];
+  const widths = header.map((_, i) => Math.min(60, Math.max(...cells.map((r) => (r[i] ?? '').length))));
+  return cells
+    .map((r) =>
+      r
+        .map((c, i) => {
+          const w = widths[i] ?? 0;
+          const cut = c.length > w ? `${c.slice(0, w - 1)}…` : c;
+          return cut.padEnd(w);
+        })
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+export const SUMMARY_HEADER = [
+  'Series',
+  'Unit',
+  'Points',
+  'From',
+  'To',
+  'Latest',
+  'Min',
+  'Max',
+  'Change',
+] as const;
+
+/** One row per series: latest, min, max and the change over the period. */
+export function summaryRows(series: readonly Series[]): string[][] {
+  const rows: string[][] = [];
+  for (const s of series) {
+    const sum = summarize(s.points);
+    if (!sum) continue;
+    const f = (v: number) => formatAmount(v, s.currency);
+    rows.push([
+      s.label,
+      s.unit,
+      String(sum.count),
+      formatDmy(sum.first.start),
+      formatDmy(sum.latest.start),
+      f(sum.latest.value),
+      f(sum.min.value),
+      f(sum.max.value),
+      formatPct(sum.changePct),
+    ]);
+  }
+  return rows;
+}

@@ -1,0 +1,116 @@
+// `eforms check` as a user runs it (the built dist/cli.js): exit statuses, one-line messages for bad
+// input, text and SARIF output, a byte-order mark and UTF-16 columns — on files written here.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { PROJECT_ROOT } from '../support/shared-data';
+
+const CLI = join(PROJECT_ROOT, 'dist', 'cli.js');
+const dir = mkdtempSync(join(tmpdir(), 'eforms-check-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, content: string | Buffer): string {
+  writeFileSync(join(dir, name), content);
+  return name;
+}
+
+function run(...args: string[]) {
+  return spawnSync(process.execPath, [CLI, 'check', ...args], { cwd: dir, encoding: 'utf8' });
+}
+
+const NOTICE = [
+  '<?xml version="1.0" encoding="UTF-8"?>',
+  '<ContractNotice xmlns="urn:cn" xmlns:cbc="urn:cbc">',
+  '  <!-- 𝔘𝔘 --><cbc:ID schemeName="x">1</cbc:ID>',
+  '</ContractNotice>',
+].join('\n');
+
+function report(role: string, location = '/cn:ContractNotice/cbc:ID'): string {
+  return `<svrl:schematron-output xmlns:svrl="http://purl.oclc.org/dsdl/svrl">
+  <svrl:ns-prefix-in-attribute-values prefix="cn" uri="urn:cn"/>
+  <svrl:ns-prefix-in-attribute-values prefix="cbc" uri="urn:cbc"/>
+  <svrl:failed-assert id="R-1" location="${location}" role="${role}" test="false()">
+    <svrl:text>rule|text|R-1</svrl:text>
+  </svrl:failed-assert>
+</svrl:schematron-output>`;
+}
+
+describe('eforms check (built CLI)', () => {
+  const notice = file('notice.xml', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(NOTICE)]));
+  const errors = file('errors.svrl', report('ERROR'));
+  const warnings = file('warnings.svrl', report('WARN', '/cn:ContractNotice/cbc:ID/@schemeName'));
+
+  test('errors: exit 1, text line with one-based line and UTF-16 column', () => {
+    const r = run(notice, '--svrl', errors);
+    assert.equal(r.status, 1, r.stderr);
+    const lines = r.stdout.trim().split('\n');
+    // The column counts UTF-16 units: each 𝔘 before the tag is two of them.
+    const column = NOTICE.split('\n')[2].indexOf('<cbc:ID') + 1;
+    assert.equal(column, 16);
+    assert.equal(lines[0], `notice.xml:3:${column}: error R-1 Rule R-1 failed: false()`);
+    assert.match(lines[1], /1 error/);
+  });
+
+  test('warnings only: exit 0; SARIF region on the attribute name', () => {
+    const r = run(notice, '--svrl', warnings, '--format', 'sarif');
+    assert.equal(r.status, 0, r.stderr);
+    const result = JSON.parse(r.stdout).runs[0].results[0];
+    assert.equal(result.level, 'warning');
+    const start = NOTICE.split('\n')[2].indexOf('schemeName');
+    assert.deepEqual(result.locations[0].physicalLocation.region, {
+      startLine: 3,
+      startColumn: start + 1,
+      endLine: 3,
+      endColumn: start + 1 + 'schemeName'.length,
+    });
+  });
+
+  const failures: [string, string[], RegExp][] = [
+    ['no arguments', [], /give the notice file/],
+    ['no --svrl', ['notice.xml'], /--svrl/],
+    ['unknown option', ['notice.xml', '--svrl', 'errors.svrl', '--bogus'], /bogus/],
+    ['unknown format', ['notice.xml', '--svrl', 'errors.svrl', '--format', 'xml'], /unknown format 'xml'/],
+    [
+      'missing notice',
+      ['absent.xml', '--svrl', 'errors.svrl'],
+      /cannot read the notice absent\.xml: no such file/,
+    ],
+    ['missing report', ['notice.xml', '--svrl', 'absent.svrl'], /cannot read the SVRL report absent\.svrl/],
+    ['report is not SVRL', ['notice.xml', '--svrl', 'notice.xml'], /not an SVRL report/],
+  ];
+  for (const [what, args, message] of failures) {
+    test(`${what}: exit 2 with a one-line message`, () => {
+      const r = run(...args);
+      assert.equal(r.status, 2);
+      assert.match(r.stderr, message);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.equal(r.stdout, '');
+    });
+  }
+
+  test('a notice that is not well-formed: exit 2, with where and why', () => {
+    const broken = file('broken.xml', '<a>\n  <b>\n</a>');
+    const r = run(broken, '--svrl', errors);
+    assert.equal(r.status, 2);
+    assert.match(
+      r.stderr,
+      /broken\.xml:3:1: the notice is not well-formed XML: end tag <\/a> does not match/,
+    );
+  });
+
+  test('a file that is not UTF-8: exit 2', () => {
+    const latin1 = file('latin1.xml', Buffer.from([0x3c, 0x61, 0x3e, 0xe9, 0x3c, 0x2f, 0x61, 0x3e]));
+    const r = run(latin1, '--svrl', errors);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /not UTF-8/);
+  });
+
+  test('--help: exit 0 and the usage', () => {
+    const r = run('--help');
+    assert.equal(r.status, 0);
+    assert.match(r.stdout, /Usage: eforms check NOTICE\.xml --svrl REPORT\.svrl/);
+  });
+});

@@ -1,0 +1,126 @@
+// Publication to the sandbox eNotices2 as the user gets it: "Submit Notice" on an open notice, the
+// "My Notices" view following it from SUBMITTED to PUBLISHED by its own auto-refresh, "Stop Publication"
+// from the context menu moving a notice to STOPPED, and the validation report of a notice that was
+// created but not submitted, placed on the notice as diagnostics. Expected places come from the
+// fixtures' `expect:` header lines and plain text searches, never from the extension's code.
+
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import { Commands } from '../../../client/command-ids';
+import { api, closeAll, codeOf, fixtureText, setSetting, testEnv, waitFor } from './editor-support';
+
+/** Internal command of client/publication/index.ts: what the view and report views show now. */
+const SNAPSHOT = 'eforms.publication.snapshot';
+interface Snapshot {
+  tree: { total: number; notices: { businessId: string; status: string }[]; problem?: string };
+  reports: string[];
+}
+const snapshot = async () => (await vscode.commands.executeCommand<Snapshot>(SNAPSHOT)) as Snapshot;
+
+/** A fixture with a new notice id (and procedure id), opened as an untitled XML editor. */
+async function openFresh(
+  name: string,
+): Promise<{ doc: vscode.TextDocument; businessId: string; text: string }> {
+  const id = randomUUID();
+  const text = fixtureText(name)
+    .replace(/(<cbc:ID schemeName="notice-id">)[^<]*(<\/cbc:ID>)/, `$1${id}$2`)
+    .replace(/(<cbc:ContractFolderID>)[^<]*(<\/cbc:ContractFolderID>)/, `$1${randomUUID()}$2`);
+  const version = /<cbc:VersionID>([^<]*)</.exec(text)?.[1];
+  const doc = await vscode.workspace.openTextDocument({ language: 'xml', content: text });
+  await vscode.window.showTextDocument(doc);
+  return { doc, businessId: `${id}-${version}`, text };
+}
+
+async function statusInTree(businessId: string, status: string, ms = 40000): Promise<void> {
+  let last: Snapshot | undefined;
+  await waitFor(
+    `${businessId} ${status} in My Notices`,
+    async () => {
+      last = await snapshot();
+      return last.tree.notices.some((n) => n.businessId === businessId && n.status === status)
+        ? true
+        : undefined;
+    },
+    () => `View: ${JSON.stringify(last?.tree)}`,
+    ms,
+  );
+}
+
+const AUTHOR = { email: 'buyer@example.org', locale: 'en' };
+
+suite('publication with the sandbox eNotices2', () => {
+  suiteSetup(async function () {
+    if (!testEnv.sandboxUrl || !testEnv.apiKey) {
+      this.skip();
+      return;
+    }
+    await api();
+    await setSetting('environment', 'sandbox');
+    await setSetting('sandboxUrl', testEnv.sandboxUrl);
+    // The view refreshes itself while a notice moves: every second here, so the test sees it move.
+    await setSetting('publication.autoRefreshSeconds', 1);
+    await vscode.commands.executeCommand(Commands.setApiKey, testEnv.apiKey);
+  });
+  teardown(closeAll);
+  suiteTeardown(async () => {
+    await setSetting('publication.autoRefreshSeconds', undefined);
+  });
+
+  test('submit from the command: the view shows SUBMITTED, then PUBLISHED on its own', async function () {
+    this.timeout(90000);
+    const { doc, businessId } = await openFresh('valid-cn.xml');
+    const outcome = await vscode.commands.executeCommand<{ businessId: string; success: boolean }>(
+      Commands.submitNotice,
+      { uri: doc.uri.toString(), ...AUTHOR, submitAnyway: true },
+    );
+    assert.deepEqual(outcome, { businessId, success: true });
+    await statusInTree(businessId, 'SUBMITTED', 4000).catch(() =>
+      statusInTree(businessId, 'PUBLISHING', 8000),
+    );
+    // No refresh command from here on: the view's auto-refresh must carry it to PUBLISHED.
+    await statusInTree(businessId, 'PUBLISHED', 60000);
+  });
+
+  test('stop from the context menu command moves a SUBMITTED notice to STOPPED', async () => {
+    const { doc, businessId } = await openFresh('valid-cn.xml');
+    const outcome = await vscode.commands.executeCommand<{ success: boolean }>(Commands.submitNotice, {
+      uri: doc.uri.toString(),
+      ...AUTHOR,
+      submitAnyway: true,
+    });
+    assert.equal(outcome?.success, true);
+    // The tree item's argument shape; the modal confirmation is answered by `confirmed`.
+    const stopped = await vscode.commands.executeCommand<boolean>(
+      Commands.stopPublication,
+      { kind: 'notice', businessId },
+      { confirmed: true },
+    );
+    assert.equal(stopped, true);
+    await statusInTree(businessId, 'STOPPED', 10000);
+  });
+
+  test('a notice with errors is created but not submitted; its report lands on the notice', async () => {
+    const { doc, businessId, text } = await openFresh('invalid-cn.xml');
+    const outcome = await vscode.commands.executeCommand<{ success: boolean }>(Commands.submitNotice, {
+      uri: doc.uri.toString(),
+      ...AUTHOR,
+      submitAnyway: true,
+    });
+    assert.equal(outcome?.success, false);
+    await statusInTree(businessId, 'DRAFT', 10000);
+    const opened = await vscode.commands.executeCommand<{ findings: number }>(Commands.openValidationReport, {
+      businessId,
+      uri: doc.uri.toString(),
+    });
+    assert.ok(opened && opened.findings > 0, 'the report was placed on the open notice');
+    assert.ok((await snapshot()).reports.includes(businessId), 'the report view is open');
+    // invalid-cn.xml's header expects BR-BT-00002-0052 on cbc:NoticeTypeCode: find that line by text.
+    const line = text.split('\n').findIndex((l) => l.includes('<cbc:NoticeTypeCode'));
+    const diags = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'eForms report');
+    const hit = diags.find((d) => codeOf(d) === 'BR-BT-00002-0052');
+    assert.ok(hit, `BR-BT-00002-0052 among ${diags.map(codeOf).join(', ')}`);
+    assert.equal(hit.range.start.line, line);
+    assert.equal(hit.severity, vscode.DiagnosticSeverity.Error);
+  });
+});
