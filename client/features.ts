@@ -1,5 +1,6 @@
 // The features beside live validation. Each registers its own commands, views and providers.
 
 import type { Feature } from './extension-state';
+import { registerPublication } from './publication';
 
-export const features: Feature[] = [];
+export const features: Feature[] = [registerPublication];

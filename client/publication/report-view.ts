@@ -44,8 +44,12 @@ export class ReportPresenter implements vscode.Disposable {
       const d = docs.find((x) => x.uri.toString() === hint.toString());
       if (d) return d;
     }
+    const noticeId = businessId.slice(0, 36).toLowerCase();
     return docs.find((d) => {
-      const id = readNoticeIdentity(d.getText());
+      const text = d.getText();
+      // Cheap text test first: reading the identity indexes the whole document.
+      if (!text.toLowerCase().includes(noticeId)) return false;
+      const id = readNoticeIdentity(text);
       return id.ok && id.identity.businessId?.toLowerCase() === businessId.toLowerCase();
     });
   }

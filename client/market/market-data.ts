@@ -1,0 +1,63 @@
+// The extension's access to the agri-food service: one core client built from the current settings
+// (base URL, timeout, cache time to live), with its on-disk cache in the extension's global storage,
+// rebuilt when any of those change. Editor glue only; the HTTP, parsing and caching live in core/.
+
+import * as vscode from 'vscode';
+import { AgrifoodClient, type FetchOptions, type QueryResult } from '../../core/agrifood/client';
+import type { QueryParams } from '../../core/agrifood/query';
+import type { RecordTypes, SectorId } from '../../core/agrifood/records';
+import type { ExtensionState } from '../extension-state';
+
+export class MarketData {
+  private cached: { key: string; client: AgrifoodClient } | undefined;
+
+  constructor(private readonly state: ExtensionState) {}
+
+  client(): AgrifoodClient {
+    const s = this.state.settings();
+    const baseUrl = this.state.urls().agrifood;
+    const key = `${baseUrl}|${s.agrifood.timeoutMs}|${s.agrifood.cacheTtlHours}`;
+    if (this.cached?.key !== key) {
+      this.cached = {
+        key,
+        client: new AgrifoodClient({
+          baseUrl,
+          timeoutMs: s.agrifood.timeoutMs,
+          cacheTtlHours: s.agrifood.cacheTtlHours,
+          cacheDir: this.state.context.globalStorageUri.fsPath,
+        }),
+      };
+    }
+    return this.cached.client;
+  }
+
+  async query<K extends SectorId>(
+    sector: K,
+    params: QueryParams,
+    opts: FetchOptions = {},
+  ): Promise<QueryResult<RecordTypes[K]>> {
+    const started = Date.now();
+    const r = await this.client().query(sector, params, opts);
+    this.state.log.info(
+      `agri-food: ${r.records.length} record(s) from ${r.url}${r.fromCache ? ' (cache)' : ''} in ${Date.now() - started} ms`,
+    );
+    return r;
+  }
+
+  listing(path: string, opts: FetchOptions = {}): Promise<string[]> {
+    return this.client().listing(path, opts);
+  }
+
+  async clearCache(): Promise<void> {
+    await this.client().clearCache();
+  }
+}
+
+/** An AbortSignal that follows a VS Code cancellation token. */
+export function signalOf(token: vscode.CancellationToken | undefined): AbortSignal | undefined {
+  if (!token) return undefined;
+  const ac = new AbortController();
+  if (token.isCancellationRequested) ac.abort();
+  else token.onCancellationRequested(() => ac.abort());
+  return ac.signal;
+}
