@@ -44,7 +44,9 @@ export class EformsLanguageClient implements vscode.Disposable {
 
   /** Starts the server unless it runs already; concurrent callers share one start. */
   ensureStarted(): Promise<void> {
-    if (this.client) return this.starting ?? Promise.resolve();
+    // `start` sets `client` only after awaiting the key, so the pending start is the guard, not `client`.
+    if (this.starting) return this.starting;
+    if (this.client) return Promise.resolve();
     this.starting = this.start().finally(() => {
       this.starting = undefined;
     });

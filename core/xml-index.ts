@@ -112,9 +112,13 @@ function isWs(c: number): boolean {
   return c === SPACE || c === LF || c === TAB || c === CR;
 }
 
-/** text.startsWith(s, at), which V8 does not optimize as well as this loop on short names. */
-function sameAt(text: string, at: number, s: string): boolean {
-  for (let k = s.length - 1; k >= 0; k--) if (text.charCodeAt(at + k) !== s.charCodeAt(k)) return false;
+/**
+ * Whether text[a, a+len) equals text[b, b+len). Names are compared with their first occurrence in the
+ * same string: V8 reads one string's characters much faster than it switches between two (interned,
+ * sliced) string representations, and startsWith is no faster.
+ */
+function sameText(text: string, a: number, b: number, len: number): boolean {
+  for (let k = len - 1; k >= 0; k--) if (text.charCodeAt(a + k) !== text.charCodeAt(b + k)) return false;
   return true;
 }
 
@@ -125,6 +129,8 @@ interface NameInfo {
   prefix: string;
   local: string;
   hash: number;
+  /** Offset of the name's first occurrence in the text (the table is per text). */
+  offset: number;
   /** Namespace URI of the prefix, valid while `nsVersion` equals the index's binding version. */
   ns: string;
   nsVersion: number;
@@ -145,15 +151,24 @@ class NameTable {
     for (;;) {
       const slot = this.slots[k];
       if (slot === undefined) break;
-      if (slot.hash === hash && slot.qname.length === len && sameAt(text, start, slot.qname)) return slot;
+      if (slot.hash === hash && slot.qname.length === len && sameText(text, start, slot.offset, len))
+        return slot;
       k = (k + 1) & this.mask;
     }
     const qname = text.slice(start, end);
     const c = colon >= 0 ? colon - start : -1;
     const info: NameInfo =
       c >= 0
-        ? { qname, prefix: qname.slice(0, c), local: qname.slice(c + 1), hash, ns: '', nsVersion: -1 }
-        : { qname, prefix: '', local: qname, hash, ns: '', nsVersion: -1 };
+        ? {
+            qname,
+            prefix: qname.slice(0, c),
+            local: qname.slice(c + 1),
+            hash,
+            offset: start,
+            ns: '',
+            nsVersion: -1,
+          }
+        : { qname, prefix: '', local: qname, hash, offset: start, ns: '', nsVersion: -1 };
     this.slots[k] = info;
     if (++this.count * 2 > this.mask) this.grow();
     return info;
@@ -249,6 +264,12 @@ export function indexXml(text: string): XmlIndex {
   let bindingsVersion = 0;
   /** Attributes of the start tag being read; copied into an exact-size array per element. */
   const scratch: XmlAttribute[] = [];
+  let scratchCount = 0;
+  // Children of the open elements, innermost last, in one array with a top index: an element's
+  // children are copied out in one exact-size slice when it closes (no array grows element by element).
+  const childScratch: number[] = [];
+  let childTop = 0;
+  const childMarks: number[] = [];
   const marks: number[] = [];
   let rootSeen = false;
   let rootClosed = false;
@@ -327,8 +348,13 @@ export function indexXml(text: string): XmlIndex {
   const closeTop = (end: number): void => {
     const idx = stack.pop() as number;
     const mark = marks.pop() as number;
+    const childMark = childMarks.pop() as number;
     const el = elements[idx];
     el.end = end;
+    if (childTop > childMark) {
+      el.children = childScratch.slice(childMark, childTop);
+      childTop = childMark;
+    }
     while (undoPrefix.length > mark) {
       const p = undoPrefix.pop() as string;
       const uri = undoUri.pop();
@@ -392,7 +418,7 @@ export function indexXml(text: string): XmlIndex {
       if (top !== undefined) {
         const q = top.qname;
         const after = i + 2 + q.length;
-        if (text.charCodeAt(after) === GT && sameAt(text, i + 2, q)) {
+        if (text.charCodeAt(after) === GT && sameText(text, i + 2, top.start + 1, q.length)) {
           closeTop(after + 1);
           i = after + 1;
           continue;
@@ -611,7 +637,7 @@ export function indexXml(text: string): XmlIndex {
             err(`the value of attribute '${aInfo.qname}' has no closing quote`, valueStart - 1);
         }
       }
-      for (let k = 0; k < scratch.length; k++) {
+      for (let k = 0; k < scratchCount; k++) {
         if (scratch[k].qname === aInfo.qname) {
           err(`duplicate attribute '${aInfo.qname}' in <${info.qname}>`, aStart);
           break;
@@ -635,7 +661,7 @@ export function indexXml(text: string): XmlIndex {
           declaresNs = true;
         }
       } else if (aInfo.prefix !== '') attributePrefixed = true;
-      scratch.push({
+      scratch[scratchCount++] = {
         qname: aInfo.qname,
         local: aInfo.local,
         ns,
@@ -643,7 +669,7 @@ export function indexXml(text: string): XmlIndex {
         nameEnd: aNameEnd,
         valueStart,
         valueEnd,
-      });
+      };
       if (j >= n) {
         err(`start tag <${info.qname}> is not closed with '>' before the end of the file`, n, start);
         startTagEnd = n;
@@ -669,9 +695,9 @@ export function indexXml(text: string): XmlIndex {
       info.ns = ns;
       info.nsVersion = bindingsVersion;
     }
-    if (scratch.length > 0) {
-      attributes = scratch.slice();
-      scratch.length = 0;
+    if (scratchCount > 0) {
+      attributes = scratch.slice(0, scratchCount);
+      scratchCount = 0;
     }
     if (attributePrefixed) {
       for (const a of attributes) {
@@ -700,6 +726,7 @@ export function indexXml(text: string): XmlIndex {
       attributes,
     });
     rootSeen = true;
+    childScratch[childTop++] = idx;
     if (selfClosing) {
       // Declarations on a self-closing element end with it.
       if (declaresNs) {
@@ -715,19 +742,20 @@ export function indexXml(text: string): XmlIndex {
     } else {
       stack.push(idx);
       marks.push(mark);
+      childMarks.push(childTop);
     }
     i = startTagEnd;
   }
 
-  for (let k = stack.length - 1; k >= 0; k--) {
-    const el = elements[stack[k]];
+  while (stack.length > 0) {
+    const el = elements[stack[stack.length - 1]];
     err(
       `element <${el.qname}> opened at line ${lineOf(el.start)} is not closed at the end of the file`,
       n,
       el.start,
     );
+    closeTop(-1);
   }
-  linkChildren(elements);
   if (!rootSeen) err('no root element: the file holds no XML element', 0);
 
   return {
@@ -737,26 +765,6 @@ export function indexXml(text: string): XmlIndex {
     positionAt: (offset) => lines.positionAt(offset),
     offsetAt: (line, character) => lines.offsetAt(line, character),
   };
-}
-
-/** Fills `children` with exact-size arrays once all elements are known (cheaper than growing them). */
-function linkChildren(elements: XmlElement[]): void {
-  const count = elements.length;
-  const fill = new Int32Array(count);
-  for (let k = 0; k < count; k++) {
-    const p = elements[k].parent;
-    if (p >= 0) fill[p]++;
-  }
-  for (let k = 0; k < count; k++) {
-    if (fill[k] > 0) {
-      elements[k].children = new Array(fill[k]);
-      fill[k] = 0;
-    }
-  }
-  for (let k = 0; k < count; k++) {
-    const p = elements[k].parent;
-    if (p >= 0) elements[p].children[fill[p]++] = k;
-  }
 }
 
 /** Offset of the `<` of an element's end tag (= startTagEnd for `<x/>`); -1 when it was never closed. */
@@ -770,13 +778,18 @@ const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quo
 
 /** Character data of text[start, end) with the predefined entities and character references decoded. */
 export function decodeXmlText(text: string, start: number, end: number): string {
-  const amp = text.indexOf('&', start);
-  if (amp < 0 || amp >= end) return text.slice(start, end);
+  // Scan the range only: indexOf would run on to the end of a large text when there is no '&'.
+  let amp = start;
+  while (amp < end && text.charCodeAt(amp) !== AMP) amp++;
+  if (amp >= end) return text.slice(start, end);
   let out = text.slice(start, amp);
   let i = amp;
   while (i < end) {
-    const semi = text.indexOf(';', i);
-    if (semi < 0 || semi >= end || semi - i > 12) {
+    // References are short: look for their ';' nearby only.
+    const limit = Math.min(end, i + 13);
+    let semi = i + 1;
+    while (semi < limit && text.charCodeAt(semi) !== SEMI) semi++;
+    if (semi >= limit) {
       out += '&';
       i++;
     } else {
@@ -794,8 +807,8 @@ export function decodeXmlText(text: string, start: number, end: number): string 
         i = semi + 1;
       }
     }
-    const next = text.indexOf('&', i);
-    const stop = next < 0 || next >= end ? end : next;
+    let stop = i;
+    while (stop < end && text.charCodeAt(stop) !== AMP) stop++;
     out += text.slice(i, stop);
     i = stop;
   }

@@ -42,6 +42,14 @@ export function packageExtension({ quiet = false } = {}) {
     [join(ROOT, 'scripts', 'build.mjs'), '--production', '--outdir', join(STAGE, 'dist')],
     'The production build',
   );
+  // The Market Explorer webview bundles into dist/market-explorer/ (its output folder is fixed): build
+  // it there for production, then stage a copy.
+  const webview = join(ROOT, 'scripts', 'build-webview.mjs');
+  if (existsSync(webview)) {
+    run(process.execPath, [webview, '--production'], 'The webview build');
+    const built = join(ROOT, 'dist', 'market-explorer');
+    if (existsSync(built)) cpSync(built, join(STAGE, 'dist', 'market-explorer'), { recursive: true });
+  }
   const vsix = join(ROOT, `${pkg.name}-${pkg.version}.vsix`);
   const args = [
     join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'),

@@ -4,6 +4,7 @@
 // the page reports once it has drawn the chart ({rendered, series}).
 
 import { randomBytes } from 'node:crypto';
+import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import { ENDPOINTS, isSectorId, LISTINGS, type ParamSpec } from '../../core/agrifood/endpoints';
 import { AgrifoodError } from '../../core/agrifood/errors';
@@ -39,7 +40,13 @@ export function normalizeTarget(arg: unknown): ExplorerTarget | undefined {
   const filters: Record<string, string[]> = {};
   if (a.filters && typeof a.filters === 'object') {
     for (const [k, v] of Object.entries(a.filters as Record<string, unknown>)) {
-      const list = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : typeof v === 'number' ? [v] : [];
+      const list = Array.isArray(v)
+        ? v
+        : typeof v === 'string'
+          ? v.split(',')
+          : typeof v === 'number'
+            ? [v]
+            : [];
       filters[k] = list.map((x) => String(x).trim()).filter(Boolean);
     }
   }
@@ -56,7 +63,11 @@ export class MarketExplorerPanel implements vscode.Disposable {
   private last: { sector: SectorId; records: unknown[] } | undefined;
   private waiters: { resolve(r: RenderReport): void; reject(e: Error): void }[] = [];
 
-  static async open(state: ExtensionState, data: MarketData, target?: ExplorerTarget): Promise<RenderReport | undefined> {
+  static async open(
+    state: ExtensionState,
+    data: MarketData,
+    target?: ExplorerTarget,
+  ): Promise<RenderReport | undefined> {
     const p = MarketExplorerPanel.current ?? new MarketExplorerPanel(state, data);
     MarketExplorerPanel.current = p;
     p.panel.reveal(vscode.ViewColumn.Active);
@@ -72,12 +83,16 @@ export class MarketExplorerPanel implements vscode.Disposable {
     private readonly data: MarketData,
   ) {
     const dist = vscode.Uri.joinPath(state.context.extensionUri, 'dist', 'market-explorer');
-    this.panel = vscode.window.createWebviewPanel('eforms.marketExplorer', 'Market Explorer', vscode.ViewColumn.Active, {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [dist],
-    });
-    this.panel.iconPath = new vscode.ThemeIcon('graph-line');
+    this.panel = vscode.window.createWebviewPanel(
+      'eforms.marketExplorer',
+      'Market Explorer',
+      vscode.ViewColumn.Active,
+      {
+        enableScripts: true,
+        retainContextWhenHidden: true,
+        localResourceRoots: [dist],
+      },
+    );
     this.panel.webview.html = this.html(dist);
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((m: WebviewMessage) => this.onMessage(m)),
@@ -211,7 +226,9 @@ export class MarketExplorerPanel implements vscode.Disposable {
   }
 
   private async sendListing(sector: SectorId, param: string): Promise<void> {
-    const spec = (ENDPOINTS[sector]?.params as readonly ParamSpec[] | undefined)?.find((p) => p.name === param);
+    const spec = (ENDPOINTS[sector]?.params as readonly ParamSpec[] | undefined)?.find(
+      (p) => p.name === param,
+    );
     const listing = spec?.listing && LISTINGS.find((l) => l.path === spec.listing);
     if (!listing) return;
     try {
@@ -235,7 +252,7 @@ export class MarketExplorerPanel implements vscode.Disposable {
       (await vscode.window.showSaveDialog({
         filters: { CSV: ['csv'] },
         defaultUri: vscode.Uri.joinPath(
-          vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(require('node:os').homedir()),
+          vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir()),
           `${last.sector}-prices.csv`,
         ),
         saveLabel: 'Export CSV',
@@ -243,7 +260,8 @@ export class MarketExplorerPanel implements vscode.Disposable {
     if (!uri) return undefined;
     const csv = recordsToCsv(last.sector, last.records as RecordTypes[SectorId][]);
     await vscode.workspace.fs.writeFile(uri, Buffer.from(csv, 'utf8'));
-    if (!target) void vscode.window.showInformationMessage(`Exported ${last.records.length} row(s) to ${uri.fsPath}.`);
+    if (!target)
+      void vscode.window.showInformationMessage(`Exported ${last.records.length} row(s) to ${uri.fsPath}.`);
     return { uri, rows: last.records.length };
   }
 

@@ -2,7 +2,7 @@
 // (base URL, timeout, cache time to live), with its on-disk cache in the extension's global storage,
 // rebuilt when any of those change. Editor glue only; the HTTP, parsing and caching live in core/.
 
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { AgrifoodClient, type FetchOptions, type QueryResult } from '../../core/agrifood/client';
 import type { QueryParams } from '../../core/agrifood/query';
 import type { RecordTypes, SectorId } from '../../core/agrifood/records';

@@ -87,7 +87,10 @@ export function sectorInfos(): SectorInfo[] {
 }
 
 export function memberStateOptions(): { code: string; name: string }[] {
-  return [{ code: 'EU', name: 'European Union' }, ...MEMBER_STATES.map((m) => ({ code: m.code, name: m.name }))];
+  return [
+    { code: 'EU', name: 'European Union' },
+    ...MEMBER_STATES.map((m) => ({ code: m.code, name: m.name })),
+  ];
 }
 
 /** Records to the compact form the webview draws. */

@@ -4,8 +4,8 @@
 // check fails). It builds nothing (npm scripts build first) and stops everything it started.
 //
 // Options: --api-key KEY (default: the sandbox demo key), --timeout SECONDS (default 300), --no-ui,
-// --ui-always (UI checks even after suite failures), --grep TEXT (only the suite's tests whose title
-// contains it), --keep (keep the temporary run folder). Results: test-results/vscode/ (summary.json, screenshots,
+// --ui-always (UI checks even after suite failures), --grep REGEX (only the suite's tests whose title
+// matches it), --keep (keep the temporary run folder). Results: test-results/vscode/ (summary.json, screenshots,
 // code-server, sandbox and workbench logs).
 
 import {

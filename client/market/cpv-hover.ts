@@ -1,0 +1,124 @@
+// Hover on a CPV code in a notice (`cbc:ItemClassificationCode listName="cpv"`): when the product maps
+// to an agri-food sector (core/agrifood/cpv.ts), shows the latest EU-level price, its 12-month
+// change and a link that opens the Market Explorer on that series. Answers are cached (on disk by the
+// core client, and here for ten minutes) so hovering costs no request most of the time.
+
+import * as vscode from 'vscode';
+import { type CpvMapping, sectorForCpv } from '../../core/agrifood/cpv';
+import { ENDPOINTS, type ParamSpec } from '../../core/agrifood/endpoints';
+import { formatAmount } from '../../core/agrifood/price';
+import type { RecordTypes, SectorId } from '../../core/agrifood/records';
+import { formatPct, type Series, toSeries, valueAt } from '../../core/agrifood/series';
+import { DAY, formatDmy } from '../../core/agrifood/weeks';
+import { Commands } from '../command-ids';
+import type { ExplorerTarget } from './explorer-panel';
+import { type MarketData, signalOf } from './market-data';
+
+const CPV_ELEMENT =
+  /<cbc:ItemClassificationCode\b[^>]*\blistName\s*=\s*["']cpv["'][^>]*>\s*(\d{8}(?:-\d)?)\s*<\/cbc:ItemClassificationCode>/g;
+
+/** The CPV code whose element covers `offset` in `line`, with its range. */
+export function cpvAt(
+  line: string,
+  character: number,
+): { code: string; start: number; end: number } | undefined {
+  CPV_ELEMENT.lastIndex = 0;
+  for (let m = CPV_ELEMENT.exec(line); m; m = CPV_ELEMENT.exec(line)) {
+    if (character >= m.index && character <= m.index + m[0].length) {
+      return { code: m[1] as string, start: m.index, end: m.index + m[0].length };
+    }
+  }
+  return undefined;
+}
+
+export interface EuPrice {
+  mapping: CpvMapping;
+  target: ExplorerTarget;
+  series: Series | undefined;
+}
+
+/** Filters of the EU-level series for a mapping, over the last ~14 months where the endpoint allows. */
+export function euTarget(mapping: CpvMapping, now = Date.now()): ExplorerTarget {
+  const names = new Set((ENDPOINTS[mapping.sector].params as readonly ParamSpec[]).map((p) => p.name));
+  const filters: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(mapping.filters)) filters[k] = String(v).split(',');
+  if (names.has('memberStateCodes')) filters.memberStateCodes = ['EU'];
+  if (names.has('beginDate')) filters.beginDate = [formatDmy(now - 430 * DAY)];
+  else if (names.has('years')) {
+    const y = new Date(now).getUTCFullYear();
+    filters.years = [String(y - 2), String(y - 1), String(y)];
+  }
+  return { sector: mapping.sector, filters };
+}
+
+export class CpvPriceHover implements vscode.HoverProvider {
+  private readonly memo = new Map<string, { at: number; value: Promise<EuPrice> }>();
+
+  constructor(private readonly data: MarketData) {}
+
+  async euPrice(mapping: CpvMapping, token?: vscode.CancellationToken): Promise<EuPrice> {
+    const hit = this.memo.get(mapping.cpv);
+    if (hit && Date.now() - hit.at < 10 * 60_000) return hit.value;
+    const target = euTarget(mapping);
+    const value = (async () => {
+      const r = await this.data.query(mapping.sector, target.filters ?? {}, { signal: signalOf(token) });
+      const set = toSeries(mapping.sector, r.records as RecordTypes[SectorId][]);
+      // The longest series is the representative one when several remain (e.g. several stages).
+      const series = [...set.series].sort((a, b) => b.points.length - a.points.length)[0];
+      return { mapping, target, series };
+    })();
+    this.memo.set(mapping.cpv, { at: Date.now(), value });
+    value.catch(() => this.memo.delete(mapping.cpv));
+    return value;
+  }
+
+  clear(): void {
+    this.memo.clear();
+  }
+
+  async provideHover(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.Hover | undefined> {
+    const line = document.lineAt(position.line).text;
+    const hit = cpvAt(line, position.character);
+    if (!hit) return undefined;
+    const mapping = sectorForCpv(hit.code);
+    if (!mapping) return undefined;
+    const range = new vscode.Range(position.line, hit.start, position.line, hit.end);
+    const md = new vscode.MarkdownString(undefined, true);
+    md.isTrusted = { enabledCommands: [Commands.openMarketExplorer] };
+    md.appendMarkdown(`**$(graph-line) ${ENDPOINTS[mapping.sector].label} — EU market price** `);
+    md.appendText(`(CPV ${hit.code}: ${mapping.product})\n\n`);
+    let target = euTarget(mapping);
+    try {
+      const p = await this.euPrice(mapping, token);
+      target = p.target;
+      const s = p.series;
+      const latest = s?.points[s.points.length - 1];
+      if (!s || !latest) {
+        md.appendText('No EU-level price for this product in the agri-food data.\n\n');
+      } else {
+        const yearAgo = valueAt(s.points, latest.start - 365 * DAY);
+        const change =
+          yearAgo && yearAgo.value !== 0
+            ? ((latest.value - yearAgo.value) / Math.abs(yearAgo.value)) * 100
+            : undefined;
+        md.appendText(
+          `Latest: ${formatAmount(latest.value, s.currency)} ${s.unit} (period from ${formatDmy(latest.start)})\n\n`,
+        );
+        md.appendText(
+          `12-month change: ${formatPct(change)}${yearAgo ? ` (from ${formatAmount(yearAgo.value, s.currency)}, ${formatDmy(yearAgo.start)})` : ' (no price a year earlier)'}\n\n`,
+        );
+        md.appendText(`Series: ${s.label}\n\n`);
+      }
+    } catch (err) {
+      if (token.isCancellationRequested) return undefined;
+      md.appendText(`Market price unavailable: ${(err as Error).message}\n\n`);
+    }
+    const args = encodeURIComponent(JSON.stringify([target]));
+    md.appendMarkdown(`[Open in Market Explorer](command:${Commands.openMarketExplorer}?${args})`);
+    return new vscode.Hover(md, range);
+  }
+}
