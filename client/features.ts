@@ -1,6 +1,7 @@
 // The features beside live validation. Each registers its own commands, views and providers.
 
 import type { Feature } from './extension-state';
+import { registerMarket } from './market';
 import { registerPublication } from './publication';
 
-export const features: Feature[] = [registerPublication];
+export const features: Feature[] = [registerPublication, registerMarket];

@@ -4,7 +4,7 @@
 // extension and the command-line tool. It never logs, never puts the API key in a message, never sends
 // the key over plain http except to loopback, and never retries anything that could submit twice.
 
-import { type Dispatcher, FormData, request } from 'undici';
+import { type Dispatcher, FormData, Response, request } from 'undici';
 import { businessIdProblem, isBusinessId, isNoticeId, parseBusinessId } from './business-id';
 import {
   type ApiFamily,
@@ -187,8 +187,13 @@ export class EnoticesClient {
       form.append('metadata', new Blob([meta], { type: 'application/json' }), 'metadata.json');
     }
     const path = this.family === 'legacy' ? '/api/notice/notices/submit' : '/api/v2/notice/notices/submit';
+    // undici encodes the multipart body; it is sent as bytes with a known length, since a streamed
+    // FormData body was cut off inside the editor's extension host (UND_ERR_SOCKET).
+    const encoded = new Response(form);
+    const body = Buffer.from(await encoded.arrayBuffer());
     const res = await this.call('submit', 'POST', path, {
-      body: form,
+      body,
+      contentType: encoded.headers.get('content-type') ?? undefined,
       retry: false,
       signal: o.signal,
       timeoutMs: Math.max(this.timeoutMs, 180_000),
@@ -343,7 +348,7 @@ export class EnoticesClient {
     method: 'GET' | 'POST',
     path: string,
     o: {
-      body?: FormData | Buffer;
+      body?: Buffer;
       contentType?: string;
       accept?: string;
       retry: boolean;

@@ -5,12 +5,11 @@
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 
-const production = process.argv.includes('--production');
-
-export async function buildWebview() {
+/** `outdir`: where explorer.js and explorer.css go (the webview panel loads dist/market-explorer/). */
+export async function buildWebview({ outdir = 'dist/market-explorer', production = false } = {}) {
   await build({
     entryPoints: { explorer: 'media/market-explorer/explorer.ts' },
-    outdir: 'dist/market-explorer',
+    outdir,
     bundle: true,
     platform: 'browser',
     format: 'iife',
@@ -26,5 +25,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const r = spawnSync('npx', ['tsc', '-p', 'media/market-explorer/tsconfig.json'], { stdio: 'inherit' });
     if (r.status !== 0) process.exit(r.status ?? 1);
   }
-  await buildWebview();
+  await buildWebview({ production: process.argv.includes('--production') });
 }

@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
+import { buildWebview } from './build-webview.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const production = process.argv.includes('--production');
@@ -30,3 +31,6 @@ await Promise.all([
   build({ ...common, entryPoints: ['server/main.ts'], outfile: `${outdir}/server.js` }),
   build({ ...common, entryPoints: ['cli/main.ts'], outfile: `${outdir}/cli.js` }),
 ]);
+
+// Market Explorer webview (agri-food market data): its own bundle, for the browser, from scripts/build-webview.mjs.
+await buildWebview({ outdir: `${outdir}/market-explorer`, production });

@@ -361,7 +361,7 @@ function calc(): void {
     return;
   }
   const f = (v: number) => formatAmount(v, s.currency);
-  calcOut.textContent = `${f(r.from.value)} (period from ${formatDmy(r.from.start)}) → ${f(r.to.value)} (period from ${formatDmy(r.to.start)}): ${formatPct(r.changePct)}, index ratio ${Number.isFinite(r.ratio) ? r.ratio.toFixed(4) : 'n/a'} ${s.unit}`;
+  calcOut.textContent = `${f(r.from.value)} (period from ${formatDmy(r.from.start)}) → ${f(r.to.value)} (period from ${formatDmy(r.to.start)}): ${formatPct(r.changePct)}, index ratio ${Number.isFinite(r.ratio) ? r.ratio.toFixed(4) : 'n/a'}`;
 }
 for (const c of [calcSeries, calcFrom, calcTo]) c.addEventListener('change', calc);
 
