@@ -21,6 +21,10 @@ export const Commands = {
   refreshNotices: 'eforms.refreshNotices',
   filterNotices: 'eforms.filterNotices',
   loadMoreNotices: 'eforms.loadMoreNotices',
+  /** Internal (not in the palette): what My Notices and the open reports show, for the in-editor tests. */
+  publicationSnapshot: 'eforms.publication.snapshot',
+  /** Internal: the links of the validation report view, which reveal a finding in its notice. */
+  revealReportFinding: 'eforms.publication.revealFinding',
   // Agri-food market data
   openMarketExplorer: 'eforms.openMarketExplorer',
   refreshMarketPrices: 'eforms.refreshMarketPrices',

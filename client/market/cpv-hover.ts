@@ -31,6 +31,11 @@ export function cpvAt(
   return undefined;
 }
 
+/** Service text as inert Markdown: punctuation escaped, no HTML, no links, readable spaces. */
+function text(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, '\\$&');
+}
+
 export interface EuPrice {
   mapping: CpvMapping;
   target: ExplorerTarget;
@@ -90,7 +95,7 @@ export class CpvPriceHover implements vscode.HoverProvider {
     const md = new vscode.MarkdownString(undefined, true);
     md.isTrusted = { enabledCommands: [Commands.openMarketExplorer] };
     md.appendMarkdown(`**$(graph-line) ${ENDPOINTS[mapping.sector].label} — EU market price** `);
-    md.appendText(`(CPV ${hit.code}: ${mapping.product})\n\n`);
+    md.appendMarkdown(text(`(CPV ${hit.code}: ${mapping.product})\n\n`));
     let target = euTarget(mapping);
     try {
       const p = await this.euPrice(mapping, token);
@@ -98,24 +103,28 @@ export class CpvPriceHover implements vscode.HoverProvider {
       const s = p.series;
       const latest = s?.points[s.points.length - 1];
       if (!s || !latest) {
-        md.appendText('No EU-level price for this product in the agri-food data.\n\n');
+        md.appendMarkdown(text('No EU-level price for this product in the agri-food data.\n\n'));
       } else {
         const yearAgo = valueAt(s.points, latest.start - 365 * DAY);
         const change =
           yearAgo && yearAgo.value !== 0
             ? ((latest.value - yearAgo.value) / Math.abs(yearAgo.value)) * 100
             : undefined;
-        md.appendText(
-          `Latest: ${formatAmount(latest.value, s.currency)} ${s.unit} (period from ${formatDmy(latest.start)})\n\n`,
+        md.appendMarkdown(
+          text(
+            `Latest: ${formatAmount(latest.value, s.currency)} ${s.unit} (period from ${formatDmy(latest.start)})\n\n`,
+          ),
         );
-        md.appendText(
-          `12-month change: ${formatPct(change)}${yearAgo ? ` (from ${formatAmount(yearAgo.value, s.currency)}, ${formatDmy(yearAgo.start)})` : ' (no price a year earlier)'}\n\n`,
+        md.appendMarkdown(
+          text(
+            `12-month change: ${formatPct(change)}${yearAgo ? ` (from ${formatAmount(yearAgo.value, s.currency)}, ${formatDmy(yearAgo.start)})` : ' (no price a year earlier)'}\n\n`,
+          ),
         );
-        md.appendText(`Series: ${s.label}\n\n`);
+        md.appendMarkdown(text(`Series: ${s.label}\n\n`));
       }
     } catch (err) {
       if (token.isCancellationRequested) return undefined;
-      md.appendText(`Market price unavailable: ${(err as Error).message}\n\n`);
+      md.appendMarkdown(text(`Market price unavailable: ${(err as Error).message}\n\n`));
     }
     const args = encodeURIComponent(JSON.stringify([target]));
     md.appendMarkdown(`[Open in Market Explorer](command:${Commands.openMarketExplorer}?${args})`);

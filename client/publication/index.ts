@@ -16,7 +16,7 @@ import { type NoticeNode, type NoticesFilter, NoticesTreeProvider } from './noti
 import { ReportPresenter } from './report-view';
 import { SubmitFlow } from './submit';
 
-export const SNAPSHOT_COMMAND = 'eforms.publication.snapshot';
+export const SNAPSHOT_COMMAND = Commands.publicationSnapshot;
 
 /** What the commands accept as "a notice": a tree node, `{businessId, uri?}` or the id itself. */
 type NoticeArg = NoticeNode | { businessId: string; uri?: string } | string | undefined;

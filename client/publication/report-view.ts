@@ -9,8 +9,9 @@ import { readNoticeIdentity } from '../../core/notice-identity';
 import { parseSvrl, type SvrlReport } from '../../core/svrl';
 import { assertionMessage, mapSvrl, severityOf } from '../../core/svrl-mapping';
 import { indexXml } from '../../core/xml-index';
+import { Commands } from '../command-ids';
 
-export const REVEAL_COMMAND = 'eforms.publication.revealFinding';
+export const REVEAL_COMMAND = Commands.revealReportFinding;
 export const REPORT_SOURCE = 'eForms report';
 
 export class ReportPresenter implements vscode.Disposable {

@@ -91,7 +91,7 @@ suite('agri-food market data with the sandbox', () => {
     const texts = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)));
     // appendText escapes Markdown punctuation ("12\\-month", "€45\\.20"): read it as people see it.
     const mine = texts
-      .map((t) => t.replace(/\\([\\`*_{}[\]()#+\-.!<>|~])/g, '$1'))
+      .map((t) => t.replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!<>|~&])/g, '$1'))
       .find((t) => t.includes('EU market price'));
     assert.ok(mine, `no market hover among: ${texts.join('\n---\n')}`);
     assert.match(mine, /Latest: €/);
