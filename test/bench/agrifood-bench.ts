@@ -2,10 +2,10 @@
 // olive oil with thousands separators, as the emulation writes them), our pipeline (series.ts:
 // single-pass price reader, grouping, summaries) side by side with the naive alternative (regex +
 // parseFloat per record, grouping by JSON key, sort for min/max) in the same run on the same input,
-// median of N rounds, plus how many values the naive reading gets wrong. With --chart (or
-// EFORMS_BENCH_CHART=1) also the time to first chart of the Market Explorer webview in headless
+// median of N rounds, plus how many values the naive reading gets wrong. Also (unless
+// EFORMS_BENCH_CHART=0) the time to first chart of the Market Explorer webview in headless
 // Chromium (playwright-core, /usr/bin/chromium) with the same 200,000 records.
-// Run alone: node out/test/bench/agrifood-bench.js [--chart]
+// Run alone: node out/test/bench/agrifood-bench.js
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -136,12 +136,12 @@ export async function runAgrifoodBench(rounds = 7, chart = false): Promise<Agrif
       note: 'reads "€1,230.00" as 1.23 and "€1.230,00" as 1.23',
     },
   ];
-  if (chart) rows.push(...(await chartBench(cereal, oliveOil)));
+  if (chart) rows.push(...(await chartBench()));
   return rows;
 }
 
 /** Time to first chart: the bundled webview in headless Chromium, fed 200,000 records. */
-async function chartBench(cereal: CerealPrice[], oliveOil: OliveOilPrice[]): Promise<AgrifoodBenchRow[]> {
+async function chartBench(): Promise<AgrifoodBenchRow[]> {
   const bundle = join(PROJECT_ROOT, 'dist', 'market-explorer', 'explorer.js');
   const chromium = '/usr/bin/chromium';
   const note = (n: string): AgrifoodBenchRow[] => [
@@ -217,7 +217,6 @@ async function chartBench(cereal: CerealPrice[], oliveOil: OliveOilPrice[]): Pro
         await new Promise((r) => setTimeout(r, 1));
       }
     }, payload)) as { ms: number; points: number };
-    void oliveOil;
     if (process.env.EFORMS_BENCH_SCREENSHOT)
       await page.screenshot({ path: process.env.EFORMS_BENCH_SCREENSHOT, fullPage: true });
     return [
@@ -236,7 +235,7 @@ async function chartBench(cereal: CerealPrice[], oliveOil: OliveOilPrice[]): Pro
 
 export const agrifoodBenchSection = {
   name: 'agri-food: parse + summarise 200,000 records, time to first chart',
-  run: () => runAgrifoodBench(7, process.env.EFORMS_BENCH_CHART === '1' || process.argv.includes('--chart')),
+  run: () => runAgrifoodBench(7, process.env.EFORMS_BENCH_CHART !== '0'),
 };
 
 if (require.main === module) {
