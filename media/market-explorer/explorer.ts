@@ -46,7 +46,8 @@ function el<K extends keyof HTMLElementTagNameMap>(
     else if (k === 'className') e.className = String(v);
     else e.setAttribute(k, v === true ? '' : String(v));
   }
-  for (const c of children) if (c !== null && c !== undefined) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
+  for (const c of children)
+    if (c !== null && c !== undefined) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
   return e;
 }
 
@@ -104,8 +105,8 @@ root.append(
           el(
             'tr',
             {},
-            ...['Chart', 'Series', 'Unit', 'Points', 'From', 'To', 'Latest', 'Min', 'Max', 'Change'].map((h) =>
-              el('th', { text: h }),
+            ...['Chart', 'Series', 'Unit', 'Points', 'From', 'To', 'Latest', 'Min', 'Max', 'Change'].map(
+              (h) => el('th', { text: h }),
             ),
           ),
         ),
@@ -117,7 +118,13 @@ root.append(
     'section',
     { className: 'calc' },
     el('h2', { text: 'Price change between two dates (revision clause)' }),
-    el('div', { className: 'row' }, calcSeries, el('label', { text: 'from ' }, calcFrom), el('label', { text: 'to ' }, calcTo)),
+    el(
+      'div',
+      { className: 'row' },
+      calcSeries,
+      el('label', { text: 'from ' }, calcFrom),
+      el('label', { text: 'to ' }, calcTo),
+    ),
     calcOut,
   ),
   el('section', {}, el('h2', { text: 'Data' }), tableHead, tableViewport),
@@ -129,7 +136,8 @@ function setStatus(text: string, kind: 'info' | 'error' = 'info'): void {
 }
 
 const isoToDmy = (iso: string) => (/^\d{4}-\d{2}-\d{2}$/.test(iso) ? iso.split('-').reverse().join('/') : '');
-const dmyToIso = (dmy: string) => (/^\d{2}\/\d{2}\/\d{4}$/.test(dmy) ? dmy.split('/').reverse().join('-') : '');
+const dmyToIso = (dmy: string) =>
+  /^\d{2}\/\d{2}\/\d{4}$/.test(dmy) ? dmy.split('/').reverse().join('-') : '';
 
 function sectorInfo(): SectorInfo | undefined {
   return state.sectors.find((s) => s.id === state.sector);
@@ -187,7 +195,8 @@ function renderFilters(): void {
     control.dataset.param = p.name;
     filtersBox.append(el('label', { className: 'filter' }, el('span', { text: p.label }), control));
   }
-  if (info.weekMeaning) filtersBox.append(el('div', { className: 'note', text: `Weeks: ${info.weekMeaning}.` }));
+  if (info.weekMeaning)
+    filtersBox.append(el('div', { className: 'note', text: `Weeks: ${info.weekMeaning}.` }));
 }
 
 function load(): void {
@@ -204,7 +213,9 @@ function palette(): string[] {
   const css = getComputedStyle(document.body);
   const names = ['blue', 'orange', 'green', 'red', 'purple', 'yellow'];
   const fallback = ['#3794ff', '#d18616', '#89d185', '#f14c4c', '#b180d7', '#cca700'];
-  const base = names.map((n, i) => css.getPropertyValue(`--vscode-charts-${n}`).trim() || (fallback[i] as string));
+  const base = names.map(
+    (n, i) => css.getPropertyValue(`--vscode-charts-${n}`).trim() || (fallback[i] as string),
+  );
   return [...base, ...base.map((c) => `color-mix(in srgb, ${c} 55%, var(--vscode-foreground, #888))`)];
 }
 
@@ -334,9 +345,18 @@ function renderSummary(): void {
       } else state.visible.delete(i);
       renderChart(performance.now());
     });
-    summaryBody.append(el('tr', {}, el('td', {}, box), ...r.map((c, k) => el('td', { text: c, className: k === 8 ? changeClass(c) : undefined }))));
+    summaryBody.append(
+      el(
+        'tr',
+        {},
+        el('td', {}, box),
+        ...r.map((c, k) => el('td', { text: c, className: k === 8 ? changeClass(c) : undefined })),
+      ),
+    );
   });
-  calcSeries.replaceChildren(...state.series.map((s, i) => el('option', { value: String(i), text: s.label })));
+  calcSeries.replaceChildren(
+    ...state.series.map((s, i) => el('option', { value: String(i), text: s.label })),
+  );
   const first = state.series[0];
   if (first && first.starts.length) {
     calcFrom.value = new Date(first.starts[0] as number).toISOString().slice(0, 10);
@@ -528,8 +548,14 @@ sectorSelect.addEventListener('change', () => {
 loadButton.addEventListener('click', load);
 csvButton.addEventListener('click', () => post({ type: 'exportCsv' }));
 mdButton.addEventListener('click', () =>
-  post({ type: 'copyMarkdown', header: ['Series', 'Unit', 'Points', 'From', 'To', 'Latest', 'Min', 'Max', 'Change'], rows: summaryRows() }),
+  post({
+    type: 'copyMarkdown',
+    header: ['Series', 'Unit', 'Points', 'From', 'To', 'Latest', 'Min', 'Max', 'Change'],
+    rows: summaryRows(),
+  }),
 );
-window.addEventListener('resize', () => state.chart?.setSize({ width: Math.max(320, chartBox.clientWidth), height: 320 }));
+window.addEventListener('resize', () =>
+  state.chart?.setSize({ width: Math.max(320, chartBox.clientWidth), height: 320 }),
+);
 
 post({ type: 'ready' });
