@@ -28,6 +28,8 @@ export const Commands = {
   // Agri-food market data
   openMarketExplorer: 'eforms.openMarketExplorer',
   refreshMarketPrices: 'eforms.refreshMarketPrices',
+  /** Exports the open explorer's rows as CSV (optional target file argument skips the save dialog). */
+  exportMarketCsv: 'eforms.marketExplorer.exportCsv',
 } as const;
 
 export const VIEW_CONTAINER_ID = 'eforms';

@@ -11,7 +11,7 @@ import { MarketData } from './market-data';
 import { MarketPricesTree } from './prices-tree';
 
 /** Not contributed to the palette: the explorer's own button runs it; tests pass a target Uri. */
-export const EXPORT_CSV_COMMAND = 'eforms.marketExplorer.exportCsv';
+export const EXPORT_CSV_COMMAND = Commands.exportMarketCsv;
 
 export const registerMarket: Feature = (state) => {
   const data = new MarketData(state);
