@@ -2,14 +2,13 @@
 // Validation Service, or the SDK's schematron) on the notice's text, offline, and prints the findings
 // as text, JSON or SARIF. It never contacts a service and never writes files.
 
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Finding } from '../../core/finding';
 import { formatFindings, isOutputFormat, OUTPUT_FORMATS, summarize } from '../../core/output-formats';
 import { parseSvrl, SvrlFormatError } from '../../core/svrl';
 import { mapSvrl } from '../../core/svrl-mapping';
 import { indexXml } from '../../core/xml-index';
+import { decodeInputText, InputFileError, readInputFile } from '../input-files';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, UsageError } from '../io';
 
 const USAGE = `Usage: eforms check NOTICE.xml --svrl REPORT.svrl [--format text|json|sarif]
@@ -28,35 +27,9 @@ invalid file.`;
 
 const HINT = "Run 'eforms check --help' for usage.";
 
-/** Thrown for a file that cannot be read or is not what it should be: one line, exit status 2. */
-class InputError extends Error {}
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
 /** The file's exact text: UTF-8, a leading byte-order mark dropped (editors do not show it). */
 function readText(cwd: string, path: string, what: string): string {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(resolve(cwd, path));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'it is a directory'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : (e as Error).message;
-    throw new InputError(`cannot read the ${what} ${path}: ${reason}`);
-  }
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    throw new InputError(`the ${what} ${path} is not UTF-8 text (eForms notices and SVRL reports are UTF-8)`);
-  }
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return decodeInputText(readInputFile(cwd, path, what), path, what);
 }
 
 export async function check(args: string[], io: CliIo): Promise<number> {
@@ -94,7 +67,7 @@ export async function check(args: string[], io: CliIo): Promise<number> {
     try {
       report = parseSvrl(svrlText);
     } catch (e) {
-      if (e instanceof SvrlFormatError) throw new InputError(`${svrlArg}: ${e.message}`);
+      if (e instanceof SvrlFormatError) throw new InputFileError(`${svrlArg}: ${e.message}`);
       throw e;
     }
     const index = indexXml(noticeText);
@@ -102,13 +75,13 @@ export async function check(args: string[], io: CliIo): Promise<number> {
       const first = index.errors[0];
       const p = index.positionAt(first.offset);
       const more = index.errors.length > 1 ? ` (and ${index.errors.length - 1} more)` : '';
-      throw new InputError(
+      throw new InputFileError(
         `${noticeArg}:${p.line + 1}:${p.character + 1}: the notice is not well-formed XML: ${first.message}${more}`,
       );
     }
     findings = mapSvrl(index, report);
   } catch (e) {
-    if (e instanceof InputError) {
+    if (e instanceof InputFileError) {
       io.err(`eforms check: ${e.message}`);
       return EXIT_FAILURE;
     }

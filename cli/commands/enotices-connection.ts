@@ -2,10 +2,9 @@
 // options (--env, --enotices-url, --legacy), the API key from EFORMS_API_KEY, file reading, and the
 // mapping of EnoticesError kinds to exit statuses. It never prints or logs the API key.
 
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { EnoticesClient, EnoticesError } from '../../core/enotices-client';
 import { ENVIRONMENTS, isEnvironmentName, keyTransportProblem, serviceUrls } from '../../core/environments';
+import { readInputFile } from '../input-files';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, UsageError } from '../io';
 
 export const CONNECTION_OPTIONS = {
@@ -46,20 +45,7 @@ export function connect(values: ConnectionValues, io: CliIo): EnoticesClient {
 
 /** Reads a file as bytes, or throws a UsageError naming the file and the reason. */
 export function readInput(io: CliIo, path: string, what: string): Buffer {
-  try {
-    return readFileSync(resolve(io.cwd, path));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'it is a directory'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : (e as Error).message;
-    throw new UsageError(`cannot read the ${what} ${path}: ${reason}`);
-  }
+  return readInputFile(io.cwd, path, what);
 }
 
 /**

@@ -2,8 +2,6 @@
 // and prints its findings placed on the text (plus the local checks), as text, JSON or SARIF. The key
 // comes from EFORMS_API_KEY only; it is never printed and never sent over plain http except to loopback.
 
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { declaredSdkVersion } from '../../core/customization-id';
 import { CvsError, validateNotice } from '../../core/cvs-client';
@@ -22,6 +20,7 @@ import { DEFAULT_SETTINGS, REPORT_LANGUAGES } from '../../core/settings';
 import { parseSvrl } from '../../core/svrl';
 import { mapSvrl } from '../../core/svrl-mapping';
 import { indexXml } from '../../core/xml-index';
+import { decodeInputText, InputFileError, readInputFile } from '../input-files';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, UsageError } from '../io';
 
 const USAGE = `Usage: eforms validate NOTICE.xml... [options]
@@ -133,24 +132,15 @@ async function validateOne(
   o: { baseUrl: string; apiKey: string; mode: string; lang: string; sdk?: string; timeoutMs: number },
 ): Promise<FileResult | string> {
   let bytes: Buffer;
-  try {
-    bytes = readFileSync(resolve(io.cwd, file));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return code === 'ENOENT'
-      ? 'no such file'
-      : code === 'EISDIR'
-        ? 'it is a directory'
-        : `cannot read it (${code ?? 'error'})`;
-  }
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return 'not UTF-8 text (eForms notices are UTF-8)';
+    bytes = readInputFile(io.cwd, file, 'notice');
+    // Positions are counted as editors show them, without the byte-order mark; the bytes sent keep it.
+    text = decodeInputText(bytes, file, 'notice');
+  } catch (e) {
+    if (e instanceof InputFileError) return e.message;
+    throw e;
   }
-  // Positions are counted as editors show them, without the byte-order mark; the bytes sent keep it.
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const index = indexXml(text);
   const root = index.elements[0];
   if (root && !noticeKindOf(index))

@@ -5,7 +5,7 @@
 import { ENDPOINTS } from './endpoints';
 import { formatAmount } from './price';
 import type { RecordTypes, SectorId } from './records';
-import { formatPct, type Series, summarize } from './series';
+import { formatPct, type Series, type SeriesPoint, summarize } from './series';
 import { formatDmy } from './weeks';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
@@ -80,24 +80,36 @@ export const SUMMARY_HEADER = [
   'Change',
 ] as const;
 
-/** One row per series: latest, min, max and the change over the period. */
+/**
+ * The summary row of one series (latest, min, max, change over the period), or undefined when it has
+ * no point. The explorer's table and the exports share it, so they cannot disagree.
+ */
+export function summaryRow(
+  s: { label: string; unit: string; currency?: string },
+  points: readonly SeriesPoint[],
+): string[] | undefined {
+  const sum = summarize(points);
+  if (!sum) return undefined;
+  const f = (v: number) => formatAmount(v, s.currency);
+  return [
+    s.label,
+    s.unit,
+    String(sum.count),
+    formatDmy(sum.first.start),
+    formatDmy(sum.latest.start),
+    f(sum.latest.value),
+    f(sum.min.value),
+    f(sum.max.value),
+    formatPct(sum.changePct),
+  ];
+}
+
+/** One row per series with points. */
 export function summaryRows(series: readonly Series[]): string[][] {
   const rows: string[][] = [];
   for (const s of series) {
-    const sum = summarize(s.points);
-    if (!sum) continue;
-    const f = (v: number) => formatAmount(v, s.currency);
-    rows.push([
-      s.label,
-      s.unit,
-      String(sum.count),
-      formatDmy(sum.first.start),
-      formatDmy(sum.latest.start),
-      f(sum.latest.value),
-      f(sum.min.value),
-      f(sum.max.value),
-      formatPct(sum.changePct),
-    ]);
+    const row = summaryRow(s, s.points);
+    if (row) rows.push(row);
   }
   return rows;
 }

@@ -13,9 +13,10 @@ import type {
   WebviewMessage,
   WireSeries,
 } from '../../core/agrifood/explorer-protocol';
+import { summaryRow } from '../../core/agrifood/export';
 import { formatAmount } from '../../core/agrifood/price';
 import type { SectorId } from '../../core/agrifood/records';
-import { formatPct, priceChange, type SeriesPoint, summarize } from '../../core/agrifood/series';
+import { formatPct, priceChange, type SeriesPoint } from '../../core/agrifood/series';
 import { formatDmy } from '../../core/agrifood/weeks';
 
 interface VsCodeApi {
@@ -309,23 +310,7 @@ function points(s: WireSeries): SeriesPoint[] {
 }
 
 function summaryRows(): string[][] {
-  return state.series.map((s) => {
-    const sum = summarize(points(s));
-    const f = (v: number) => formatAmount(v, s.currency);
-    return sum
-      ? [
-          s.label,
-          s.unit,
-          String(sum.count),
-          formatDmy(sum.first.start),
-          formatDmy(sum.latest.start),
-          f(sum.latest.value),
-          f(sum.min.value),
-          f(sum.max.value),
-          formatPct(sum.changePct),
-        ]
-      : [s.label, s.unit, '0', '', '', '', '', '', ''];
-  });
+  return state.series.map((s) => summaryRow(s, points(s)) ?? [s.label, s.unit, '0', '', '', '', '', '', '']);
 }
 
 function renderSummary(): void {
@@ -358,7 +343,7 @@ function renderSummary(): void {
     ...state.series.map((s, i) => el('option', { value: String(i), text: s.label })),
   );
   const first = state.series[0];
-  if (first && first.starts.length) {
+  if (first?.starts.length) {
     calcFrom.value = new Date(first.starts[0] as number).toISOString().slice(0, 10);
     calcTo.value = new Date(first.starts[first.starts.length - 1] as number).toISOString().slice(0, 10);
   }

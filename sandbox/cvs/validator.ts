@@ -3,38 +3,14 @@
 // submissions. Every problem with the input comes back as a 400 with one clear message; it never
 // throws on what a caller sends, and it never reads files or the network.
 
+import { REPORT_LANGUAGES as CONTRACT_LANGUAGES } from '../../core/settings';
 import { indexXml } from '../../core/xml-index';
 import { buildNoticeTree, NOTICE_ROOT_NAMESPACES, type NoticeNode } from './notice-tree';
 import { noticeSubtype, PATTERNS, patternApplies, type RuleEnv, type ValidationMode } from './rules';
 import { type ReportEntry, writeSvrl } from './svrl-writer';
 
 /** The languages of the report the API accepts (section 2 of the contract). */
-export const REPORT_LANGUAGES: readonly string[] = [
-  'bg',
-  'cs',
-  'da',
-  'de',
-  'el',
-  'en',
-  'es',
-  'et',
-  'fi',
-  'fr',
-  'ga',
-  'hu',
-  'it',
-  'lt',
-  'lv',
-  'mt',
-  'nl',
-  'pl',
-  'pt',
-  'ro',
-  'sk',
-  'sl',
-  'sv',
-  'hr',
-];
+export const REPORT_LANGUAGES: readonly string[] = CONTRACT_LANGUAGES;
 
 /** Languages our messages are written in; the others get the raw key, as the real service does. */
 export const TRANSLATED_LANGUAGES: readonly string[] = ['en', 'fr', 'de'];

@@ -26,6 +26,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isBusinessId, isNoticeId } from '../../core/business-id';
+import { NOTICE_STATUSES } from '../../core/enotices-client';
 import { EnoticesCodes as C, type EnoticesCode } from '../../core/enotices-messages';
 import { readNoticeIdentity } from '../../core/notice-identity';
 import type { SandboxContext, SandboxService } from '../context';
@@ -46,16 +47,7 @@ type Family = 'v2' | 'legacy';
 type Op = 'submit' | 'convert' | 'validation-report' | 'search' | 'stop-publication';
 
 const MAX_NOTICE_BYTES = 32 * 1024 * 1024;
-const STATUSES: readonly NoticeStatusName[] = [
-  'DRAFT',
-  'SUBMITTED',
-  'STOPPED',
-  'PUBLISHED',
-  'PUBLISHING',
-  'DELETED',
-  'NOT_PUBLISHED',
-  'ARCHIVED',
-];
+const STATUSES: readonly NoticeStatusName[] = NOTICE_STATUSES;
 const SORTABLE = new Set([
   'id',
   'versionId',

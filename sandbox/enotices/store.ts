@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { NOTICE_STATUSES } from '../../core/enotices-client';
 
 /** What a stored notice is, apart from the clock. DRAFT: created, validation failed, not submitted. */
 export type StoredStatus = 'DRAFT' | 'SUBMITTED' | 'STOPPED';
@@ -36,15 +37,7 @@ export interface StoredNotice {
   warnings: number;
 }
 
-export type NoticeStatusName =
-  | 'DRAFT'
-  | 'SUBMITTED'
-  | 'STOPPED'
-  | 'PUBLISHED'
-  | 'PUBLISHING'
-  | 'DELETED'
-  | 'NOT_PUBLISHED'
-  | 'ARCHIVED';
+export type NoticeStatusName = (typeof NOTICE_STATUSES)[number];
 
 /** The Notice model of the spec, as search answers it. */
 export interface NoticeView {
