@@ -1,6 +1,10 @@
 // User-level checks on the real workbench, driven through the browser like a person would: set the key
 // from the command palette, open a notice with problems, see the squiggles, the status bar item and
-// every eForms command in the palette. Each check records ok/message; it never throws past its check.
+// every eForms command in the palette, the "My Notices" view of the eForms side bar with the notices
+// submitted to the sandbox, and the Market Explorer drawing a series picked in "Market Prices".
+// Each check records ok/message; it never throws past its check. The screenshots it writes are the
+// ones the README shows (media/screenshots/), so it tidies the workbench (no empty secondary side
+// bar, no leftover quick input or toast) before taking them.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,6 +49,185 @@ async function openPalette(page, text) {
   return input;
 }
 
+/** Runs a workbench command by its palette label (e.g. "View: Hide Secondary Side Bar"). */
+async function runFromPalette(page, label) {
+  await openPalette(page, label);
+  await page
+    .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: label })
+    .first()
+    .waitFor({ timeout: 10000 });
+  await page.keyboard.press('Enter');
+}
+
+/** A regular expression matching exactly `text`. */
+const exactly = (text) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+
+/** Opens a workspace file with quick open (Ctrl+P) and waits for its editor. */
+async function quickOpen(page, name) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill(name);
+  // The file of exactly that name: "valid-cn.xml" also matches "invalid-cn.xml" (fuzzy matching).
+  const row = page
+    .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: exactly(name) }) })
+    .first();
+  await row.waitFor({ timeout: 15000 });
+  await row.click();
+  // The tab's label may split the name (name, then extension): its resource name is the whole one.
+  await page.locator(`.tab.active[data-resource-name="${name}"]`).first().waitFor({ timeout: 15000 });
+  await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 15000 });
+}
+
+/** The texts of the error notifications (toasts, or the notification center when open) shown now. */
+async function errorNotifications(page) {
+  return page
+    .locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item')
+    .evaluateAll((items) =>
+      items
+        .filter((i) => i.querySelector('.codicon-error, .codicon-notifications-error'))
+        .map((i) => i.textContent || ''),
+    );
+}
+
+/**
+ * Before a screenshot: no quick input, no toast. An eForms error toast is not hidden but reported
+ * (the last check looks for them, and hiding it here would hide it from that check).
+ */
+async function tidyForScreenshot(page) {
+  await page.keyboard.press('Escape');
+  const ours = (await errorNotifications(page)).filter((t) => /eforms/i.test(t));
+  if (ours.length) throw new Error(`error notification: ${ours.join(' | ')}`);
+  if ((await page.locator('.notifications-toasts .notification-toast').count()) > 0) {
+    await runFromPalette(page, 'Notifications: Clear All Notifications');
+    await page
+      .locator('.notifications-toasts .notification-toast')
+      .first()
+      .waitFor({ state: 'detached', timeout: 10000 });
+  }
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10000 });
+  // Hovers, tooltips and sash highlights left by the last click or drag; the focus ring of a pane
+  // header clicked to collapse or expand it.
+  await page.mouse.move(1, 1);
+  await page.evaluate(() => {
+    const focused = document.activeElement;
+    if (focused instanceof HTMLElement && focused.classList.contains('pane-header')) focused.blur();
+    // Focusing a pane can scroll the split views that hold the parts by a few pixels (they are
+    // overflow: hidden, so nobody can scroll them back): the picture would be cut at the top.
+    for (const e of document.querySelectorAll('.split-view-container')) if (e.scrollTop) e.scrollTop = 0;
+  });
+  await page.waitForTimeout(500);
+}
+
+/** A view of the side bar (its pane), by the name package.json gives it. */
+function viewPane(page, name) {
+  return page.locator('.part.sidebar .pane', {
+    has: page.locator('.pane-header h3.title', { hasText: name }),
+  });
+}
+
+/** Shows the "eForms" view container by its activity bar icon (a second click would close it). */
+async function showEformsContainer(page) {
+  const notices = viewPane(page, 'My Notices');
+  if (await notices.isVisible()) return;
+  const icon = page.locator('.activitybar .action-item[aria-label^="eForms"]').first();
+  await icon.waitFor({ state: 'visible', timeout: 20000 });
+  await icon.click();
+  await notices.waitFor({ state: 'visible', timeout: 20000 });
+}
+
+/** Expands a side-bar pane that is collapsed (its header toggles it). */
+async function expandPane(page, name) {
+  const header = viewPane(page, name).locator('.pane-header').first();
+  if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+  await page.waitForFunction(
+    (n) =>
+      [...document.querySelectorAll('.part.sidebar .pane-header')].some(
+        (h) =>
+          h.querySelector('h3.title')?.textContent?.trim() === n &&
+          h.getAttribute('aria-expanded') === 'true',
+      ),
+    name,
+    { timeout: 10000 },
+  );
+}
+
+async function collapsePane(page, name) {
+  const header = viewPane(page, name).locator('.pane-header').first();
+  if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
+}
+
+/**
+ * The page of the webview shown now. Webviews are iframes: the outer `iframe.webview` hosts the
+ * extension's page in its `#active-frame`.
+ */
+function webviewContent(page) {
+  return page
+    .locator('iframe.webview')
+    .filter({ visible: true })
+    .last()
+    .contentFrame()
+    .locator('#active-frame')
+    .contentFrame();
+}
+
+/** Closes every editor tab with a middle click, as a user would (none is dirty in these checks). */
+async function closeAllEditors(page) {
+  const tabs = page.locator('.tabs-container .tab');
+  for (let i = 0; i < 20 && (await tabs.count()) > 0; i++) {
+    await tabs.first().click({ button: 'middle' });
+    await page.waitForTimeout(200);
+  }
+  if ((await tabs.count()) > 0) throw new Error('editor tabs stay open after closing them');
+}
+
+/**
+ * Drags the sash right of the side bar until it is `width` px wide, so that tree descriptions show
+ * whole in the screenshots. Cosmetic: it never fails a check.
+ */
+async function widenSideBar(page, width) {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box || box.width >= width) return;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width + 2, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width + 2, y, { steps: 8 });
+  await page.mouse.up();
+  await page.mouse.move(1, 1);
+}
+
+const STATUS_GROUP = /^(DRAFT|SUBMITTED|PUBLISHING|PUBLISHED|STOPPED|NOT_PUBLISHED|DELETED|ARCHIVED)$/;
+
+/**
+ * Submits valid-cn.xml of the workspace like a user: quick open, "eForms: Submit Notice" from the
+ * palette, answering the author prompts if this workspace never answered them, then "Show My
+ * Notices" on the outcome. Used only when the suite left no notice in the sandbox (e.g. --grep).
+ */
+async function submitFromPalette(page, noticeRows) {
+  await quickOpen(page, 'valid-cn.xml');
+  await runFromPalette(page, 'eForms: Submit Notice');
+  const until = Date.now() + 60000;
+  while (Date.now() < until) {
+    if ((await noticeRows.count()) > 0) return;
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    const title = page.locator('.quick-input-widget .quick-input-title');
+    if ((await input.isVisible()) && /Notice author/.test((await title.textContent()) ?? '')) {
+      const placeholder = (await input.getAttribute('placeholder')) ?? '';
+      if (/@/.test(placeholder)) await input.fill('buyer@example.org');
+      else await input.fill('en');
+      await page.keyboard.press('Enter');
+    }
+    const anyway = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Submit anyway' });
+    if (await anyway.isVisible()) await anyway.click();
+    const show = page.locator('.notification-toast .monaco-button', { hasText: 'Show My Notices' });
+    if (await show.isVisible()) await show.click();
+    await page.waitForTimeout(500);
+  }
+  throw new Error('the notice submitted from the palette did not appear in My Notices within 60 s');
+}
+
 /** Labels of the rows the quick input shows now (after its list settles). */
 async function quickInputLabels(page) {
   await page.waitForTimeout(300);
@@ -72,6 +255,14 @@ export async function runUiChecks(page, { apiKey, resultsDir, log }) {
     await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60000 });
     // The explorer shows the workspace files once the remote connection is up.
     await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 60000 });
+    // A fresh profile opens an empty secondary side bar (chat is off): it only takes room.
+    // Cosmetic (the screenshots): a workbench without that command still passes.
+    if (await page.locator('.part.auxiliarybar').isVisible()) {
+      await runFromPalette(page, 'View: Hide Secondary Side Bar')
+        .then(() => page.locator('.part.auxiliarybar').waitFor({ state: 'hidden', timeout: 10000 }))
+        .catch((err) => log(`    (the secondary side bar stays: ${err.message.split('\n')[0]})`));
+      await page.keyboard.press('Escape');
+    }
   });
 
   const all = contributedCommands();
@@ -110,17 +301,7 @@ export async function runUiChecks(page, { apiKey, resultsDir, log }) {
   });
 
   await check('invalid-cn.xml opened with quick open shows error squiggles', async () => {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Control+P');
-    const input = page.locator('.quick-input-widget .quick-input-box input');
-    await input.waitFor({ state: 'visible', timeout: 10000 });
-    await input.fill('invalid-cn.xml');
-    await page
-      .locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: 'invalid-cn.xml' })
-      .first()
-      .waitFor({ timeout: 15000 });
-    await page.keyboard.press('Enter');
-    await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 15000 });
+    await quickOpen(page, 'invalid-cn.xml');
     // Squiggles are drawn for visible lines only: wait for the problems to arrive (the Problems counter
     // in the status bar), then go to the next problem (F8) like a user until an error is in view.
     await page.waitForFunction(
@@ -166,14 +347,113 @@ export async function runUiChecks(page, { apiKey, resultsDir, log }) {
     return `${commands.length} commands`;
   });
 
+  await check('My Notices in the eForms side bar lists the notices grouped by status', async () => {
+    await tidyForScreenshot(page);
+    await showEformsContainer(page);
+    await expandPane(page, 'My Notices');
+    const pane = viewPane(page, 'My Notices');
+    const rows = pane.locator('.monaco-list-row');
+    const notices = pane.locator('.monaco-list-row[aria-level="2"]');
+    // The suite submitted notices to this sandbox with the same key; the view loads them when shown.
+    let submitted = '';
+    try {
+      await notices.first().waitFor({ state: 'visible', timeout: 20000 });
+    } catch {
+      await submitFromPalette(page, notices);
+      await showEformsContainer(page);
+      submitted = ', one submitted from the palette';
+    }
+    await notices.first().waitFor({ state: 'visible', timeout: 30000 });
+    // Every notice row sits under a status group: the nearest level-1 row above it names a status.
+    // Rows are positioned absolutely: their order on screen is data-index, not the DOM order.
+    const tree = await rows.evaluateAll((rs) =>
+      rs
+        .map((r) => ({
+          index: Number(r.getAttribute('data-index')),
+          level: r.getAttribute('aria-level'),
+          label: r.querySelector('.label-name')?.textContent?.trim() ?? '',
+        }))
+        .sort((a, b) => a.index - b.index),
+    );
+    let group = '';
+    const statuses = new Set();
+    for (const r of tree) {
+      if (r.level === '1') group = r.label;
+      else if (r.level === '2' && !STATUS_GROUP.test(group))
+        throw new Error(`notice ${r.label} is not under a status group (rows: ${JSON.stringify(tree)})`);
+      else if (r.level === '2') statuses.add(group);
+    }
+    if (statuses.size === 0) throw new Error(`no notice under a status group: ${JSON.stringify(tree)}`);
+    // Leave only the notices in view: the Market Prices pane below stays collapsed for this picture.
+    await collapsePane(page, 'Market Prices');
+    await widenSideBar(page, 420);
+    // A notice eNotices2 did not accept: its validation report opens beside the notice in the editor.
+    let report = '';
+    const draft = tree.find(
+      (r, i) => r.level === '2' && tree.slice(0, i).findLast((g) => g.level === '1')?.label === 'DRAFT',
+    );
+    if (draft) {
+      await pane.locator(`.monaco-list-row[data-index="${draft.index}"]`).click();
+      await page
+        .locator('.tab', { hasText: /Report [0-9a-f]{8}/ })
+        .first()
+        .waitFor({ timeout: 30000 });
+      const h1 = webviewContent(page).locator('h1');
+      await h1.waitFor({ state: 'visible', timeout: 30000 });
+      const title = ((await h1.textContent()) ?? '').trim();
+      if (!/^Validation report of /.test(title)) throw new Error(`the report view shows "${title}"`);
+      report = `; ${title}`;
+    }
+    await tidyForScreenshot(page);
+    await notices.first().waitFor({ state: 'visible', timeout: 10000 });
+    await page.screenshot({ path: join(resultsDir, 'my-notices.png') });
+    return `${await notices.count()} notices under ${[...statuses].join(', ')}${submitted}${report}`;
+  });
+
+  await check('a series picked in Market Prices opens the Market Explorer with its chart drawn', async () => {
+    await tidyForScreenshot(page);
+    await showEformsContainer(page);
+    // The explorer alone in the editor area, and the prices tree alone in the side bar.
+    await closeAllEditors(page);
+    await collapsePane(page, 'My Notices');
+    await expandPane(page, 'Market Prices');
+    const pane = viewPane(page, 'Market Prices');
+    const sector = pane.locator('.monaco-list-row[aria-level="1"]', {
+      has: page.locator('.label-name', { hasText: /^Pigmeat$/ }),
+    });
+    await sector.first().waitFor({ state: 'visible', timeout: 20000 });
+    if ((await sector.first().getAttribute('aria-expanded')) !== 'true') await sector.first().click();
+    // The sector lists its series (pig classes): opening one opens the explorer on its last 3 years.
+    const series = pane.locator('.monaco-list-row[aria-level="2"]', {
+      has: page.locator('.label-name', { hasText: /^E$/ }),
+    });
+    await series.first().waitFor({ state: 'visible', timeout: 20000 });
+    await series.first().click();
+    await page.locator('.tab.active', { hasText: 'Market Explorer' }).first().waitFor({ timeout: 20000 });
+    const view = webviewContent(page);
+    const canvas = view.locator('.uplot canvas');
+    await canvas.first().waitFor({ state: 'visible', timeout: 60000 });
+    const error = view.locator('.status.error');
+    if ((await error.count()) > 0 && (await error.first().isVisible()))
+      throw new Error(`the explorer shows an error: ${await error.first().textContent()}`);
+    const box = await canvas.first().boundingBox();
+    if (!box || box.width < 200 || box.height < 100)
+      throw new Error(`the chart is not drawn at a visible size (${JSON.stringify(box)})`);
+    const summaryRows = await view.locator('table.summary tbody tr').count();
+    if (summaryRows === 0) throw new Error('the summary table lists no series');
+    await tidyForScreenshot(page);
+    // The chart in view, with the filters above it.
+    // Scrolls the explorer's own document only (scrollIntoView would scroll the workbench too).
+    await view.locator('#chart').evaluate((chart) => {
+      const bottom = chart.getBoundingClientRect().bottom;
+      if (bottom > window.innerHeight) window.scrollBy(0, bottom - window.innerHeight + 40);
+    });
+    await page.screenshot({ path: join(resultsDir, 'market-explorer.png') });
+    return `${summaryRows} series in the summary, chart ${Math.round(box.width)}×${Math.round(box.height)} px`;
+  });
+
   await check('no error notification from the extension', async () => {
-    const toasts = await page
-      .locator('.notifications-toasts .notification-toast, .notifications-center .notification-list-item')
-      .evaluateAll((items) =>
-        items
-          .filter((i) => i.querySelector('.codicon-error, .codicon-notifications-error'))
-          .map((i) => i.textContent || ''),
-      );
+    const toasts = await errorNotifications(page);
     const ours = toasts.filter((t) => /eforms/i.test(t));
     if (ours.length) throw new Error(ours.join(' | '));
     return toasts.length ? `other error notifications: ${toasts.join(' | ')}` : undefined;
