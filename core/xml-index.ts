@@ -5,8 +5,10 @@
 // No `vscode` import here, and no I/O.
 //
 // Why hand-written: the language server re-indexes the whole notice on every keystroke, so the scanner
-// jumps between markup with indexOf, compares end tags in place and interns names instead of running a
-// per-character state machine (saxes) or building a tree of values (fast-xml-parser).
+// jumps between markup with indexOf, reads code units from a typed-array copy of the text, guesses each
+// name from the document's own repetition and checks it 32 bits at a time, and compares end tags in
+// place, instead of running a per-character state machine (saxes) or building a tree of values
+// (fast-xml-parser). `npm run bench` measures it against both (goal: at least 3x saxes).
 
 export interface XmlAttribute {
   /** Qualified name as written (`listName`, `xsi:type`). */
@@ -112,26 +114,29 @@ function isWs(c: number): boolean {
   return c === SPACE || c === LF || c === TAB || c === CR;
 }
 
-/** Whether code units [a, a+len) equal [b, b+len): names are compared with their first occurrence. */
-function sameCodes(codes: Uint16Array, words: DataView, a: number, b: number, len: number): boolean {
-  let k = 0;
-  for (; k + 2 <= len; k += 2) if (words.getInt32((a + k) * 2, true) !== words.getInt32((b + k) * 2, true)) return false;
-  return k === len || codes[a + k] === codes[b + k];
-}
-
 /** Whether this machine stores a Uint16Array little-endian, as Buffer's 'utf16le' writes it. */
 const LITTLE_ENDIAN = new Uint16Array(new Uint8Array([1, 0]).buffer)[0] === 1;
+
+/** Kept between calls (indexXml is synchronous and never re-entered): one buffer per edit would load the GC. */
+let unitBuffer: Buffer | undefined;
+/** Above this many code units the buffer is not kept for the next call. */
+const KEEP_UNITS = 8 * 1024 * 1024;
 
 /**
  * The UTF-16 code units of the text in a typed array. Reading a typed array element costs about half
  * of a charCodeAt (which dispatches on the string's representation on every call: sliced, external,
  * two-byte...), and the native copy costs less than one charCodeAt pass over the text.
+ * Valid until the next call.
  */
 function codeUnits(text: string): Uint16Array {
   const n = text.length;
   if (LITTLE_ENDIAN && typeof Buffer !== 'undefined') {
-    // Its own ArrayBuffer (not the shared pool), so the Uint16Array view starts aligned at byte 0.
-    const bytes = Buffer.allocUnsafeSlow(n * 2);
+    let bytes = unitBuffer;
+    if (bytes === undefined || bytes.length < n * 2) {
+      // Its own ArrayBuffer (not the shared pool), so the Uint16Array view starts aligned at byte 0.
+      bytes = Buffer.allocUnsafeSlow(Math.max(n * 2, 64 * 1024));
+      if (n <= KEEP_UNITS) unitBuffer = bytes;
+    }
     bytes.write(text, 0, 'utf16le');
     return new Uint16Array(bytes.buffer, bytes.byteOffset, n);
   }
@@ -142,16 +147,95 @@ function codeUnits(text: string): Uint16Array {
 
 const PREDEFINED_ENTITIES = new Set(['lt', 'gt', 'amp', 'quot', 'apos']);
 
-interface NameInfo {
-  qname: string;
-  prefix: string;
-  local: string;
-  hash: number;
-  /** Offset of the name's first occurrence in the text (the table is per text). */
-  offset: number;
+/**
+ * Packed code units of the names of one index, in one Int32Array per call rather than two small typed
+ * arrays per name (a typed array costs as much to create as scanning a few hundred characters).
+ */
+class PairPool {
+  array = new Int32Array(2048);
+  top = 0;
+
+  /** Stores qname[from..] two code units per int, as an Int32Array view of the text reads them; returns where. */
+  add(qname: string, from: number): number {
+    const count = (qname.length - from) >> 1;
+    if (this.top + count > this.array.length) {
+      // Names created before keep the old array, which still holds their pairs.
+      const bigger = new Int32Array(Math.max(this.array.length * 2, this.top + count));
+      bigger.set(this.array.subarray(0, this.top));
+      this.array = bigger;
+    }
+    const at = this.top;
+    for (let k = 0; k < count; k++) {
+      const u0 = qname.charCodeAt(from + 2 * k);
+      const u1 = qname.charCodeAt(from + 2 * k + 1);
+      this.array[at + k] = LITTLE_ENDIAN ? u0 | (u1 << 16) : (u0 << 16) | u1;
+    }
+    this.top += count;
+    return at;
+  }
+}
+
+/**
+ * An interned name. Its code units are also kept packed two by two, so that an occurrence in the text
+ * is checked 32 bits at a time through an Int32Array view of the text's code units.
+ */
+class Name {
+  readonly prefix: string;
+  readonly local: string;
+  readonly length: number;
+  private readonly pairs: Int32Array;
+  /** Where units (0,1), (2,3)... are in `pairs`: how the text reads an occurrence at an even offset. */
+  private readonly evenAt: number;
+  /** Where units (1,2), (3,4)... are: an occurrence at an odd offset, whose unit 0 is compared alone. */
+  private readonly oddAt: number;
+  private readonly first: number;
+  private readonly last: number;
   /** Namespace URI of the prefix, valid while `nsVersion` equals the index's binding version. */
-  ns: string;
-  nsVersion: number;
+  ns = '';
+  nsVersion = -1;
+  /** The element name that followed this one as its next sibling last time (a guess for the next time). */
+  nextSibling: Name | undefined = undefined;
+  /** The name of this element's first child last time. */
+  firstChild: Name | undefined = undefined;
+  /** The name of this element's first attribute last time. */
+  firstAttribute: Name | undefined = undefined;
+  /** The attribute that followed this one last time. */
+  nextAttribute: Name | undefined = undefined;
+
+  constructor(
+    readonly qname: string,
+    colon: number,
+    readonly hash: number,
+    pool: PairPool,
+  ) {
+    this.prefix = colon >= 0 ? qname.slice(0, colon) : '';
+    this.local = colon >= 0 ? qname.slice(colon + 1) : qname;
+    this.length = qname.length;
+    this.evenAt = pool.add(qname, 0);
+    this.oddAt = pool.add(qname, 1);
+    this.pairs = pool.array;
+    this.first = qname.charCodeAt(0);
+    this.last = qname.charCodeAt(qname.length - 1);
+  }
+
+  /** Whether the text holds this name at `at` (which must leave room for it: at + length <= text length). */
+  matches(codes: Uint16Array, pairs: Int32Array, at: number): boolean {
+    const len = this.length;
+    const packed = this.pairs;
+    let p = this.evenAt;
+    let from = at;
+    let rest = len;
+    if ((at & 1) === 1) {
+      if (codes[at] !== this.first) return false;
+      p = this.oddAt;
+      from = at + 1;
+      rest = len - 1;
+    }
+    const base = (from >> 1) - p;
+    const end = p + (rest >> 1);
+    for (; p < end; p++) if (pairs[base + p] !== packed[p]) return false;
+    return (rest & 1) === 0 || codes[at + len - 1] === this.last;
+  }
 }
 
 /**
@@ -159,48 +243,43 @@ interface NameInfo {
  * substring: a notice repeats a few hundred names tens of thousands of times.
  */
 class NameTable {
-  private slots: (NameInfo | undefined)[] = new Array(512).fill(undefined);
+  private slots: (Name | undefined)[] = new Array(512).fill(undefined);
   private mask = 511;
   private count = 0;
+  private readonly pool = new PairPool();
 
-  get(text: string, codes: Uint16Array, words: DataView, start: number, end: number, colon: number, hash: number): NameInfo {
+  get(
+    text: string,
+    codes: Uint16Array,
+    pairs: Int32Array,
+    start: number,
+    end: number,
+    colon: number,
+    hash: number,
+  ): Name {
     const len = end - start;
     let k = hash & this.mask;
     for (;;) {
       const slot = this.slots[k];
       if (slot === undefined) break;
-      if (slot.hash === hash && slot.qname.length === len && sameCodes(codes, words, start, slot.offset, len))
-        return slot;
+      if (slot.hash === hash && slot.length === len && slot.matches(codes, pairs, start)) return slot;
       k = (k + 1) & this.mask;
     }
-    const qname = text.slice(start, end);
-    const c = colon >= 0 ? colon - start : -1;
-    const info: NameInfo =
-      c >= 0
-        ? {
-            qname,
-            prefix: qname.slice(0, c),
-            local: qname.slice(c + 1),
-            hash,
-            offset: start,
-            ns: '',
-            nsVersion: -1,
-          }
-        : { qname, prefix: '', local: qname, hash, offset: start, ns: '', nsVersion: -1 };
-    this.slots[k] = info;
+    const name = new Name(text.slice(start, end), colon >= 0 ? colon - start : -1, hash, this.pool);
+    this.slots[k] = name;
     if (++this.count * 2 > this.mask) this.grow();
-    return info;
+    return name;
   }
 
   private grow(): void {
     const old = this.slots;
     this.mask = this.mask * 2 + 1;
     this.slots = new Array(this.mask + 1).fill(undefined);
-    for (const info of old) {
-      if (info === undefined) continue;
-      let k = info.hash & this.mask;
+    for (const name of old) {
+      if (name === undefined) continue;
+      let k = name.hash & this.mask;
       while (this.slots[k] !== undefined) k = (k + 1) & this.mask;
-      this.slots[k] = info;
+      this.slots[k] = name;
     }
   }
 }
@@ -266,10 +345,80 @@ class LineTable {
 const EMPTY_ATTRIBUTES: XmlAttribute[] = Object.freeze([]) as unknown as XmlAttribute[];
 const NO_CHILDREN: number[] = Object.freeze([]) as unknown as number[];
 
+/**
+ * An element as the index records it. `children` is worked out on first use, from the parent links:
+ * most elements' children are never asked for, and one array per parent was an eighth of the work.
+ * The bookkeeping is in private (#) fields, so that keys, spreads and JSON see the same data properties
+ * as before; toJSON puts `children` back where a plain object had it.
+ */
+class IndexedElement implements XmlElement {
+  #kids: number[] | undefined = undefined;
+  /** The index's elements and this one's place in them. */
+  readonly #all: XmlElement[];
+  readonly #at: number;
+
+  constructor(
+    public qname: string,
+    public local: string,
+    public ns: string,
+    public start: number,
+    public nameEnd: number,
+    public startTagEnd: number,
+    public end: number,
+    public parent: number,
+    public attributes: XmlAttribute[],
+    all: XmlElement[],
+    at: number,
+  ) {
+    this.#all = all;
+    this.#at = at;
+  }
+
+  /** Indexes of the child elements, in document order (the same array on every read). */
+  get children(): number[] {
+    if (this.#kids !== undefined) return this.#kids;
+    // The subtree is contiguous in document order and ends at the first element whose parent comes
+    // before this one; the children are the elements in it whose parent is this one.
+    const all = this.#all;
+    const at = this.#at;
+    let kids = NO_CHILDREN;
+    for (let k = at + 1; k < all.length; k++) {
+      const p = all[k].parent;
+      if (p < at) break;
+      if (p === at) {
+        if (kids === NO_CHILDREN) kids = [];
+        kids.push(k);
+      }
+    }
+    this.#kids = kids;
+    return kids;
+  }
+
+  set children(value: number[]) {
+    this.#kids = value;
+  }
+
+  toJSON(): XmlElement {
+    return {
+      qname: this.qname,
+      local: this.local,
+      ns: this.ns,
+      start: this.start,
+      nameEnd: this.nameEnd,
+      startTagEnd: this.startTagEnd,
+      end: this.end,
+      parent: this.parent,
+      children: this.children,
+      attributes: this.attributes,
+    };
+  }
+}
+
 export function indexXml(text: string): XmlIndex {
   const n = text.length;
   const codes = codeUnits(text);
-  const words = new DataView(codes.buffer, codes.byteOffset, codes.byteLength);
+  // The same code units read two at a time (aligned pairs), to compare names 32 bits at a time.
+  const pairs = new Int32Array(codes.buffer, codes.byteOffset, n >> 1);
   const elements: XmlElement[] = [];
   const errors: XmlSyntaxError[] = [];
   const lines = new LineTable(text);
@@ -280,16 +429,15 @@ export function indexXml(text: string): XmlIndex {
   const undoUri: (string | undefined)[] = [];
   /** Open elements (indexes), innermost last, with the undo-log length at their start tag. */
   const stack: number[] = [];
+  /** Names of the open elements, innermost last. */
+  const openNames: Name[] = [];
+  /** Name of the last child seen at each depth (index = number of open ancestors); undefined before the first. */
+  const lastChildName: (Name | undefined)[] = [undefined];
   /** Changes whenever a binding does, so that a name's resolved namespace can be cached on the name. */
   let bindingsVersion = 0;
   /** Attributes of the start tag being read; copied into an exact-size array per element. */
   const scratch: XmlAttribute[] = [];
   let scratchCount = 0;
-  // Children of the open elements, innermost last, in one array with a top index: an element's
-  // children are copied out in one exact-size slice when it closes (no array grows element by element).
-  const childScratch: number[] = [];
-  let childTop = 0;
-  const childMarks: number[] = [];
   const marks: number[] = [];
   let rootSeen = false;
   let rootClosed = false;
@@ -367,14 +515,10 @@ export function indexXml(text: string): XmlIndex {
 
   const closeTop = (end: number): void => {
     const idx = stack.pop() as number;
+    openNames.pop();
     const mark = marks.pop() as number;
-    const childMark = childMarks.pop() as number;
     const el = elements[idx];
     el.end = end;
-    if (childTop > childMark) {
-      el.children = childScratch.slice(childMark, childTop);
-      childTop = childMark;
-    }
     while (undoPrefix.length > mark) {
       const p = undoPrefix.pop() as string;
       const uri = undoUri.pop();
@@ -422,7 +566,12 @@ export function indexXml(text: string): XmlIndex {
 
   let i = 0;
   while (i < n) {
-    const lt = text.indexOf('<', i);
+    // Between tags there is mostly a line break and some indentation: look at a few code units before
+    // paying for a call to indexOf.
+    let lt = i;
+    const near = Math.min(i + 16, n);
+    while (lt < near && codes[lt] !== LT) lt++;
+    if (lt === near) lt = near < n ? text.indexOf('<', near) : -1;
     const textEnd = lt < 0 ? n : lt;
     if (textEnd > i) {
       if (stack.length === 0) checkOutsideText(i, textEnd);
@@ -434,16 +583,16 @@ export function indexXml(text: string): XmlIndex {
 
     if (c1 === SLASH) {
       // End tag. Fast path: it closes the innermost open element, compared in place.
-      const top = stack.length > 0 ? elements[stack[stack.length - 1]] : undefined;
-      if (top !== undefined) {
-        const q = top.qname;
-        const after = i + 2 + q.length;
-        if (after < n && codes[after] === GT && sameCodes(codes, words, i + 2, top.start + 1, q.length)) {
+      if (stack.length > 0) {
+        const name = openNames[stack.length - 1];
+        const after = i + 2 + name.length;
+        if (after < n && codes[after] === GT && name.matches(codes, pairs, i + 2)) {
           closeTop(after + 1);
           i = after + 1;
           continue;
         }
       }
+      const top = stack.length > 0 ? elements[stack[stack.length - 1]] : undefined;
       let j = i + 2;
       while (j < n && isNameChar(text.charCodeAt(j))) j++;
       const nameStart = i + 2;
@@ -543,16 +692,38 @@ export function indexXml(text: string): XmlIndex {
     // Start tag.
     const start = i;
     let j = i + 1;
-    let colon = -1;
-    let hash = 0;
-    for (; j < n; j++) {
-      const c = codes[j];
-      if (c < 128 ? NAME_CHAR[c] === 0 : c === BOM) break;
-      if (c === COLON && colon < 0) colon = j;
-      hash = (Math.imul(hash, 31) + c) | 0;
+    // Notices repeat their structure: guess the name from what followed the previous sibling (or began
+    // the parent) last time, and check the guess in one pass instead of scanning, hashing and checking.
+    const depth = stack.length;
+    const previous = lastChildName[depth];
+    const guess =
+      previous !== undefined ? previous.nextSibling : depth > 0 ? openNames[depth - 1].firstChild : undefined;
+    let info: Name | undefined;
+    if (guess !== undefined) {
+      const len = guess.length;
+      if (j + len <= n && guess.matches(codes, pairs, j)) {
+        const c = j + len < n ? codes[j + len] : -1;
+        if (c < 128 ? NAME_CHAR[c] !== 1 : c === BOM) {
+          info = guess;
+          j += len;
+        }
+      }
+    }
+    if (info === undefined) {
+      let colon = -1;
+      let hash = 0;
+      for (; j < n; j++) {
+        const c = codes[j];
+        if (c < 128 ? NAME_CHAR[c] === 0 : c === BOM) break;
+        if (c === COLON && colon < 0) colon = j;
+        hash = (Math.imul(hash, 31) + c) | 0;
+      }
+      info = names.get(text, codes, pairs, start + 1, j, colon, hash);
     }
     const nameEnd = j;
-    const info = names.get(text, codes, words, start + 1, nameEnd, colon, hash);
+    if (previous !== undefined) previous.nextSibling = info;
+    else if (depth > 0) openNames[depth - 1].firstChild = info;
+    lastChildName[depth] = info;
     if (rootClosed)
       err(`a second root element <${info.qname}>: a document has exactly one root element`, start);
     let attributes = EMPTY_ATTRIBUTES;
@@ -560,6 +731,7 @@ export function indexXml(text: string): XmlIndex {
     let startTagEnd = -1;
     let declaresNs = false;
     let attributePrefixed = false;
+    let previousAttribute: Name | undefined;
     const mark = undoPrefix.length;
 
     for (;;) {
@@ -603,16 +775,35 @@ export function indexXml(text: string): XmlIndex {
       if (!hadWs) err('attributes must be separated by white space', j);
       // Attribute.
       const aStart = j;
-      let aColon = -1;
-      let aHash = 0;
-      for (; j < n; j++) {
-        const d = codes[j];
-        if (d < 128 ? NAME_CHAR[d] === 0 : d === BOM) break;
-        if (d === COLON && aColon < 0) aColon = j;
-        aHash = (Math.imul(aHash, 31) + d) | 0;
+      // Same guess as for element names: the attribute that followed the previous one (or began this
+      // element's start tag) last time.
+      const aGuess = previousAttribute === undefined ? info.firstAttribute : previousAttribute.nextAttribute;
+      let aInfo: Name | undefined;
+      if (aGuess !== undefined) {
+        const len = aGuess.length;
+        if (j + len <= n && aGuess.matches(codes, pairs, j)) {
+          const d = j + len < n ? codes[j + len] : -1;
+          if (d < 128 ? NAME_CHAR[d] !== 1 : d === BOM) {
+            aInfo = aGuess;
+            j += len;
+          }
+        }
       }
+      if (aInfo === undefined) {
+        let aColon = -1;
+        let aHash = 0;
+        for (; j < n; j++) {
+          const d = codes[j];
+          if (d < 128 ? NAME_CHAR[d] === 0 : d === BOM) break;
+          if (d === COLON && aColon < 0) aColon = j;
+          aHash = (Math.imul(aHash, 31) + d) | 0;
+        }
+        aInfo = names.get(text, codes, pairs, aStart, j, aColon, aHash);
+      }
+      if (previousAttribute === undefined) info.firstAttribute = aInfo;
+      else previousAttribute.nextAttribute = aInfo;
+      previousAttribute = aInfo;
       const aNameEnd = j;
-      const aInfo = names.get(text, codes, words, aStart, aNameEnd, aColon, aHash);
       while (j < n && isWs(codes[j])) j++;
       let valueStart: number;
       let valueEnd: number;
@@ -716,7 +907,7 @@ export function indexXml(text: string): XmlIndex {
       info.nsVersion = bindingsVersion;
     }
     if (scratchCount > 0) {
-      attributes = scratch.slice(0, scratchCount);
+      attributes = scratchCount === 1 ? [scratch[0]] : scratch.slice(0, scratchCount);
       scratchCount = 0;
     }
     if (attributePrefixed) {
@@ -733,20 +924,22 @@ export function indexXml(text: string): XmlIndex {
 
     const parent = stack.length > 0 ? stack[stack.length - 1] : -1;
     const idx = elements.length;
-    elements.push({
-      qname: info.qname,
-      local: info.local,
-      ns,
-      start,
-      nameEnd,
-      startTagEnd,
-      end: selfClosing ? startTagEnd : -1,
-      parent,
-      children: NO_CHILDREN,
-      attributes,
-    });
+    elements.push(
+      new IndexedElement(
+        info.qname,
+        info.local,
+        ns,
+        start,
+        nameEnd,
+        startTagEnd,
+        selfClosing ? startTagEnd : -1,
+        parent,
+        attributes,
+        elements,
+        idx,
+      ),
+    );
     rootSeen = true;
-    childScratch[childTop++] = idx;
     if (selfClosing) {
       // Declarations on a self-closing element end with it.
       if (declaresNs) {
@@ -761,8 +954,9 @@ export function indexXml(text: string): XmlIndex {
       if (stack.length === 0) rootClosed = true;
     } else {
       stack.push(idx);
+      openNames.push(info);
+      lastChildName[depth + 1] = undefined;
       marks.push(mark);
-      childMarks.push(childTop);
     }
     i = startTagEnd;
   }
