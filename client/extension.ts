@@ -98,6 +98,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Eforms
         if (affectsEforms(e)) s.fireSettingsChanged();
       }),
       vscode.workspace.onDidOpenTextDocument((d) => onDocument(s, d)),
+      vscode.workspace.onDidCloseTextDocument((d) => s.status.forget(d.uri.toString())),
       vscode.workspace.onDidChangeTextDocument((e) => {
         // A file that becomes a notice while typed (an empty new file) starts the server too.
         if (e.document === vscode.window.activeTextEditor?.document)
@@ -129,7 +130,7 @@ function onActiveEditor(s: EformsClientState, editor: vscode.TextEditor | undefi
   const notice = editor ? s.isNotice(editor.document) : false;
   void vscode.commands.executeCommand('setContext', 'eforms.isNotice', notice);
   if (notice) void s.languageClient.ensureStarted();
-  s.status.setRelevant(notice);
+  s.status.setActive(editor?.document.uri.toString(), notice);
 }
 
 export async function deactivate(): Promise<void> {

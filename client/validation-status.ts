@@ -6,6 +6,8 @@ import * as vscode from 'vscode';
 import type { ValidationStatusParams } from '../core/protocol';
 import { Commands } from './command-ids';
 
+const IDLE: ValidationStatusParams = { state: 'idle', errors: 0, warnings: 0, infos: 0 };
+
 export interface StatusSnapshot {
   state: ValidationStatusParams['state'];
   text: string;
@@ -17,7 +19,12 @@ export interface StatusSnapshot {
 
 export class ValidationStatusItem implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
-  private status: ValidationStatusParams = { state: 'idle', errors: 0, warnings: 0, infos: 0 };
+  private status: ValidationStatusParams = IDLE;
+  /** The latest status per document: the item shows the active notice's, not whichever reported last. */
+  private readonly byUri = new Map<string, ValidationStatusParams>();
+  /** The latest status that named no document (e.g. "API key needed" before any request). */
+  private general: ValidationStatusParams = IDLE;
+  private activeUri: string | undefined;
   private ticker: NodeJS.Timeout | undefined;
   private relevant = false;
 
@@ -28,13 +35,25 @@ export class ValidationStatusItem implements vscode.Disposable {
   }
 
   update(status: ValidationStatusParams): void {
-    this.status = status;
-    this.render();
+    if (status.uri) this.byUri.set(status.uri, status);
+    else this.general = status;
+    this.select();
   }
 
-  /** Shown while an eForms notice (or any XML file, once the server runs) is in the active editor. */
-  setRelevant(relevant: boolean): void {
+  /** The active editor's document, and whether it is an eForms notice (the item shows only then). */
+  setActive(uri: string | undefined, relevant: boolean): void {
+    this.activeUri = uri;
     this.relevant = relevant;
+    this.select();
+  }
+
+  /** A closed document's status must not come back when another file with its name is opened. */
+  forget(uri: string): void {
+    this.byUri.delete(uri);
+  }
+
+  private select(): void {
+    this.status = (this.activeUri && this.byUri.get(this.activeUri)) || this.general;
     this.render();
   }
 

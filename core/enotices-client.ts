@@ -395,15 +395,17 @@ export class EnoticesClient {
   private httpError(op: EnoticesOperation, family: ApiFamily, status: number, body: Buffer): EnoticesError {
     let code: string | undefined;
     let serviceMessage: string | undefined;
+    // A gateway that echoes the Authorization header must not get the key shown on screen or logged.
+    const text = this.apiKey ? body.toString('utf8').split(this.apiKey).join('***') : body.toString('utf8');
     try {
-      const j = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+      const j = JSON.parse(text) as Record<string, unknown>;
       if (j && typeof j === 'object') {
         const c = sanitizeServiceText(j.code, 60);
         code = /^[A-Z0-9_.-]+$/i.test(c) ? c : undefined;
         serviceMessage = sanitizeServiceText(j.message ?? j.error) || undefined;
       }
     } catch {
-      const t = sanitizeServiceText(body.toString('utf8').replace(/<[^>]*>/g, ' '), 200);
+      const t = sanitizeServiceText(text.replace(/<[^>]*>/g, ' '), 200);
       serviceMessage = t || undefined;
     }
     const e = explainStatus(family, op, status, code);

@@ -58,7 +58,9 @@ export function packageExtension({ quiet = false } = {}) {
     '--out',
     vsix,
   ];
-  if (!pkg.repository) args.push('--allow-missing-repository');
+  // Without a repository vsce cannot turn the README's relative image links into URLs; the screenshots
+  // ship in the .vsix instead, where the extension details page resolves them relative to the package.
+  if (!pkg.repository) args.push('--allow-missing-repository', '--no-rewrite-relative-links');
   run(process.execPath, args, 'vsce package', STAGE);
   const kb = statSync(vsix).size / 1024;
   if (!quiet)

@@ -222,7 +222,7 @@ export class ValidationScheduler {
           uri: s.uri,
           ...zero,
           message:
-            "Service validation runs on request: use 'eForms: Validate Now' (eforms.validation.run is manual).",
+            "Service validation runs on request: use 'eForms: Validate Notice' (eforms.validation.run is manual).",
         });
       return;
     }

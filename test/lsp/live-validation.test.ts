@@ -40,7 +40,7 @@ function assertMatchesFixture(
     const d = got.find((x) => x.code === e.id);
     assert.ok(d);
     const at = lineCol(text, offsetOfLocation(text, e.location));
-    assert.equal(d.range.start.line, at.line, `${label}: ${e.id} line (${e.location})`);
+    assert.deepEqual(d.range.start, at, `${label}: ${e.id} start (${e.location})`);
     assert.equal(d.severity, SEVERITY[e.role], `${label}: ${e.id} severity`);
     assert.equal(d.data?.location, e.location, `${label}: ${e.id} data.location`);
   }
