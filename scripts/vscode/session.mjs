@@ -147,7 +147,8 @@ export function freePort(host = '127.0.0.1') {
  * one, undefined the CLI's default. Its output goes to `logFile`.
  */
 export function startSandbox({
-  port = 0,
+  // No default here: undefined must reach the CLI as "no --port" (its fixed default port).
+  port,
   dataDir,
   logFile,
   apiKeys = [],
