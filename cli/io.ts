@@ -1,6 +1,8 @@
 // The command-line tool's view of the outside world: output streams and environment, passed in so that
 // tests can run commands in-process. No `vscode` import here.
 
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
@@ -18,3 +20,20 @@ export const EXIT_FAILURE = 2;
 export class UsageError extends Error {}
 
 export type Command = (args: string[], io: CliIo) => Promise<number>;
+
+/**
+ * node:util's parseArgs for a subcommand: its own errors (unknown option, missing value) become usage
+ * errors that end with the command's help hint, so every subcommand reports them the same way.
+ */
+export function parseCommandLine<T extends ParseArgsConfig>(command: string, config: T): ParsedResults<T> {
+  try {
+    return parseArgs(config);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    // Node appends advice about positionals starting with '-' to "Unknown option": not what users need.
+    const first = (e as Error).message.split('\n')[0].replace(/\. To specify a positional argument.*$/, '.');
+    throw new UsageError(`${first} Run 'eforms ${command} --help' for usage.`);
+  }
+}
+
+type ParsedResults<T extends ParseArgsConfig> = ReturnType<typeof parseArgs<T>>;

@@ -2,14 +2,13 @@
 // Validation Service, or the SDK's schematron) on the notice's text, offline, and prints the findings
 // as text, JSON or SARIF. It never contacts a service and never writes files.
 
-import { parseArgs } from 'node:util';
 import type { Finding } from '../../core/finding';
 import { formatFindings, isOutputFormat, OUTPUT_FORMATS, summarize } from '../../core/output-formats';
 import { parseSvrl, SvrlFormatError } from '../../core/svrl';
 import { mapSvrl } from '../../core/svrl-mapping';
 import { indexXml } from '../../core/xml-index';
 import { decodeInputText, InputFileError, readInputFile } from '../input-files';
-import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, UsageError } from '../io';
+import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
 
 const USAGE = `Usage: eforms check NOTICE.xml --svrl REPORT.svrl [--format text|json|sarif]
 
@@ -33,15 +32,7 @@ function readText(cwd: string, path: string, what: string): string {
 }
 
 export async function check(args: string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (e) {
-    if (e instanceof UsageError) throw e;
-    // parseArgs's own errors (unknown option, missing value) are usage errors too.
-    throw new UsageError(`${(e as Error).message.split('\n')[0]} ${HINT}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parse(args);
   if (values.help) {
     io.out(USAGE);
     return EXIT_OK;
@@ -97,7 +88,7 @@ export async function check(args: string[], io: CliIo): Promise<number> {
 }
 
 function parse(args: string[]) {
-  return parseArgs({
+  return parseCommandLine('check', {
     args,
     allowPositionals: true,
     strict: true,

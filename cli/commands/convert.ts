@@ -3,16 +3,14 @@
 
 import { renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { readNoticeIdentity } from '../../core/notice-identity';
-import { type CliIo, EXIT_FAILURE, EXIT_OK, UsageError } from '../io';
+import { type CliIo, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from '../io';
 import {
   CONNECTION_OPTIONS,
   CONNECTION_USAGE,
   connect,
   readInput,
   reportFailure,
-  usageFrom,
 } from './enotices-connection';
 
 const USAGE = `Usage: eforms convert LEGACY.xml [-o OUT.xml]
@@ -27,13 +25,7 @@ ${CONNECTION_USAGE}
 Exit status: 0 converted, 1 refused by eNotices2, 2 usage error or service failure.`;
 
 export async function convert(args: string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (e) {
-    throw usageFrom(e, 'convert');
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parse(args);
   if (values.help) {
     io.out(USAGE);
     return EXIT_OK;
@@ -73,7 +65,7 @@ export async function convert(args: string[], io: CliIo): Promise<number> {
 }
 
 function parse(args: string[]) {
-  return parseArgs({
+  return parseCommandLine('convert', {
     args,
     allowPositionals: true,
     options: { ...CONNECTION_OPTIONS, output: { type: 'string', short: 'o' } },

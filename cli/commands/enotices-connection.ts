@@ -69,9 +69,3 @@ export function isoDateTime(v: string, option: string): string {
     );
   return new Date(t).toISOString();
 }
-
-/** parseArgs errors are usage errors, with the command's help hint. */
-export function usageFrom(err: unknown, command: string): UsageError {
-  if (err instanceof UsageError) return err;
-  return new UsageError(`${(err as Error).message.split('\n')[0]} Run 'eforms ${command} --help' for usage.`);
-}

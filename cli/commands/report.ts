@@ -2,21 +2,19 @@
 // validation report (SVRL) of a submitted notice from eNotices2. With --notice, places every assertion
 // on the notice's text (mapSvrl) and prints findings as `eforms check` does.
 
-import { parseArgs } from 'node:util';
 import { businessIdProblem, isNoticeId } from '../../core/business-id';
 import type { Finding } from '../../core/finding';
 import { formatFindings, isOutputFormat, summarize } from '../../core/output-formats';
 import { parseSvrl, type SvrlReport } from '../../core/svrl';
 import { mapSvrl, severityOf } from '../../core/svrl-mapping';
 import { indexXml } from '../../core/xml-index';
-import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, UsageError } from '../io';
+import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
 import {
   CONNECTION_OPTIONS,
   CONNECTION_USAGE,
   connect,
   readInput,
   reportFailure,
-  usageFrom,
 } from './enotices-connection';
 
 const USAGE = `Usage: eforms report BUSINESS_ID [--notice NOTICE.xml] [--format text|json|sarif|svrl]
@@ -32,13 +30,7 @@ Exit status: 0 no error in the report, 1 the report has errors or eNotices2 refu
 service failure.`;
 
 export async function report(args: string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (e) {
-    throw usageFrom(e, 'report');
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parse(args);
   if (values.help) {
     io.out(USAGE);
     return EXIT_OK;
@@ -108,7 +100,7 @@ function hasErrors(svrl: string): boolean {
 }
 
 function parse(args: string[]) {
-  return parseArgs({
+  return parseCommandLine('report', {
     args,
     allowPositionals: true,
     options: { ...CONNECTION_OPTIONS, notice: { type: 'string' }, format: { type: 'string' } },

@@ -1,21 +1,19 @@
 // `eforms search`: lists the notices of the API key's account in eNotices2, filtered, one page at a
 // time, as a table or JSON. Service strings are shown sanitized (the client cleans them).
 
-import { parseArgs } from 'node:util';
 import {
   businessIdOfNotice,
   isNoticeStatus,
   NOTICE_STATUSES,
   type SearchCriteria,
 } from '../../core/enotices-client';
-import { type CliIo, EXIT_OK, UsageError } from '../io';
+import { type CliIo, EXIT_OK, parseCommandLine, UsageError } from '../io';
 import {
   CONNECTION_OPTIONS,
   CONNECTION_USAGE,
   connect,
   isoDateTime,
   reportFailure,
-  usageFrom,
 } from './enotices-connection';
 
 const USAGE = `Usage: eforms search [--status SUBMITTED,...] [--author EMAIL] [--since DATE] [--until DATE]
@@ -39,13 +37,7 @@ ${CONNECTION_USAGE}
 Exit status: 0 listed (even when nothing matches), 1 refused by eNotices2, 2 usage error or service failure.`;
 
 export async function search(args: string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (e) {
-    throw usageFrom(e, 'search');
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parse(args);
   if (values.help) {
     io.out(USAGE);
     return EXIT_OK;
@@ -127,7 +119,7 @@ export async function search(args: string[], io: CliIo): Promise<number> {
 }
 
 function parse(args: string[]) {
-  return parseArgs({
+  return parseCommandLine('search', {
     args,
     allowPositionals: true,
     options: {

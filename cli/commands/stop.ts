@@ -1,16 +1,9 @@
 // `eforms stop BUSINESS_ID`: asks eNotices2 to stop the publication of a notice (only a SUBMITTED
 // notice can be stopped). Not retried.
 
-import { parseArgs } from 'node:util';
 import { businessIdProblem, isNoticeId } from '../../core/business-id';
-import { type CliIo, EXIT_OK, UsageError } from '../io';
-import {
-  CONNECTION_OPTIONS,
-  CONNECTION_USAGE,
-  connect,
-  reportFailure,
-  usageFrom,
-} from './enotices-connection';
+import { type CliIo, EXIT_OK, parseCommandLine, UsageError } from '../io';
+import { CONNECTION_OPTIONS, CONNECTION_USAGE, connect, reportFailure } from './enotices-connection';
 
 const USAGE = `Usage: eforms stop BUSINESS_ID
 
@@ -21,13 +14,7 @@ ${CONNECTION_USAGE}
 Exit status: 0 stopped, 1 refused (not SUBMITTED, locked, not found, key), 2 usage error or service failure.`;
 
 export async function stop(args: string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (e) {
-    throw usageFrom(e, 'stop');
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parse(args);
   if (values.help) {
     io.out(USAGE);
     return EXIT_OK;
@@ -47,5 +34,5 @@ export async function stop(args: string[], io: CliIo): Promise<number> {
 }
 
 function parse(args: string[]) {
-  return parseArgs({ args, allowPositionals: true, options: { ...CONNECTION_OPTIONS } });
+  return parseCommandLine('stop', { args, allowPositionals: true, options: { ...CONNECTION_OPTIONS } });
 }

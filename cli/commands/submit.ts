@@ -2,16 +2,14 @@
 // validated by the service (CVS) and created whether or not validation succeeds; only a valid one is
 // submitted for publication. Never retried (a retry could submit twice).
 
-import { parseArgs } from 'node:util';
 import { readNoticeIdentity } from '../../core/notice-identity';
-import { type CliIo, EXIT_FINDINGS, EXIT_OK, UsageError } from '../io';
+import { type CliIo, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
 import {
   CONNECTION_OPTIONS,
   CONNECTION_USAGE,
   connect,
   readInput,
   reportFailure,
-  usageFrom,
 } from './enotices-connection';
 
 const USAGE = `Usage: eforms submit NOTICE.xml --email AUTHOR@EXAMPLE.ORG [--locale en] [--format text|json]
@@ -28,13 +26,7 @@ ${CONNECTION_USAGE}
 Exit status: 0 submitted, 1 created but not submitted or refused by eNotices2, 2 usage error or service failure.`;
 
 export async function submit(args: string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (e) {
-    throw usageFrom(e, 'submit');
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parse(args);
   if (values.help) {
     io.out(USAGE);
     return EXIT_OK;
@@ -72,7 +64,7 @@ export async function submit(args: string[], io: CliIo): Promise<number> {
 }
 
 function parse(args: string[]) {
-  return parseArgs({
+  return parseCommandLine('submit', {
     args,
     allowPositionals: true,
     options: {

@@ -2,7 +2,6 @@
 // and prints its findings placed on the text (plus the local checks), as text, JSON or SARIF. The key
 // comes from EFORMS_API_KEY only; it is never printed and never sent over plain http except to loopback.
 
-import { parseArgs } from 'node:util';
 import { declaredSdkVersion } from '../../core/customization-id';
 import { CvsError, validateNotice } from '../../core/cvs-client';
 import { type EnvironmentName, isEnvironmentName, serviceUrls } from '../../core/environments';
@@ -21,7 +20,7 @@ import { parseSvrl } from '../../core/svrl';
 import { mapSvrl } from '../../core/svrl-mapping';
 import { indexXml } from '../../core/xml-index';
 import { decodeInputText, InputFileError, readInputFile } from '../input-files';
-import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, UsageError } from '../io';
+import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
 
 const USAGE = `Usage: eforms validate NOTICE.xml... [options]
 
@@ -51,13 +50,7 @@ interface FileResult {
 }
 
 export async function validate(args: string[], io: CliIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message.split('\n')[0]} ${HINT}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parse(args);
   if (values.help) {
     io.out(USAGE);
     return EXIT_OK;
@@ -199,7 +192,7 @@ function print(results: FileResult[], format: OutputFormat, io: CliIo): void {
 }
 
 function parse(args: string[]) {
-  return parseArgs({
+  return parseCommandLine('validate', {
     args,
     allowPositionals: true,
     strict: true,
