@@ -32,7 +32,9 @@ export function parseCommandLine<T extends ParseArgsConfig>(command: string, con
     if (e instanceof UsageError) throw e;
     // Node appends advice about positionals starting with '-' to "Unknown option": not what users need.
     const first = (e as Error).message.split('\n')[0].replace(/\. To specify a positional argument.*$/, '.');
-    throw new UsageError(`${first} Run 'eforms ${command} --help' for usage.`);
+    throw new UsageError(
+      `${/[.!?]$/.test(first) ? first : `${first}.`} Run 'eforms ${command} --help' for usage.`,
+    );
   }
 }
 
