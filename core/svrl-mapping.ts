@@ -35,8 +35,11 @@ interface Step {
 /** Raised for XPath this module does not evaluate; the caller treats the answer as unknown. */
 class UnsupportedXPath extends Error {}
 
-/** Splits at `sep` characters that are outside brackets, braces, parentheses and quotes. */
-function splitTopLevel(s: string, sep: string): string[] {
+/**
+ * Splits `s` where `separatorAt(i)` matches (it returns the separator's length, 0 for none), never
+ * inside brackets, braces, parentheses or quotes: XPath steps and predicates nest all four.
+ */
+function splitOutsideBrackets(s: string, separatorAt: (i: number) => number): string[] {
   const parts: string[] = [];
   let depth = 0;
   let quote = '';
@@ -48,13 +51,22 @@ function splitTopLevel(s: string, sep: string): string[] {
     } else if (c === '"' || c === "'") quote = c;
     else if (c === '[' || c === '(' || c === '{') depth++;
     else if (c === ']' || c === ')' || c === '}') depth--;
-    else if (depth === 0 && c === sep) {
-      parts.push(s.slice(from, i));
-      from = i + 1;
+    else if (depth === 0) {
+      const n = separatorAt(i);
+      if (n > 0) {
+        parts.push(s.slice(from, i));
+        from = i + n;
+        i = from - 1;
+      }
     }
   }
   parts.push(s.slice(from));
   return parts;
+}
+
+/** Splits at `sep` characters outside brackets, braces, parentheses and quotes. */
+function splitTopLevel(s: string, sep: string): string[] {
+  return splitOutsideBrackets(s, (i) => (s[i] === sep ? 1 : 0));
 }
 
 /** Parses one step (`cac:X[2]`, `*:X[namespace-uri()='u'][1]`, `Q{u}X`, `@a`, `..`, `text()`). */
@@ -331,30 +343,11 @@ function stripParens(e: string): string {
 
 /** Splits at a keyword (` and `, ` or `) outside brackets, parentheses and quotes. */
 function splitKeyword(e: string, word: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let quote = '';
-  let from = 0;
-  for (let i = 0; i < e.length; i++) {
-    const c = e[i];
-    if (quote) {
-      if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '(' || c === '[') depth++;
-    else if (c === ')' || c === ']') depth--;
-    else if (
-      depth === 0 &&
-      /\s/.test(c) &&
-      e.startsWith(word, i + 1) &&
-      /\s/.test(e[i + 1 + word.length] ?? '')
-    ) {
-      parts.push(e.slice(from, i));
-      from = i + 1 + word.length;
-      i = from;
-    }
-  }
-  parts.push(e.slice(from));
-  return parts.map((x) => x.trim());
+  const at = (i: number) =>
+    /\s/.test(e[i] ?? '') && e.startsWith(word, i + 1) && /\s/.test(e[i + 1 + word.length] ?? '')
+      ? 1 + word.length
+      : 0;
+  return splitOutsideBrackets(e, at).map((x) => x.trim());
 }
 
 /** `lhs = rhs` or `lhs != rhs` at the top level, or null. */

@@ -100,6 +100,8 @@ export class ValidationScheduler {
   /** Service-wide: repeated retryable failures, and until when no request is made. */
   private failures = 0;
   private backoffUntil = 0;
+  /** The failure that started the current back-off: every notice waiting on it reports it too. */
+  private backoffStatus?: ValidationStatusParams;
   /** A failure that no retry can fix until the settings or the key change (401, 403, insecure URL). */
   private blocked?: ValidationStatusParams;
   /** Request options the service rejected as such (400): not retried until settings change. */
@@ -308,6 +310,8 @@ export class ValidationScheduler {
       if (this.rejected?.fingerprint === fingerprint) return refuse({ ...this.rejected.status, uri: s.uri });
       const wait = this.backoffUntil - this.clock.now();
       if (wait > 0) {
+        // This notice's own status would otherwise still say what it was before the service went away.
+        if (this.backoffStatus) this.sendStatus({ ...this.backoffStatus, uri: s.uri });
         this.clearTimer(s);
         s.timer = this.clock.setTimeout(() => {
           s.timer = undefined;
@@ -409,6 +413,7 @@ export class ValidationScheduler {
       this.rejected = { fingerprint: JSON.stringify(options), status };
     } else {
       this.failures++;
+      this.backoffStatus = status;
       const delay = Math.min(this.backoffBaseMs * 2 ** (this.failures - 1), this.backoffMaxMs);
       this.backoffUntil = this.clock.now() + delay;
       if (!s.closed && !s.timer) {
@@ -448,6 +453,7 @@ export class ValidationScheduler {
     this.lastRefusal = '';
     this.failures = 0;
     this.backoffUntil = 0;
+    this.backoffStatus = undefined;
     this.blocked = undefined;
     this.rejected = undefined;
   }

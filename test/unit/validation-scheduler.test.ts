@@ -231,6 +231,24 @@ describe('ValidationScheduler', () => {
     assert.equal(r.calls.length, 5);
   });
 
+  test('during a back-off, another notice that wants validation reports the failure under its own uri', async () => {
+    const r = rig();
+    const other = 'file:///other.xml';
+    await r.open({ uri: URI, version: 1, text: INVALID });
+    await r.clock.advance(100);
+    assert.equal(r.calls.length, 1);
+    r.calls[0]?.reject(new CvsError('offline', 'The service cannot be reached.', true));
+    await settle();
+    // Within the 5 s back-off: the other notice makes no request, yet its status must not stay silent,
+    // since a client shows the active notice's status.
+    await r.open({ uri: other, version: 1, text: VALID });
+    await r.clock.advance(100);
+    assert.equal(r.calls.length, 1, 'no request during the back-off');
+    const mine = r.statuses.filter((s) => s.uri === other);
+    assert.equal(mine.at(-1)?.state, 'offline', JSON.stringify(mine));
+    assert.equal(mine.at(-1)?.message, 'The service cannot be reached.');
+  });
+
   test('the back-off is capped at 5 minutes', async () => {
     const r = rig();
     await r.open({ uri: URI, version: 1, text: INVALID });
