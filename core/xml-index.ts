@@ -242,6 +242,46 @@ class Name {
  * Interned names, looked up by a hash computed while scanning, so that a name seen before costs no
  * substring: a notice repeats a few hundred names tens of thousands of times.
  */
+/** Offset just after the name the last `readName` call read: a slot, so that no name allocates a pair. */
+let readNameEnd = 0;
+
+/**
+ * Reads the element or attribute name that starts at `j`: the guessed name when the text holds it
+ * followed by a non-name character (one comparison pass), else by scanning, hashing and looking it up.
+ * Sets `readNameEnd`.
+ */
+function readName(
+  text: string,
+  codes: Uint16Array,
+  pairs: Int32Array,
+  names: NameTable,
+  j: number,
+  n: number,
+  guess: Name | undefined,
+): Name {
+  if (guess !== undefined) {
+    const len = guess.length;
+    if (j + len <= n && guess.matches(codes, pairs, j)) {
+      const c = j + len < n ? codes[j + len] : -1;
+      if (c < 128 ? NAME_CHAR[c] !== 1 : c === BOM) {
+        readNameEnd = j + len;
+        return guess;
+      }
+    }
+  }
+  const start = j;
+  let colon = -1;
+  let hash = 0;
+  for (; j < n; j++) {
+    const c = codes[j];
+    if (c < 128 ? NAME_CHAR[c] === 0 : c === BOM) break;
+    if (c === COLON && colon < 0) colon = j;
+    hash = (Math.imul(hash, 31) + c) | 0;
+  }
+  readNameEnd = j;
+  return names.get(text, codes, pairs, start, j, colon, hash);
+}
+
 class NameTable {
   private slots: (Name | undefined)[] = new Array(512).fill(undefined);
   private mask = 511;
@@ -698,28 +738,8 @@ export function indexXml(text: string): XmlIndex {
     const previous = lastChildName[depth];
     const guess =
       previous !== undefined ? previous.nextSibling : depth > 0 ? openNames[depth - 1].firstChild : undefined;
-    let info: Name | undefined;
-    if (guess !== undefined) {
-      const len = guess.length;
-      if (j + len <= n && guess.matches(codes, pairs, j)) {
-        const c = j + len < n ? codes[j + len] : -1;
-        if (c < 128 ? NAME_CHAR[c] !== 1 : c === BOM) {
-          info = guess;
-          j += len;
-        }
-      }
-    }
-    if (info === undefined) {
-      let colon = -1;
-      let hash = 0;
-      for (; j < n; j++) {
-        const c = codes[j];
-        if (c < 128 ? NAME_CHAR[c] === 0 : c === BOM) break;
-        if (c === COLON && colon < 0) colon = j;
-        hash = (Math.imul(hash, 31) + c) | 0;
-      }
-      info = names.get(text, codes, pairs, start + 1, j, colon, hash);
-    }
+    const info = readName(text, codes, pairs, names, j, n, guess);
+    j = readNameEnd;
     const nameEnd = j;
     if (previous !== undefined) previous.nextSibling = info;
     else if (depth > 0) openNames[depth - 1].firstChild = info;
@@ -778,28 +798,8 @@ export function indexXml(text: string): XmlIndex {
       // Same guess as for element names: the attribute that followed the previous one (or began this
       // element's start tag) last time.
       const aGuess = previousAttribute === undefined ? info.firstAttribute : previousAttribute.nextAttribute;
-      let aInfo: Name | undefined;
-      if (aGuess !== undefined) {
-        const len = aGuess.length;
-        if (j + len <= n && aGuess.matches(codes, pairs, j)) {
-          const d = j + len < n ? codes[j + len] : -1;
-          if (d < 128 ? NAME_CHAR[d] !== 1 : d === BOM) {
-            aInfo = aGuess;
-            j += len;
-          }
-        }
-      }
-      if (aInfo === undefined) {
-        let aColon = -1;
-        let aHash = 0;
-        for (; j < n; j++) {
-          const d = codes[j];
-          if (d < 128 ? NAME_CHAR[d] === 0 : d === BOM) break;
-          if (d === COLON && aColon < 0) aColon = j;
-          aHash = (Math.imul(aHash, 31) + d) | 0;
-        }
-        aInfo = names.get(text, codes, pairs, aStart, j, aColon, aHash);
-      }
+      const aInfo = readName(text, codes, pairs, names, j, n, aGuess);
+      j = readNameEnd;
       if (previousAttribute === undefined) info.firstAttribute = aInfo;
       else previousAttribute.nextAttribute = aInfo;
       previousAttribute = aInfo;
