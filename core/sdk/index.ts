@@ -1,0 +1,6 @@
+// The eForms SDK on disk: where releases are (a folder the user names, or the download cache), which
+// release a notice needs, and (in later modules) what a release knows: its rules, fields, code lists
+// and labels. Everything here is editor-free and reads only what it is pointed at; nothing is
+// downloaded without the caller's explicit consent. No `vscode` import here.
+
+export * from './sdk-folder';

@@ -1,0 +1,76 @@
+// The SDK locator on temporary folders laid out as users lay them out, and on ../shared's release.
+
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { chooseSdkRelease, compareSdkVersions, listSdkReleases, minorOf } from '../../core/sdk/sdk-folder';
+import { SDK_DIR, skipUnless } from '../support/shared-data';
+
+function fakeRelease(dir: string, version?: string): void {
+  mkdirSync(join(dir, 'schematrons'), { recursive: true });
+  if (version) writeFileSync(join(dir, 'VERSION'), `${version}\n`);
+}
+
+test('a folder of releases is listed newest first, by numeric version', () => {
+  const root = mkdtempSync(join(tmpdir(), 'sdk-'));
+  try {
+    fakeRelease(join(root, '1.9.0'));
+    fakeRelease(join(root, '1.15.1'));
+    fakeRelease(join(root, '1.15.0'));
+    fakeRelease(join(root, 'unpacked'), '1.14.2');
+    mkdirSync(join(root, 'notes'));
+    assert.deepEqual(
+      listSdkReleases(root).map((r) => r.version),
+      ['1.15.1', '1.15.0', '1.14.2', '1.9.0'],
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('the version a notice declares picks the newest patch of its MAJOR.MINOR; a pin wins', () => {
+  const releases = ['1.15.1', '1.15.0', '1.14.2', '1.9.0'].map((version) => ({
+    version,
+    dir: `/x/${version}`,
+  }));
+  const declared = chooseSdkRelease(releases, { declared: 'eforms-sdk-1.15' });
+  assert.ok(declared.ok);
+  assert.equal(declared.release.version, '1.15.1');
+  assert.equal(declared.because, 'declared');
+  const pinned = chooseSdkRelease(releases, { declared: '1.15', pinned: '1.14' });
+  assert.ok(pinned.ok);
+  assert.equal(pinned.release.version, '1.14.2');
+  assert.equal(pinned.because, 'pinned');
+  const exact = chooseSdkRelease(releases, { pinned: '1.15.0' });
+  assert.ok(exact.ok && exact.release.version === '1.15.0');
+  assert.deepEqual(chooseSdkRelease(releases, { declared: '1.13' }), {
+    ok: false,
+    kind: 'version-missing',
+    wanted: '1.13',
+    available: ['1.15.1', '1.15.0', '1.14.2', '1.9.0'],
+  });
+  assert.equal(chooseSdkRelease(releases, {}).ok, false);
+  assert.deepEqual(chooseSdkRelease([], { declared: '1.15' }), { ok: false, kind: 'no-sdk' });
+  const only = chooseSdkRelease([{ version: '1.15.1', dir: '/x' }], {});
+  assert.ok(only.ok && only.because === 'only');
+});
+
+test('version helpers', () => {
+  assert.equal(minorOf('eforms-sdk-1.15'), '1.15');
+  assert.equal(minorOf('1.15.1'), '1.15');
+  assert.equal(minorOf('1.x'), undefined);
+  assert.ok(compareSdkVersions('1.9.0', '1.15.0') < 0);
+  assert.ok(compareSdkVersions('1.15.0-rc.1', '1.15.0') < 0);
+});
+
+test('../shared holds one release, found both directly and as a folder of releases', {
+  skip: skipUnless(SDK_DIR),
+}, () => {
+  assert.deepEqual(listSdkReleases(SDK_DIR), [{ version: '1.15.1', dir: SDK_DIR }]);
+  assert.deepEqual(
+    listSdkReleases(dirname(SDK_DIR)).map((r) => r.version),
+    ['1.15.1'],
+  );
+});
