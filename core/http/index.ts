@@ -1,0 +1,11 @@
+// core/http: the one HTTP layer of the three service clients (CVS, eNotices2, agri-food).
+//   failure.ts       the error model: ServiceError (service, kind, fields) and TransportError
+//   service-text.ts  the one sanitizer of text that comes from a service
+//   proxy.ts         proxy routing (env or VS Code's http settings), loopback always direct
+//   transport.ts     httpRequest: timeout, capped body, redirects as errors, failures classified
+// Editor-free: no `vscode` import, no logging. API keys and proxy credentials never reach a message.
+
+export * from './failure';
+export * from './proxy';
+export * from './service-text';
+export * from './transport';

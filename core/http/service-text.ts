@@ -1,0 +1,41 @@
+// The one sanitizer of text that comes from a service (messages, ids, headers, HTML error pages)
+// before it reaches a message, a tree, a log or a terminal. It must never let through control,
+// bidi-override, zero-width characters or terminal escapes, and never return more than `max` characters.
+
+export interface SanitizeOptions {
+  /** Drop `<...>` tags too (HTML error pages, hostile JSON fields). Default: keep, since CVS messages name elements as `<cbc:ID>`. */
+  stripMarkup?: boolean;
+}
+
+/**
+ * Text from a service, made safe to show: terminal escapes, control, bidi-override and zero-width
+ * characters removed, whitespace collapsed, length capped without cutting a surrogate pair.
+ * Anything that is not a string or a number gives ''.
+ */
+export function sanitizeServiceText(text: unknown, max = 300, o: SanitizeOptions = {}): string {
+  if (typeof text !== 'string' && typeof text !== 'number') return '';
+  let clean = String(text)
+    // Bounded work whatever the input size: nothing past this can survive the cap anyway.
+    .slice(0, Math.max(max, 1) * 4 + 1000)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing terminal escapes is the point.
+    .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .replace(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '');
+  if (o.stripMarkup) clean = clean.replace(/<[^>]{0,200}>/g, ' ');
+  clean = clean.replace(/\s+/g, ' ').trim();
+  if (clean.length <= max) return clean;
+  let cut = max - 1;
+  if (/[\ud800-\udbff]/.test(clean[cut - 1] ?? '')) cut--;
+  return `${clean.slice(0, cut)}…`;
+}
+
+/** `https://host:port` of a URL without credentials, path or query: what messages may name. */
+export function originOf(url: string | URL): string {
+  try {
+    const u = typeof url === 'string' ? new URL(url) : url;
+    return `${u.protocol}//${u.host}`;
+  } catch {
+    return 'the configured URL';
+  }
+}

@@ -1,0 +1,204 @@
+// The one way the service clients send a request: through the routing dispatcher (proxy or direct),
+// with one overall time limit, one capped body reader, redirects turned into an error that names the
+// new address, and every transport failure turned into a TransportError with a kind and fields. It
+// never follows a redirect (the API key would travel to another host), never retries, and never puts
+// headers (API keys) or proxy credentials in an error.
+
+import { type Dispatcher, errors, request } from 'undici';
+import { type FailureFields, type NetworkReason, TransportError } from './failure';
+import { defaultDispatcher, describeProxy, RoutingDispatcher } from './proxy';
+import { originOf, sanitizeServiceText } from './service-text';
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** The caller's cancellation: gives kind `cancelled`. */
+  signal?: AbortSignal;
+  /** From sending to the last byte of the answer. */
+  timeoutMs: number;
+  /** Larger answers give kind `too-large`. */
+  maxBytes: number;
+  /** Default: this process's dispatcher (the environment's proxy settings). */
+  dispatcher?: Dispatcher;
+  /** Bytes received so far. */
+  onProgress?: (bytes: number) => void;
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  /** The first value of the content-type header, or ''. */
+  contentType: string;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** Sends one request. Any answer that is not a redirect resolves, whatever its status. */
+export async function httpRequest(url: string, o: HttpRequest): Promise<HttpAnswer> {
+  const origin = originOf(url);
+  if (o.signal?.aborted) throw cancelled(origin);
+  const dispatcher = o.dispatcher ?? defaultDispatcher();
+  const timeout = AbortSignal.timeout(o.timeoutMs);
+  const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
+  try {
+    const res = await request(url, {
+      method: o.method,
+      headers: o.headers,
+      body: o.body,
+      signal,
+      dispatcher,
+      headersTimeout: o.timeoutMs,
+      bodyTimeout: o.timeoutMs,
+    });
+    const status = res.statusCode;
+    if (REDIRECTS.has(status)) {
+      res.body.destroy();
+      throw new TransportError(
+        'redirect',
+        `${origin} answered ${status}: the service moved to ${locationOf(res.headers.location, url)}.`,
+        { origin, status, location: locationOf(res.headers.location, url) },
+      );
+    }
+    const body = await readCapped(res.body, o.maxBytes, o.onProgress);
+    const ct = res.headers['content-type'];
+    return { status, headers: res.headers, body, contentType: (Array.isArray(ct) ? ct[0] : ct) ?? '' };
+  } catch (err) {
+    if (err instanceof TransportError) throw err;
+    if (o.signal?.aborted) throw cancelled(origin);
+    if (err instanceof TooLarge)
+      throw new TransportError('too-large', `${origin} sent an answer larger than ${mb(o.maxBytes)} MB.`, {
+        origin,
+        maxBytes: o.maxBytes,
+      });
+    if (timeout.aborted || isTimeout(err))
+      throw new TransportError(
+        'timeout',
+        `${origin} did not answer within ${Math.round(o.timeoutMs / 1000)} s.`,
+        { origin, timeoutMs: o.timeoutMs },
+      );
+    const proxy = dispatcher instanceof RoutingDispatcher ? dispatcher.proxyFor(url) : undefined;
+    const fields = networkFields(err);
+    if (proxy && proxyFailed(err)) {
+      const named = describeProxy(proxy);
+      const status = proxyStatus(err);
+      return Promise.reject(
+        new TransportError(
+          'proxy',
+          `The proxy ${named} ${status ? `refused the connection to ${origin} (${status})` : `cannot be reached (${fields.reason})`}.`,
+          { origin, proxy: named, ...fields, status },
+        ),
+      );
+    }
+    throw new TransportError('network', `${origin} cannot be reached (${fields.reason}).`, {
+      origin,
+      ...fields,
+      proxy: proxy ? describeProxy(proxy) : undefined,
+    });
+  }
+}
+
+/** True when a transport failure may go away by itself (worth retrying later). */
+export function isTransient(kind: string): boolean {
+  return kind === 'timeout' || kind === 'network' || kind === 'proxy';
+}
+
+function cancelled(origin: string): TransportError {
+  return new TransportError('cancelled', 'The request was cancelled.', { origin });
+}
+
+function locationOf(header: string | string[] | undefined, base: string): string {
+  const raw = Array.isArray(header) ? header[0] : header;
+  if (!raw) return 'an address it did not give';
+  try {
+    const u = new URL(raw, base);
+    // Never repeat credentials or a query (it could carry a token) back to the user.
+    return sanitizeServiceText(`${u.protocol}//${u.host}${u.pathname}`, 300);
+  } catch {
+    return sanitizeServiceText(raw, 300);
+  }
+}
+
+class TooLarge extends Error {}
+
+async function readCapped(
+  body: AsyncIterable<Buffer | Uint8Array> & { destroy?: () => unknown },
+  max: number,
+  onProgress?: (bytes: number) => void,
+): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy?.();
+      throw new TooLarge();
+    }
+    chunks.push(Buffer.from(chunk));
+    onProgress?.(size);
+  }
+  return Buffer.concat(chunks);
+}
+
+function isTimeout(err: unknown): boolean {
+  return (
+    err instanceof errors.HeadersTimeoutError ||
+    err instanceof errors.BodyTimeoutError ||
+    err instanceof errors.ConnectTimeoutError ||
+    codeOf(err) === 'ETIMEDOUT' ||
+    (err instanceof Error && err.name === 'TimeoutError')
+  );
+}
+
+/** The first system error code in the cause chain (undici's own UND_ERR codes are skipped). */
+function codeOf(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && !code.startsWith('UND_ERR')) return code;
+  }
+  return undefined;
+}
+
+function networkFields(err: unknown): Pick<FailureFields, 'reason' | 'errorCode'> {
+  const code = codeOf(err);
+  const reason: NetworkReason =
+    code === 'ECONNREFUSED'
+      ? 'refused'
+      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? 'unknown-host'
+        : code === 'ECONNRESET' || code === 'EPIPE'
+          ? 'reset'
+          : code === 'ENETUNREACH' || code === 'EHOSTUNREACH'
+            ? 'unreachable'
+            : code && /CERT|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)
+              ? 'certificate'
+              : err instanceof errors.SocketError || code === undefined
+                ? 'closed'
+                : 'other';
+  return { reason, errorCode: code ? sanitizeServiceText(code, 40) : undefined };
+}
+
+/**
+ * The failure happened at the proxy: it refused the tunnel (undici reports its status in a
+ * RequestAbortedError), its TLS failed, or it could not be reached.
+ */
+function proxyFailed(err: unknown): boolean {
+  if (proxyStatus(err) !== undefined) return true;
+  if (err instanceof errors.SecureProxyConnectionError) return true;
+  const code = codeOf(err);
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ECONNRESET';
+}
+
+function proxyStatus(err: unknown): number | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    // undici words a refused CONNECT as "Proxy response (407) !== 200 when HTTP Tunneling".
+    const m = /Proxy response \((\d{3})\)/.exec((e as { message?: unknown }).message as string);
+    if (m) return Number(m[1]);
+  }
+  return undefined;
+}
+
+function mb(bytes: number): number {
+  return Math.round(bytes / 1048576);
+}
