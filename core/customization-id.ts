@@ -116,3 +116,17 @@ export function decodeSimpleEntities(s: string): string {
     return cp <= 0x10ffff ? String.fromCodePoint(cp) : all;
   });
 }
+
+/**
+ * `MAJOR.MINOR` of an SDK version written either way users meet it: `1.15` or the CustomizationID form
+ * `eforms-sdk-1.15`. Undefined for anything else (a patch number, other text).
+ */
+export function normalizeSdkVersion(input: string | undefined): string | undefined {
+  const m = /^(?:eforms-sdk-)?(0|[1-9]\d{0,3})\.(0|[1-9]\d{0,3})$/.exec((input ?? '').trim());
+  return m ? `${Number(m[1])}.${Number(m[2])}` : undefined;
+}
+
+/** The form the validation service's `eFormsSdkVersion` takes, as known working clients send it. */
+export function sdkVersionParameter(majorMinor: string): string {
+  return `eforms-sdk-${majorMinor}`;
+}

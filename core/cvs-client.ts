@@ -4,29 +4,44 @@
 // do. The API key goes only into the X-API-Key header: never into a message, a log or an error, and
 // never over plain http except to loopback. No `vscode` import here.
 
-import { errors, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { sdkVersionParameter } from './customization-id';
 import { keyTransportProblem } from './environments';
+import {
+  type FailureFields,
+  httpRequest,
+  isTransient,
+  originOf,
+  ServiceError,
+  sanitizeServiceText,
+  TransportError,
+  type TransportKind,
+} from './http';
+
+export { sanitizeServiceText } from './http';
 
 export type CvsErrorKind =
+  /** 400: the service's explanation is in fields.serviceMessage; `elements` names what it points at. */
   | 'bad-request'
+  /** No key set, or 401. */
   | 'missing-key'
   | 'forbidden'
-  | 'timeout'
-  | 'offline'
   | 'server'
   | 'bad-answer'
-  | 'aborted'
-  | 'insecure';
+  /** The key would travel over plain http to a non-loopback host: nothing was sent. */
+  | 'insecure'
+  | TransportKind;
 
-export class CvsError extends Error {
+export class CvsError extends ServiceError<CvsErrorKind> {
   constructor(
-    readonly kind: CvsErrorKind,
+    kind: CvsErrorKind,
     message: string,
     /** True when the same request may succeed later without the user changing anything. */
     readonly retryable: boolean,
-    readonly status?: number,
+    status?: number,
+    fields: FailureFields = {},
   ) {
-    super(message);
+    super('cvs', kind, message, { ...fields, status: status ?? fields.status });
     this.name = 'CvsError';
   }
 }
@@ -39,11 +54,16 @@ export interface ValidateNoticeOptions {
   notice: Uint8Array;
   language?: string;
   validationMode?: string;
-  /** `MAJOR.MINOR`; omitted from the request when empty. */
+  /**
+   * `MAJOR.MINOR` the user pinned; sent as `eforms-sdk-MAJOR.MINOR`. Omitted from the request when
+   * empty, so that the service uses the notice's own cbc:CustomizationID, as known clients do.
+   */
   eFormsSdkVersion?: string;
   timeoutMs: number;
-  /** Aborting it gives a CvsError of kind `aborted` (a newer edit took over). */
+  /** Aborting it gives a CvsError of kind `cancelled` (a newer edit took over). */
   signal?: AbortSignal;
+  /** Default: the process's dispatcher (proxy from the environment). */
+  dispatcher?: Dispatcher;
 }
 
 export interface ValidateNoticeResult {
@@ -52,8 +72,6 @@ export interface ValidateNoticeResult {
 
 /** Reports of the 100-lot SDK sample stay far below this; anything larger is not a report. */
 const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
-/** Service messages are shown in a status item and a notification: one short paragraph at most. */
-const MAX_SERVICE_MESSAGE = 300;
 
 export const SET_KEY_HINT = "set one with 'eForms: Set API Key'";
 
@@ -61,90 +79,148 @@ export function validationUrl(baseUrl: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/v1/notices/validation`;
 }
 
-export async function validateNotice(o: ValidateNoticeOptions): Promise<ValidateNoticeResult> {
-  const url = validationUrl(o.baseUrl);
-  const transport = keyTransportProblem(url);
-  if (transport)
-    throw new CvsError('insecure', `${transport} Check eforms.environment and eforms.customUrls.cvs.`, false);
-  if (!o.apiKey) throw new CvsError('missing-key', `No API key is set: ${SET_KEY_HINT}.`, false);
-  if (o.signal?.aborted) throw aborted();
-
+/** The request body the service receives (exported for contract tests). */
+export function validationRequestBody(o: ValidateNoticeOptions): Record<string, string> {
   const body: Record<string, string> = { notice: Buffer.from(o.notice).toString('base64') };
   if (o.language) body.language = o.language;
   if (o.validationMode) body.validationMode = o.validationMode;
-  if (o.eFormsSdkVersion) body.eFormsSdkVersion = o.eFormsSdkVersion;
+  if (o.eFormsSdkVersion) body.eFormsSdkVersion = sdkVersionParameter(o.eFormsSdkVersion);
+  return body;
+}
 
-  const timeout = AbortSignal.timeout(o.timeoutMs);
-  const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
-  const host = hostOf(url);
-  let status: number;
-  let contentType: string;
-  let text: string;
+export async function validateNotice(o: ValidateNoticeOptions): Promise<ValidateNoticeResult> {
+  const url = validationUrl(o.baseUrl);
+  const origin = originOf(url);
+  const transport = keyTransportProblem(url);
+  if (transport)
+    throw new CvsError('insecure', `${transport} Check eforms.environment and eforms.customUrls.cvs.`, false, undefined, {
+      origin,
+    });
+  if (!o.apiKey) throw new CvsError('missing-key', `No API key is set: ${SET_KEY_HINT}.`, false);
+  if (o.signal?.aborted) throw cancelled(origin);
+
+  let answer: Awaited<ReturnType<typeof httpRequest>>;
   try {
-    const res = await request(url, {
+    answer = await httpRequest(url, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         accept: 'application/xml, text/xml, application/json;q=0.5, */*;q=0.1',
         'x-api-key': o.apiKey,
       },
-      body: JSON.stringify(body),
-      signal,
-      headersTimeout: o.timeoutMs,
-      bodyTimeout: o.timeoutMs,
+      body: JSON.stringify(validationRequestBody(o)),
+      signal: o.signal,
+      timeoutMs: o.timeoutMs,
+      maxBytes: MAX_ANSWER_BYTES,
+      dispatcher: o.dispatcher,
     });
-    status = res.statusCode;
-    const ct = res.headers['content-type'];
-    contentType = (Array.isArray(ct) ? ct[0] : ct) ?? '';
-    text = await readCapped(res.body, MAX_ANSWER_BYTES);
   } catch (err) {
-    if (o.signal?.aborted) throw aborted();
-    if (timeout.aborted || isTimeout(err))
-      throw new CvsError(
-        'timeout',
-        `The validation service at ${host} did not answer within ${Math.round(o.timeoutMs / 1000)} s: retrying later (eforms.validation.timeoutMs sets the limit).`,
-        true,
-      );
-    if (err instanceof AnswerTooLargeError)
-      throw new CvsError(
-        'bad-answer',
-        `The validation service at ${host} sent an answer larger than ${MAX_ANSWER_BYTES / 1048576} MB: check eforms.environment and the CVS URL.`,
-        true,
-      );
-    throw new CvsError(
-      'offline',
-      `The validation service at ${host} cannot be reached (${networkReason(err)}): check the network connection and eforms.environment; retrying later.`,
-      true,
-    );
+    throw fromTransport(err, origin, o.timeoutMs);
   }
-  return interpret(status, contentType, text, host, o.apiKey);
+  return interpret(answer.status, answer.contentType, answer.body.toString('utf8'), origin, o.apiKey);
+}
+
+/** A transport failure as a CvsError, with the default wording the editor shows. */
+export function fromTransport(err: unknown, origin: string, timeoutMs: number): CvsError {
+  if (!(err instanceof TransportError)) return new CvsError('network', `${origin} cannot be reached.`, true);
+  const f = err.fields;
+  const retry = isTransient(err.kind);
+  switch (err.kind) {
+    case 'cancelled':
+      return cancelled(origin);
+    case 'timeout':
+      return new CvsError(
+        'timeout',
+        `The validation service at ${origin} did not answer within ${Math.round(timeoutMs / 1000)} s: retrying later (eforms.validation.timeoutMs sets the limit).`,
+        true,
+        undefined,
+        f,
+      );
+    case 'too-large':
+      return new CvsError(
+        'too-large',
+        `The validation service at ${origin} sent an answer larger than ${MAX_ANSWER_BYTES / 1048576} MB: check eforms.environment and the CVS URL.`,
+        false,
+        undefined,
+        f,
+      );
+    case 'redirect':
+      return new CvsError(
+        'redirect',
+        `The validation service at ${origin} has moved to ${f.location}: check eforms.environment and eforms.customUrls.cvs.`,
+        false,
+        undefined,
+        f,
+      );
+    case 'proxy':
+      return new CvsError(
+        'proxy',
+        `The proxy ${f.proxy} ${f.status ? `refused the connection to ${origin} (${f.status})` : `cannot be reached (${f.reason})`}: check http.proxy (or HTTPS_PROXY) and http.noProxy; retrying later.`,
+        retry,
+        undefined,
+        f,
+      );
+    default:
+      return new CvsError(
+        'network',
+        `The validation service at ${origin} cannot be reached (${reasonText(f.reason)}): check the network connection and eforms.environment; retrying later.`,
+        retry,
+        undefined,
+        f,
+      );
+  }
+}
+
+/** Plain words for a NetworkReason, shared by the default wordings. */
+export function reasonText(reason: string | undefined): string {
+  switch (reason) {
+    case 'refused':
+      return 'connection refused';
+    case 'unknown-host':
+      return 'host name not found';
+    case 'reset':
+      return 'connection reset';
+    case 'unreachable':
+      return 'network unreachable';
+    case 'certificate':
+      return 'certificate not trusted; NODE_EXTRA_CA_CERTS adds a CA';
+    case 'closed':
+      return 'connection closed';
+    default:
+      return 'network error';
+  }
 }
 
 function interpret(
   status: number,
   contentType: string,
   text: string,
-  host: string,
+  origin: string,
   apiKey: string,
 ): ValidateNoticeResult {
   const said = serviceMessage(text, apiKey);
   const with_ = said ? `: ${said}` : '';
+  const fields: FailureFields = { origin, status, serviceMessage: said || undefined };
   if (status === 200) {
     if (!looksLikeSvrl(text))
       throw new CvsError(
         'bad-answer',
-        `The validation service at ${host} answered with something that is not a validation report (${describeContent(contentType, text)}): check eforms.environment and the CVS URL; retrying later.`,
+        `The validation service at ${origin} answered with something that is not a validation report (${describeContent(contentType, text)}): check eforms.environment and the CVS URL; retrying later.`,
         true,
         status,
+        fields,
       );
     return { svrl: text };
   }
   if (status === 400)
     throw new CvsError(
       'bad-request',
-      `The validation service rejected the request (400)${with_}. Check eforms.validation.language, eforms.validation.mode and eforms.validation.sdkVersion (or the notice's cbc:CustomizationID).`,
+      said
+        ? `The validation service rejected the notice (400)${with_}.`
+        : "The validation service rejected the request (400) without saying why. Check eforms.validation.language, eforms.validation.mode and eforms.validation.sdkVersion (or the notice's cbc:CustomizationID).",
       false,
       status,
+      fields,
     );
   if (status === 401)
     throw new CvsError(
@@ -152,6 +228,7 @@ function interpret(
       `The validation service asked for an API key (401): ${SET_KEY_HINT}.`,
       false,
       status,
+      fields,
     );
   if (status === 403)
     throw new CvsError(
@@ -159,20 +236,38 @@ function interpret(
       "The API key was refused (403): set a valid key with 'eForms: Set API Key'.",
       false,
       status,
+      fields,
     );
   if (status === 408 || status === 429 || status >= 500)
     throw new CvsError(
       'server',
-      `The validation service at ${host} failed (HTTP ${status})${with_}; retrying later.`,
+      `The validation service at ${origin} failed (HTTP ${status})${with_}; retrying later.`,
       true,
       status,
+      fields,
     );
   throw new CvsError(
     'bad-answer',
-    `The validation service at ${host} answered HTTP ${status}${with_}: check eforms.environment and the CVS URL.`,
+    `The validation service at ${origin} answered HTTP ${status}${with_}: check eforms.environment and the CVS URL.`,
     false,
     status,
+    fields,
   );
+}
+
+/**
+ * Qualified element names (`cbc:ID`, `efac:Company`) that a service explanation mentions, in order
+ * of appearance, without repeats: where a 400's explanation can be put on the notice.
+ */
+export function elementsNamedIn(explanation: string | undefined): string[] {
+  const out: string[] = [];
+  for (const m of (explanation ?? '').matchAll(/(?<![\w:.-])([A-Za-z][\w-]*:[A-Za-z_][\w.-]*)/g)) {
+    const name = m[1] ?? '';
+    // URLs and URNs are not element names.
+    if (/^(https?|urn|file|mailto):/i.test(name)) continue;
+    if (!out.includes(name)) out.push(name);
+  }
+  return out;
 }
 
 /** The service's own words: ErrorResponse.message when the body is one, else nothing (HTML pages are noise). */
@@ -188,24 +283,6 @@ function serviceMessage(text: string, apiKey: string): string {
   // A service that echoes the key back must not get it shown on screen.
   const redacted = apiKey ? msg.split(apiKey).join('***') : msg;
   return sanitizeServiceText(redacted).replace(/[.\s]+$/, '');
-}
-
-/**
- * Text from a service, made safe to show: control, bidi-override and zero-width characters removed,
- * whitespace collapsed, length capped.
- */
-export function sanitizeServiceText(s: string, max = MAX_SERVICE_MESSAGE): string {
-  const clean = s
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point.
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
-    .replace(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  if (clean.length <= max) return clean;
-  // Never cut a surrogate pair in half.
-  let cut = max - 1;
-  if (/[\ud800-\udbff]/.test(clean[cut - 1] ?? '')) cut--;
-  return `${clean.slice(0, cut)}…`;
 }
 
 const SVRL_NS = 'http://purl.oclc.org/dsdl/svrl';
@@ -245,67 +322,8 @@ function describeContent(contentType: string, text: string): string {
   return `a ${type} answer`;
 }
 
-class AnswerTooLargeError extends Error {}
-
-async function readCapped(body: AsyncIterable<Buffer | Uint8Array>, max: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > max) throw new AnswerTooLargeError();
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function aborted(): CvsError {
-  return new CvsError('aborted', 'The validation request was cancelled by a newer one.', false);
-}
-
-function isTimeout(err: unknown): boolean {
-  return (
-    err instanceof errors.HeadersTimeoutError ||
-    err instanceof errors.BodyTimeoutError ||
-    err instanceof errors.ConnectTimeoutError ||
-    codeOf(err) === 'ETIMEDOUT' ||
-    (err instanceof Error && err.name === 'TimeoutError')
-  );
-}
-
-function codeOf(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && !code.startsWith('UND_ERR')) return code;
-  }
-  return undefined;
-}
-
-function networkReason(err: unknown): string {
-  const code = codeOf(err);
-  switch (code) {
-    case 'ECONNREFUSED':
-      return 'connection refused';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return 'host name not found';
-    case 'ECONNRESET':
-    case 'EPIPE':
-      return 'connection reset';
-    case 'ENETUNREACH':
-    case 'EHOSTUNREACH':
-      return 'network unreachable';
-    case undefined:
-      return err instanceof errors.SocketError ? 'connection closed' : 'network error';
-    default:
-      return sanitizeServiceText(code, 40);
-  }
-}
-
-function hostOf(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}`;
-  } catch {
-    return 'the configured URL';
-  }
+function cancelled(origin: string): CvsError {
+  return new CvsError('cancelled', 'The validation request was cancelled by a newer one.', false, undefined, {
+    origin,
+  });
 }

@@ -3,6 +3,7 @@
 // Standard LSP covers everything else. No `vscode` import here.
 
 import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import type { FailureFields, ServiceName } from './http/failure';
 
 /** What the status item shows about the service side of validation. */
 export type ValidationState =
@@ -34,6 +35,15 @@ export interface ValidationStatusParams {
   message?: string;
   /** Base URL of the validation service in use (never contains the key). */
   serviceUrl?: string;
+  /** The failure behind error/offline/needsKey, for clients that word it themselves (no key inside). */
+  failure?: FailureInfo;
+}
+
+/** A ServiceError as data: what crosses the LSP connection instead of a sentence to parse. */
+export interface FailureInfo {
+  service: ServiceName;
+  kind: string;
+  fields: FailureFields;
 }
 
 /** server -> client: the validation status changed. */

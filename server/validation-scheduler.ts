@@ -393,19 +393,20 @@ export class ValidationScheduler {
       err instanceof CvsError
         ? err
         : new CvsError('server', `The validation failed unexpectedly (${String(err).slice(0, 200)}).`, true);
-    if (e.kind === 'aborted') return;
+    if (e.kind === 'cancelled') return;
     this.deps.log(`Validation of ${s.uri} failed: ${e.message}`);
     const status: ValidationStatusParams = {
       state:
         e.kind === 'missing-key'
           ? 'needsKey'
-          : e.kind === 'timeout' || e.kind === 'offline'
+          : e.kind === 'timeout' || e.kind === 'network' || e.kind === 'proxy'
             ? 'offline'
             : 'error',
       uri: s.uri,
       ...zero,
       serviceUrl: baseUrl,
       message: e.message,
+      failure: { service: 'cvs', kind: e.kind, fields: e.fields },
     };
     if (e.kind === 'missing-key' || e.kind === 'forbidden' || e.kind === 'insecure') {
       this.blocked = status;

@@ -214,7 +214,7 @@ describe('validateNotice against the sandbox', () => {
         signal: controller.signal,
       });
       setTimeout(() => controller.abort(), 100);
-      assertKind(await rejection(p), 'aborted', false);
+      assertKind(await rejection(p), 'cancelled', false);
     } finally {
       await faults([], ['cvs.slow']);
     }
@@ -330,7 +330,7 @@ describe('validateNotice against odd servers', () => {
     const e = await rejection(
       validateNotice({ baseUrl: origin, apiKey: KEY, notice: validCn, timeoutMs: 5000 }),
     );
-    assertKind(e, 'offline', true);
+    assertKind(e, 'network', true);
     assert.match(e.message, /connection refused/);
   });
 

@@ -86,7 +86,7 @@ function rig(
     validate: (o) =>
       new Promise<ValidateNoticeResult>((resolve, reject) => {
         calls.push({ o, resolve, reject });
-        o.signal?.addEventListener('abort', () => reject(new CvsError('aborted', 'aborted', false)));
+        o.signal?.addEventListener('abort', () => reject(new CvsError('cancelled', 'cancelled', false)));
       }),
     publish: (uri, version, findings) => published.push({ uri, version, findings }),
     status: (s) => statuses.push(s),
@@ -205,14 +205,14 @@ describe('ValidationScheduler', () => {
     const r = rig();
     await r.open({ uri: URI, version: 1, text: INVALID });
     await r.clock.advance(100);
-    r.calls[0]?.reject(new CvsError('offline', 'The service cannot be reached.', true));
+    r.calls[0]?.reject(new CvsError('network', 'The service cannot be reached.', true));
     await settle();
     assert.equal(r.statuses.filter((s) => s.state === 'offline').length, 1);
     await r.clock.advance(4999);
     assert.equal(r.calls.length, 1);
     await r.clock.advance(1);
     assert.equal(r.calls.length, 2, 'first retry after 5 s');
-    r.calls[1]?.reject(new CvsError('offline', 'The service cannot be reached.', true));
+    r.calls[1]?.reject(new CvsError('network', 'The service cannot be reached.', true));
     await settle();
     await r.clock.advance(9999);
     assert.equal(r.calls.length, 2);
@@ -237,7 +237,7 @@ describe('ValidationScheduler', () => {
     await r.open({ uri: URI, version: 1, text: INVALID });
     await r.clock.advance(100);
     assert.equal(r.calls.length, 1);
-    r.calls[0]?.reject(new CvsError('offline', 'The service cannot be reached.', true));
+    r.calls[0]?.reject(new CvsError('network', 'The service cannot be reached.', true));
     await settle();
     // Within the 5 s back-off: the other notice makes no request, yet its status must not stay silent,
     // since a client shows the active notice's status.
@@ -245,7 +245,7 @@ describe('ValidationScheduler', () => {
     await r.clock.advance(100);
     assert.equal(r.calls.length, 1, 'no request during the back-off');
     const mine = r.statuses.filter((s) => s.uri === other);
-    assert.equal(mine.at(-1)?.state, 'offline', JSON.stringify(mine));
+    assert.equal(mine.at(-1)?.state, 'network', JSON.stringify(mine));
     assert.equal(mine.at(-1)?.message, 'The service cannot be reached.');
   });
 
