@@ -19,6 +19,8 @@ export type ValidationState =
   | 'offline'
   /** The service answered with an error (400/401/403/5xx, non-XML answer); `message` says what to do. */
   | 'error'
+  /** The notice is not well-formed XML: only local checks run until the syntax error is fixed. */
+  | 'malformed'
   /** `eforms.validation.run` is `manual` and nothing was requested yet, or the environment is unusable. */
   | 'paused';
 

@@ -2,6 +2,7 @@
 // sends (VS Code's configuration, another editor's workspace/configuration answer) into them.
 // The same keys are contributed in package.json. No `vscode` import here.
 
+import { normalizeSdkVersion } from './customization-id';
 import {
   type EnvironmentName,
   isEnvironmentName,
@@ -54,7 +55,7 @@ export interface EformsSettings {
     timeoutMs: number;
     language: ReportLanguage;
     mode: ValidationMode;
-    /** `MAJOR.MINOR`; empty: the version the notice's cbc:CustomizationID declares. */
+    /** `MAJOR.MINOR` (normalized from `1.15` or `eforms-sdk-1.15`); empty: the notice's cbc:CustomizationID. */
     sdkVersion: string;
   };
   publication: { apiFamily: PublicationApiFamily; autoRefreshSeconds: number; pageSize: number };
@@ -115,9 +116,8 @@ export function readSettings(raw: Raw): EformsSettings {
       timeoutMs: int(flat['validation.timeoutMs'], d.validation.timeoutMs, 1000, 600000),
       language: oneOf(flat['validation.language'], REPORT_LANGUAGES, d.validation.language),
       mode: oneOf(flat['validation.mode'], ['static', 'dynamic'] as const, d.validation.mode),
-      sdkVersion: /^\d+\.\d+$/.test(str(flat['validation.sdkVersion'], ''))
-        ? str(flat['validation.sdkVersion'], '')
-        : '',
+      // Both spellings users meet: `1.15` and the CustomizationID form `eforms-sdk-1.15`.
+      sdkVersion: normalizeSdkVersion(str(flat['validation.sdkVersion'], '')) ?? '',
     },
     publication: {
       apiFamily: oneOf(flat['publication.apiFamily'], ['v2', 'legacy'] as const, d.publication.apiFamily),

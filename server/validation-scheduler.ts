@@ -5,7 +5,6 @@
 // failures. Everything outside (connection, clock, HTTP, settings) is injected, so tests drive it with a
 // fake clock and a fake service. Never logs or reports the API key.
 
-import { declaredSdkVersion } from '../core/customization-id';
 import {
   CvsError,
   type ValidateNoticeOptions,
@@ -271,7 +270,7 @@ export class ValidationScheduler {
       });
     if (s.index.errors.length > 0)
       return refuse({
-        state: 'paused',
+        state: 'malformed',
         uri: s.uri,
         ...zero,
         serviceUrl: baseUrl,
@@ -293,7 +292,9 @@ export class ValidationScheduler {
       baseUrl,
       language: settings.validation.language,
       validationMode: settings.validation.mode,
-      eFormsSdkVersion: settings.validation.sdkVersion || declaredSdkVersion(s.index) || '',
+      // Unpinned: the field is left out and the service reads the notice's cbc:CustomizationID, as
+      // known working clients rely on.
+      eFormsSdkVersion: settings.validation.sdkVersion,
     };
     const key = validationCacheKey(bytes, options);
     const seq = ++s.seq;
