@@ -8,6 +8,7 @@ import type { Dispatcher } from 'undici';
 import { sdkVersionParameter } from './customization-id';
 import { keyTransportProblem } from './environments';
 import {
+  describeNetworkReason,
   type FailureFields,
   httpRequest,
   isTransient,
@@ -163,31 +164,11 @@ export function fromTransport(err: unknown, origin: string, timeoutMs: number): 
     default:
       return new CvsError(
         'network',
-        `The validation service at ${origin} cannot be reached (${reasonText(f.reason)}): check the network connection and eforms.environment; retrying later.`,
+        `The validation service at ${origin} cannot be reached (${describeNetworkReason(f.reason)}): check the network connection and eforms.environment; retrying later.`,
         retry,
         undefined,
         f,
       );
-  }
-}
-
-/** Plain words for a NetworkReason, shared by the default wordings. */
-export function reasonText(reason: string | undefined): string {
-  switch (reason) {
-    case 'refused':
-      return 'connection refused';
-    case 'unknown-host':
-      return 'host name not found';
-    case 'reset':
-      return 'connection reset';
-    case 'unreachable':
-      return 'network unreachable';
-    case 'certificate':
-      return 'certificate not trusted; NODE_EXTRA_CA_CERTS adds a CA';
-    case 'closed':
-      return 'connection closed';
-    default:
-      return 'network error';
   }
 }
 

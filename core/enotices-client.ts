@@ -4,7 +4,7 @@
 // extension and the command-line tool. It never logs, never puts the API key in a message, never sends
 // the key over plain http except to loopback, and never retries anything that could submit twice.
 
-import { type Dispatcher, FormData, Response, request } from 'undici';
+import { type Dispatcher, FormData, Response } from 'undici';
 import { businessIdProblem, isBusinessId, isNoticeId, parseBusinessId } from './business-id';
 import {
   type ApiFamily,
@@ -14,6 +14,14 @@ import {
   OPERATION_LABELS,
 } from './enotices-messages';
 import { isLoopbackUrl, keyTransportProblem } from './environments';
+import {
+  describeNetworkReason,
+  type FailureFields,
+  httpRequest,
+  ServiceError,
+  sanitizeServiceText,
+  TransportError,
+} from './http';
 import { readNoticeIdentity } from './notice-identity';
 
 export const NOTICE_STATUSES = [
@@ -90,18 +98,23 @@ export interface SubmitResult {
   businessId?: string;
 }
 
-export class EnoticesError extends Error {
+export class EnoticesError extends ServiceError<EnoticesErrorKind> {
   override readonly name = 'EnoticesError';
   constructor(
     readonly operation: EnoticesOperation,
-    readonly kind: EnoticesErrorKind,
+    kind: EnoticesErrorKind,
     message: string,
-    readonly status?: number,
-    readonly code?: string,
+    status?: number,
+    code?: string,
     /** The service's own message, sanitized; also quoted at the end of `message`. */
-    readonly serviceMessage?: string,
+    serviceMessage?: string,
+    fields: FailureFields = {},
   ) {
-    super(message);
+    super('enotices', kind, message, { ...fields, status, code, serviceMessage });
+  }
+
+  get code(): string | undefined {
+    return this.fields.code;
   }
 }
 
@@ -124,18 +137,8 @@ export interface CallOptions {
 }
 
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
-const MAX_FIELD = 300;
 
-/** Removes control characters and caps length: service strings end up in messages, trees and tooltips. */
-export function sanitizeServiceText(s: unknown, max = MAX_FIELD): string {
-  if (typeof s !== 'string' && typeof s !== 'number') return '';
-  const t = String(s)
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must go.
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
-}
+export { sanitizeServiceText } from './http';
 
 export class EnoticesClient {
   readonly baseUrl: string;
@@ -183,8 +186,9 @@ export class EnoticesClient {
     const form = new FormData();
     if (bytes) form.append('notice', new Blob([bytes], { type: 'application/xml' }), 'notice.xml');
     if (parts.metadata !== undefined) {
+      // A plain form field carrying the JSON text, no filename: what known working clients send.
       const meta = typeof parts.metadata === 'string' ? parts.metadata : JSON.stringify(parts.metadata);
-      form.append('metadata', new Blob([meta], { type: 'application/json' }), 'metadata.json');
+      form.append('metadata', meta);
     }
     const path = this.family === 'legacy' ? '/api/notice/notices/submit' : '/api/v2/notice/notices/submit';
     // undici encodes the multipart body; it is sent as bytes with a known length, since a streamed
@@ -369,25 +373,24 @@ export class EnoticesClient {
     for (;;) {
       attempt++;
       try {
-        const res = await request(url, {
+        const res = await httpRequest(url, {
           method,
           headers,
           body: o.body,
           signal: o.signal,
           dispatcher: this.dispatcher,
-          headersTimeout: timeout,
-          bodyTimeout: timeout,
+          timeoutMs: timeout,
+          maxBytes: MAX_ANSWER_BYTES,
         });
-        const body = await readCapped(res.body);
-        if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, body };
-        throw this.httpError(op, o.explainFamily ?? this.family, res.statusCode, body);
+        if (res.status >= 200 && res.status < 300) return { status: res.status, body: res.body };
+        throw this.httpError(op, o.explainFamily ?? this.family, res.status, res.body);
       } catch (err) {
         if (err instanceof EnoticesError) throw err;
-        if (o.signal?.aborted) throw new EnoticesError(op, 'network', `${label} was cancelled.`);
-        const code = (err as { code?: string }).code ?? '';
-        const reset = code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE';
+        const reason = err instanceof TransportError && err.kind === 'network' ? err.fields.reason : undefined;
+        // A kept-alive socket the server closed meanwhile: the same request on a new one is safe for a GET.
+        const reset = reason === 'reset' || reason === 'closed';
         if (o.retry && reset && attempt === 1) continue;
-        throw this.networkError(op, err, timeout);
+        throw this.transportError(op, err, timeout);
       }
     }
   }
@@ -405,7 +408,7 @@ export class EnoticesClient {
         serviceMessage = sanitizeServiceText(j.message ?? j.error) || undefined;
       }
     } catch {
-      const t = sanitizeServiceText(text.replace(/<[^>]*>/g, ' '), 200);
+      const t = sanitizeServiceText(text, 200, { stripMarkup: true });
       serviceMessage = t || undefined;
     }
     const e = explainStatus(family, op, status, code);
@@ -420,65 +423,52 @@ export class EnoticesClient {
     );
   }
 
-  private networkError(op: EnoticesOperation, err: unknown, timeoutMs: number): EnoticesError {
+  private transportError(op: EnoticesOperation, err: unknown, timeoutMs: number): EnoticesError {
     const label = OPERATION_LABELS[op];
-    const code = (err as { code?: string }).code ?? '';
-    let origin = this.baseUrl;
-    try {
-      origin = new URL(this.baseUrl).origin;
-    } catch {
-      // keep the base URL
-    }
-    const sandboxHint = isLoopbackUrl(this.baseUrl) ? ' Is the sandbox running (`eforms sandbox`)?' : '';
+    if (!(err instanceof TransportError))
+      return new EnoticesError(op, 'network', `${label} failed: ${sanitizeServiceText(String(err), 200)}`);
+    const f = err.fields;
+    const origin = f.origin ?? this.baseUrl;
     const unsure =
       op === 'submit' || op === 'stop-publication'
         ? ' The request may have reached eNotices2: check My Notices before trying again.'
         : '';
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
-      return new EnoticesError(
-        op,
-        'network',
-        `${label} failed: eNotices2 at ${origin} gave no answer within ${Math.round(timeoutMs / 1000)} s.${unsure || ' Try again later.'}`,
-      );
-    if (err instanceof BodyTooLarge)
-      return new EnoticesError(
-        op,
-        'protocol',
-        `${label} failed: the answer of ${origin} is larger than 64 MB.`,
-      );
-    const reason =
-      code === 'ECONNREFUSED'
-        ? 'connection refused'
-        : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-          ? 'unknown host'
-          : code || sanitizeServiceText((err as Error)?.message ?? String(err), 120);
-    return new EnoticesError(
-      op,
-      'network',
-      `${label} failed: could not reach eNotices2 at ${origin} (${reason}). Check the network and the eforms.environment setting.${sandboxHint}${unsure}`,
-    );
+    const make = (kind: EnoticesErrorKind, text: string) =>
+      new EnoticesError(op, kind, `${label} ${text}`, f.status, undefined, undefined, f);
+    switch (err.kind) {
+      case 'cancelled':
+        return make('cancelled', 'was cancelled.');
+      case 'timeout':
+        return make(
+          'timeout',
+          `failed: eNotices2 at ${origin} gave no answer within ${Math.round(timeoutMs / 1000)} s.${unsure || ' Try again later.'}`,
+        );
+      case 'too-large':
+        return make('too-large', `failed: the answer of ${origin} is larger than ${MAX_ANSWER_BYTES / 1048576} MB.`);
+      case 'redirect':
+        return make(
+          'redirect',
+          `failed: eNotices2 at ${origin} has moved to ${f.location}. Check the environment and the eNotices2 URL.`,
+        );
+      case 'proxy':
+        return make(
+          'proxy',
+          `failed: the proxy ${f.proxy} ${f.status ? `refused the connection to ${origin} (${f.status})` : `cannot be reached (${describeNetworkReason(f.reason)})`}. Check the proxy settings.${unsure}`,
+        );
+      default: {
+        const sandboxHint = isLoopbackUrl(this.baseUrl) ? ' Is the sandbox running (`eforms sandbox`)?' : '';
+        return make(
+          'network',
+          `failed: could not reach eNotices2 at ${origin} (${describeNetworkReason(f.reason)}). Check the network and the environment.${sandboxHint}${unsure}`,
+        );
+      }
+    }
   }
 }
 
 interface Answer {
   status: number;
   body: Buffer;
-}
-
-class BodyTooLarge extends Error {}
-
-async function readCapped(body: AsyncIterable<Uint8Array> & { destroy?: () => void }): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of body) {
-    size += c.length;
-    if (size > MAX_ANSWER_BYTES) {
-      body.destroy?.();
-      throw new BodyTooLarge();
-    }
-    chunks.push(Buffer.from(c));
-  }
-  return Buffer.concat(chunks);
 }
 
 /** Concatenates a JSON list of byte arrays (base64 strings or arrays of 0..255) into UTF-8 text. */

@@ -4,6 +4,8 @@
 // The `code` values are the ones the sandbox returns (the real service's codes are not published).
 // Pure data and lookup: no I/O, no `vscode` import.
 
+import type { TransportKind } from './http/failure';
+
 export type ApiFamily = 'v2' | 'legacy';
 
 export type EnoticesOperation = 'submit' | 'convert' | 'validation-report' | 'search' | 'stop-publication';
@@ -15,15 +17,19 @@ export type EnoticesErrorKind =
   /** The request was refused because of what it carried (notice, metadata, id): fix and retry. */
   | 'invalid'
   | 'not-found'
-  /** The notice is not in a state that allows the operation (not SUBMITTED, already exists). */
+  /** The notice is not in a state that allows the operation (not SUBMITTED). */
   | 'state'
+  /** Submit: a notice with the same notice id and version exists (it may be this very submission, sent before). */
+  | 'already-exists'
   /** Locked or concurrently updated: try again shortly. */
   | 'busy'
   | 'rate-limited'
   /** The service failed (5xx): try again later. */
   | 'service'
-  /** No answer: refused connection, DNS, timeout. */
+  /** No connection: refused, DNS, reset. */
   | 'network'
+  /** Cancelled, timed out, failed at the proxy, redirected elsewhere, answer too large (core/http). */
+  | Exclude<TransportKind, 'network'>
   /** An answer that is not what the contract promises. */
   | 'protocol'
   /** Refused locally before sending (insecure URL, malformed business id). */
@@ -256,7 +262,7 @@ function rows(): MessageRow[] {
     ],
   ];
   // NOTICE_ALREADY_EXISTS is about what the service holds, not about the request's shape.
-  const submitKind = (code: EnoticesCode) => (code === C.noticeAlreadyExists ? 'state' : 'invalid');
+  const submitKind = (code: EnoticesCode) => (code === C.noticeAlreadyExists ? 'already-exists' : 'invalid');
   for (const [code, msg] of submit400) add('v2', 'submit', 400, code, submitKind(code), msg);
   add(
     'v2',

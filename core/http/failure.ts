@@ -91,3 +91,23 @@ export class TransportError extends Error {
     this.name = 'TransportError';
   }
 }
+
+/** Plain English for a NetworkReason: the default wording, which front ends may replace. */
+export function describeNetworkReason(reason: NetworkReason | string | undefined): string {
+  switch (reason) {
+    case 'refused':
+      return 'connection refused';
+    case 'unknown-host':
+      return 'host name not found';
+    case 'reset':
+      return 'connection reset';
+    case 'unreachable':
+      return 'network unreachable';
+    case 'certificate':
+      return 'its certificate is not trusted; NODE_EXTRA_CA_CERTS can add your CA';
+    case 'closed':
+      return 'connection closed';
+    default:
+      return 'network error';
+  }
+}

@@ -136,7 +136,7 @@ describe('ValidationScheduler', () => {
     await r.clock.advance(1);
     assert.equal(r.calls.length, 1);
     assert.equal(Buffer.from(r.calls[0]?.o.notice ?? []).toString('utf8'), INVALID);
-    assert.equal(r.calls[0]?.o.eFormsSdkVersion, '1.15', 'the version the notice declares');
+    assert.equal(r.calls[0]?.o.eFormsSdkVersion, '', 'unpinned: left to the service, which reads the notice');
     r.calls[0]?.resolve({ svrl: svrlOf(INVALID) });
     await settle();
     assert.deepEqual(remoteIds(r.last()?.findings ?? []), EXPECTED_IDS);
@@ -245,7 +245,7 @@ describe('ValidationScheduler', () => {
     await r.clock.advance(100);
     assert.equal(r.calls.length, 1, 'no request during the back-off');
     const mine = r.statuses.filter((s) => s.uri === other);
-    assert.equal(mine.at(-1)?.state, 'network', JSON.stringify(mine));
+    assert.equal(mine.at(-1)?.state, 'offline', JSON.stringify(mine));
     assert.equal(mine.at(-1)?.message, 'The service cannot be reached.');
   });
 
