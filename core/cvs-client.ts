@@ -94,9 +94,15 @@ export async function validateNotice(o: ValidateNoticeOptions): Promise<Validate
   const origin = originOf(url);
   const transport = keyTransportProblem(url);
   if (transport)
-    throw new CvsError('insecure', `${transport} Check eforms.environment and eforms.customUrls.cvs.`, false, undefined, {
-      origin,
-    });
+    throw new CvsError(
+      'insecure',
+      `${transport} Check eforms.environment and eforms.customUrls.cvs.`,
+      false,
+      undefined,
+      {
+        origin,
+      },
+    );
   if (!o.apiKey) throw new CvsError('missing-key', `No API key is set: ${SET_KEY_HINT}.`, false);
   if (o.signal?.aborted) throw cancelled(origin);
 

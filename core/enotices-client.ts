@@ -386,7 +386,8 @@ export class EnoticesClient {
         throw this.httpError(op, o.explainFamily ?? this.family, res.status, res.body);
       } catch (err) {
         if (err instanceof EnoticesError) throw err;
-        const reason = err instanceof TransportError && err.kind === 'network' ? err.fields.reason : undefined;
+        const reason =
+          err instanceof TransportError && err.kind === 'network' ? err.fields.reason : undefined;
         // A kept-alive socket the server closed meanwhile: the same request on a new one is safe for a GET.
         const reset = reason === 'reset' || reason === 'closed';
         if (o.retry && reset && attempt === 1) continue;
@@ -444,7 +445,10 @@ export class EnoticesClient {
           `failed: eNotices2 at ${origin} gave no answer within ${Math.round(timeoutMs / 1000)} s.${unsure || ' Try again later.'}`,
         );
       case 'too-large':
-        return make('too-large', `failed: the answer of ${origin} is larger than ${MAX_ANSWER_BYTES / 1048576} MB.`);
+        return make(
+          'too-large',
+          `failed: the answer of ${origin} is larger than ${MAX_ANSWER_BYTES / 1048576} MB.`,
+        );
       case 'redirect':
         return make(
           'redirect',

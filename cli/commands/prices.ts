@@ -13,12 +13,13 @@ import {
   SECTOR_IDS,
   sectorFromName,
 } from '../../core/agrifood/endpoints';
-import { AgrifoodError, sanitizeServiceText } from '../../core/agrifood/errors';
+import { AgrifoodError } from '../../core/agrifood/errors';
 import { recordsToCsv, SUMMARY_HEADER, summaryRows, toCsv, toTextTable } from '../../core/agrifood/export';
 import type { SectorId } from '../../core/agrifood/records';
 import { toSeries } from '../../core/agrifood/series';
 import { WEEK_RULES } from '../../core/agrifood/weeks';
 import { isEnvironmentName, serviceUrls } from '../../core/environments';
+import { sanitizeServiceText } from '../../core/http';
 import { DEFAULT_SETTINGS } from '../../core/settings';
 import { type CliIo, EXIT_FAILURE, UsageError } from '../io';
 

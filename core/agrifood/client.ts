@@ -2,10 +2,11 @@
 // (cache.ts), the service's 404/500 bodies turned into results or AgrifoodErrors, 429 and gateway
 // errors retried a bounded number of times honouring Retry-After. Editor-free: no vscode import.
 
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { describeNetworkReason, httpRequest, sanitizeServiceText, TransportError } from '../http';
 import { ResponseCache } from './cache';
 import { LISTINGS } from './endpoints';
-import { AgrifoodError, sanitizeServiceText } from './errors';
+import { AgrifoodError } from './errors';
 import { type QueryParams, requestPath } from './query';
 import type { RecordTypes, SectorId } from './records';
 
@@ -45,6 +46,8 @@ export interface QueryResult<R> {
   fetchedAt: number;
 }
 
+/** Agri-food error bodies may be HTML pages: their markup is dropped. */
+const STRIP = { stripMarkup: true };
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 const NO_RESULTS = /no results found/i;
 
@@ -168,36 +171,24 @@ export class AgrifoodClient {
   private async fetchText(url: string, path: string, opts: FetchOptions): Promise<string> {
     for (let attempt = 0; ; attempt++) {
       if (opts.signal?.aborted) throw new AgrifoodError('cancelled', 'Cancelled.');
-      const timeout = AbortSignal.timeout(this.timeoutMs);
-      const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
       let status: number;
       let headers: Record<string, string | string[] | undefined>;
       let text: string;
       try {
-        const res = await request(url, {
+        const res = await httpRequest(url, {
           method: 'GET',
           headers: { accept: 'application/json' },
-          signal,
+          signal: opts.signal,
           dispatcher: this.options.dispatcher,
-          headersTimeout: this.timeoutMs,
-          bodyTimeout: this.timeoutMs,
+          timeoutMs: this.timeoutMs,
+          maxBytes: this.maxBytes,
+          onProgress: opts.onProgress,
         });
-        status = res.statusCode;
+        status = res.status;
         headers = res.headers;
-        text = await this.readBody(res.body, opts);
+        text = res.body.toString('utf8');
       } catch (err) {
-        if (opts.signal?.aborted) throw new AgrifoodError('cancelled', 'Cancelled.');
-        if (err instanceof AgrifoodError) throw err;
-        if (timeout.aborted || isTimeout(err)) {
-          throw new AgrifoodError(
-            'timeout',
-            `The agri-food service did not answer ${path} within ${Math.round(this.timeoutMs / 1000)} s. Narrow the query (fewer years or Member States) or raise eforms.agrifood.timeoutMs.`,
-          );
-        }
-        throw new AgrifoodError(
-          'network',
-          `Cannot reach the agri-food service at ${new URL(url).origin} (${networkCode(err)}). Check the connection, or the eforms.environment setting (run \`eforms sandbox\` for the sandbox).`,
-        );
+        throw this.transportError(err, path);
       }
       if (status === 200) return text;
       if (RETRY_STATUSES.has(status) && attempt < this.maxRetries) {
@@ -212,21 +203,49 @@ export class AgrifoodClient {
     }
   }
 
-  private async readBody(body: AsyncIterable<Buffer>, opts: FetchOptions): Promise<string> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of body) {
-      size += chunk.length;
-      if (size > this.maxBytes) {
-        throw new AgrifoodError(
-          'bad-answer',
-          `The answer is larger than ${Math.round(this.maxBytes / 1048576)} MB: narrow the query.`,
+  private transportError(err: unknown, path: string): AgrifoodError {
+    if (!(err instanceof TransportError))
+      return new AgrifoodError('network', `Cannot reach the agri-food service.`);
+    const f = err.fields;
+    switch (err.kind) {
+      case 'cancelled':
+        return new AgrifoodError('cancelled', 'Cancelled.', undefined, f);
+      case 'timeout':
+        return new AgrifoodError(
+          'timeout',
+          `The agri-food service did not answer ${path} within ${Math.round(this.timeoutMs / 1000)} s. Narrow the query (fewer years or Member States) or raise eforms.agrifood.timeoutMs.`,
+          undefined,
+          f,
         );
-      }
-      chunks.push(chunk);
-      opts.onProgress?.(size);
+      case 'too-large':
+        return new AgrifoodError(
+          'too-large',
+          `The answer is larger than ${Math.round(this.maxBytes / 1048576)} MB: narrow the query.`,
+          undefined,
+          f,
+        );
+      case 'redirect':
+        return new AgrifoodError(
+          'redirect',
+          `The agri-food service at ${f.origin} has moved to ${f.location}: check the agri-food base URL.`,
+          undefined,
+          f,
+        );
+      case 'proxy':
+        return new AgrifoodError(
+          'proxy',
+          `The proxy ${f.proxy} ${f.status ? `refused the connection to ${f.origin} (${f.status})` : `cannot be reached (${describeNetworkReason(f.reason)})`}: check the proxy settings.`,
+          undefined,
+          f,
+        );
+      default:
+        return new AgrifoodError(
+          'network',
+          `Cannot reach the agri-food service at ${f.origin} (${describeNetworkReason(f.reason)}). Check the connection, or the eforms.environment setting (run \`eforms sandbox\` for the sandbox).`,
+          undefined,
+          f,
+        );
     }
-    return Buffer.concat(chunks).toString('utf8');
   }
 
   private statusError(status: number, text: string, path: string): AgrifoodError | 'empty' {
@@ -237,9 +256,12 @@ export class AgrifoodClient {
     } catch {
       // not the APIError body: the status alone speaks
     }
-    const message = sanitizeServiceText(body.message);
+    const message = sanitizeServiceText(body.message, 300, STRIP);
     if (status === 404) {
-      if (NO_RESULTS.test(message) || NO_RESULTS.test(sanitizeServiceText(body.technicalErrorMessage))) {
+      if (
+        NO_RESULTS.test(message) ||
+        NO_RESULTS.test(sanitizeServiceText(body.technicalErrorMessage, 300, STRIP))
+      ) {
         return 'empty';
       }
       return new AgrifoodError(
@@ -249,7 +271,7 @@ export class AgrifoodClient {
       );
     }
     if (status === 500) {
-      const tech = sanitizeServiceText(body.technicalErrorMessage, 200);
+      const tech = sanitizeServiceText(body.technicalErrorMessage, 200, STRIP);
       return new AgrifoodError(
         'server',
         `The agri-food service failed on ${path} (500): ${message || 'no message'}${tech ? ` (${tech})` : ''}. Try again later or narrow the query.`,
@@ -278,19 +300,4 @@ function parseArray(text: string, _url: string): unknown[] | undefined {
   } catch {
     return undefined;
   }
-}
-
-function isTimeout(err: unknown): boolean {
-  const e = err as { name?: string; code?: string };
-  return (
-    e?.name === 'TimeoutError' ||
-    e?.code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    e?.code === 'UND_ERR_BODY_TIMEOUT' ||
-    e?.code === 'UND_ERR_CONNECT_TIMEOUT'
-  );
-}
-
-function networkCode(err: unknown): string {
-  const e = err as { code?: string; cause?: { code?: string }; message?: string };
-  return sanitizeServiceText(e?.code ?? e?.cause?.code ?? e?.message ?? 'network error', 80);
 }
