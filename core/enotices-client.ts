@@ -27,6 +27,9 @@ import { readNoticeIdentity } from './notice-identity';
 export const NOTICE_STATUSES = [
   'DRAFT',
   'SUBMITTED',
+  // TED's lifecycle: "If CVS reports errors, validation fails and the notice reaches the final status
+  // VALIDATION_FAILED". Final: it never moves on, and cannot be stopped.
+  'VALIDATION_FAILED',
   'STOPPED',
   'PUBLISHED',
   'PUBLISHING',
