@@ -20,6 +20,11 @@ export interface SandboxOptions {
   /** Valid keys; when empty, SANDBOX_DEMO_KEY is the one valid key. */
   apiKeys?: string[];
   dataDir?: string;
+  /**
+   * Seconds a submitted notice stays SUBMITTED, then PUBLISHING (`eforms sandbox --publish-delay`).
+   * Default: EFORMS_SANDBOX_PUBLISH_STEP_SECONDS, else 5 s.
+   */
+  publishStepSeconds?: number;
   /** Extra services (later features mount theirs here too). */
   services?: ((ctx: SandboxContext) => SandboxService)[];
 }
@@ -42,7 +47,11 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     now: () => Date.now(),
     origin: '',
   };
-  const factories = [createCvsService, ...defaultServices, ...(options.services ?? [])];
+  const factories = [
+    createCvsService,
+    ...defaultServices({ publishStepSeconds: options.publishStepSeconds }),
+    ...(options.services ?? []),
+  ];
   const services = factories.map((f) => f(context));
   /** Requests per `METHOD /path` and those the client abandoned: tests prove caching and cancellation by them. */
   const stats: { requests: Record<string, number>; aborted: Record<string, number> } = {

@@ -5,7 +5,12 @@ import { createAgrifoodService } from './agrifood/service';
 import type { SandboxContext, SandboxService } from './context';
 import { createEnoticesService } from './enotices/service';
 
-export const defaultServices: ((ctx: SandboxContext) => SandboxService)[] = [
-  (ctx) => createEnoticesService(ctx),
-  (ctx) => createAgrifoodService(ctx),
-];
+/** The services of a sandbox; `publishStepSeconds` sets eNotices2's publication clock. */
+export function defaultServices(
+  o: { publishStepSeconds?: number } = {},
+): ((ctx: SandboxContext) => SandboxService)[] {
+  return [
+    (ctx) => createEnoticesService(ctx, { publishStepSeconds: o.publishStepSeconds }),
+    (ctx) => createAgrifoodService(ctx),
+  ];
+}

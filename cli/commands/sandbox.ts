@@ -8,7 +8,13 @@ import { SANDBOX_DEMO_KEY } from '../../sandbox/context';
 import { startSandbox } from '../../sandbox/server';
 import { type CliIo, UsageError } from '../io';
 
-const USAGE = `Usage: eforms sandbox [--port N] [--api-key KEY]... [--data-dir DIR]
+/**
+ * Seconds a submitted notice stays SUBMITTED, then PUBLISHING, when `--publish-delay` is not given:
+ * long enough to stop a publication from My Notices, short enough to watch one get published.
+ */
+export const SANDBOX_PUBLISH_DELAY_SECONDS = 120;
+
+const USAGE = `Usage: eforms sandbox [--port N] [--api-key KEY]... [--data-dir DIR] [--publish-delay SECONDS]
 
 Serves the emulated services on http://127.0.0.1:PORT:
   /cvs       Central Validation Service   (POST /cvs/v1/notices/validation)
@@ -16,7 +22,11 @@ Serves the emulated services on http://127.0.0.1:PORT:
   /agrifood  agri-food market data        (/agrifood/api/...)
 --port 0 takes a free port; the default is ${SANDBOX_DEFAULT_PORT} (what --env sandbox uses).
 --data-dir is where submitted notices are kept across restarts; the default is
-${defaultDataDir()}.`;
+${defaultDataDir()}.
+--publish-delay is how long a submitted notice stays SUBMITTED, then PUBLISHING, before it is
+PUBLISHED (default ${SANDBOX_PUBLISH_DELAY_SECONDS}, or $EFORMS_SANDBOX_PUBLISH_STEP_SECONDS).
+GET /cvs/v1/version-range answers the SDK versions accepted for publication.
+`;
 
 /** A stable folder, so that notices submitted to the sandbox survive its restart as the real ones do. */
 function defaultDataDir(): string {
@@ -25,7 +35,13 @@ function defaultDataDir(): string {
 }
 
 export async function sandbox(args: string[], io: CliIo): Promise<number> {
-  let values: { port?: string; 'api-key'?: string[]; 'data-dir'?: string; help?: boolean };
+  let values: {
+    port?: string;
+    'api-key'?: string[];
+    'data-dir'?: string;
+    'publish-delay'?: string;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args,
@@ -33,6 +49,7 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
         port: { type: 'string' },
         'api-key': { type: 'string', multiple: true },
         'data-dir': { type: 'string' },
+        'publish-delay': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -46,11 +63,16 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
   const port = values.port === undefined ? SANDBOX_DEFAULT_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port must be 0..65535\n${USAGE}`);
+  const delayText = values['publish-delay'] ?? io.env.EFORMS_SANDBOX_PUBLISH_STEP_SECONDS;
+  const publishStepSeconds = delayText === undefined ? SANDBOX_PUBLISH_DELAY_SECONDS : Number(delayText);
+  if (!Number.isFinite(publishStepSeconds) || publishStepSeconds <= 0 || publishStepSeconds > 86400)
+    throw new UsageError(`--publish-delay takes a number of seconds between 1 and 86400\n${USAGE}`);
   const keys = values['api-key'] ?? [];
   const running = await startSandbox({
     port,
     apiKeys: keys,
     dataDir: values['data-dir'] ?? defaultDataDir(),
+    publishStepSeconds,
   });
   io.out(`sandbox listening on ${running.origin}`);
   if (keys.length === 0) io.out(`demo API key: ${SANDBOX_DEMO_KEY}`);
@@ -58,6 +80,7 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
     `  CVS       ${running.origin}/cvs\n  eNotices2 ${running.origin}/esenders\n  agri-food ${running.origin}/agrifood`,
   );
   io.out(`  data      ${running.context.dataDir}`);
+  io.out(`  publish   SUBMITTED ${publishStepSeconds} s, then PUBLISHING ${publishStepSeconds} s`);
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -1,5 +1,7 @@
 // Emulated Central Validation Service, mounted under /cvs: POST /v1/notices/validation, to the letter of
-// /work/shared/specs/notice-validation-api.md. Key check first (missing 401, unknown 403), then the
+// /work/shared/specs/notice-validation-api.md, and GET /v1/version-range (not in the spec; TED's shape:
+// {"minVersion": "1.0.0", "maxVersion": "1.15.0"}, the versions the sandbox's eNotices2 accepts; no key
+// needed, a key that is sent must be valid). Key check first (missing 401, unknown 403), then the
 // request body, then runCvsValidation. Every error is an ErrorResponse {errorCode, message, timestamp}.
 // It never echoes the API key and never lets bad input crash the sandbox.
 //
@@ -11,9 +13,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SandboxContext, SandboxService } from '../context';
 import { BodyTooLargeError, readBody, sendJson, sendText } from '../http-kit';
-import { runCvsValidation } from './validator';
+import { runCvsValidation, SDK_MAJOR, SDK_MAX_MINOR } from './validator';
 
 export const VALIDATION_PATH = '/v1/notices/validation';
+export const VERSION_RANGE_PATH = '/v1/version-range';
+/** What the version range answers: the SDK versions the sandbox accepts for publication. */
+export const ACCEPTED_SDK_RANGE = {
+  minVersion: `${SDK_MAJOR}.0.0`,
+  maxVersion: `${SDK_MAJOR}.${SDK_MAX_MINOR}.0`,
+};
 /** Delay of the cvs.slow fault: longer than a client's short test timeout, short enough for a test run. */
 export const CVS_SLOW_MS = 4000;
 /** Largest request body accepted (base64 of a notice of about 30 MB). */
@@ -24,6 +32,7 @@ export function createCvsService(ctx: SandboxContext): SandboxService {
   return {
     prefix: '/cvs',
     async handle(req, res, path) {
+      if (path === VERSION_RANGE_PATH) return versionRange(req, res, ctx);
       if (path !== VALIDATION_PATH)
         return sendError(res, 404, `No resource at ${path}: the endpoint is POST ${VALIDATION_PATH}.`);
       if (req.method !== 'POST') {
@@ -77,6 +86,23 @@ export function createCvsService(ctx: SandboxContext): SandboxService {
       timers.clear();
     },
   };
+}
+
+function versionRange(req: IncomingMessage, res: ServerResponse, ctx: SandboxContext): void {
+  if (req.method !== 'GET')
+    return sendError(res, 405, `Method ${req.method} is not allowed on ${VERSION_RANGE_PATH}: use GET.`, {
+      allow: 'GET',
+    });
+  const key = req.headers['x-api-key'];
+  if (typeof key === 'string' && key.trim() !== '' && !ctx.apiKeys.has(key))
+    return sendError(
+      res,
+      403,
+      'The API key in X-API-Key is not valid: check the key in your TED developer account.',
+    );
+  if (ctx.faults.has('cvs.error-500'))
+    return sendError(res, 500, 'Internal server error (sandbox fault cvs.error-500): try again later.');
+  sendJson(res, 200, ACCEPTED_SDK_RANGE);
 }
 
 async function validate(req: IncomingMessage, res: ServerResponse, ctx: SandboxContext): Promise<void> {

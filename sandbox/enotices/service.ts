@@ -5,14 +5,18 @@
 //  - Authorization is `Bearer <key>` (a bare key is accepted too). Keys in ctx.apiKeys have an account;
 //    a key starting with `noaccount-` is valid without one (403; convert needs no account); anything
 //    else is invalid (401). The earlier family answers 500 for all key and account problems.
-//  - A submission whose validation fails is stored as DRAFT (created, not submitted) with its report;
-//    its noticeId+versionId is taken, as for any stored notice.
+//  - A submission whose validation fails ends in VALIDATION_FAILED (TED: "If CVS reports errors,
+//    validation fails and the notice reaches the final status VALIDATION_FAILED") with its report;
+//    its noticeId+versionId is taken, as for any stored notice, and it can never be stopped.
+//  - The metadata part is read whether it comes as a file part (metadata.json) or as a plain form field
+//    carrying the JSON text, as known clients send it.
 //  - Submit validates with the sandbox CVS in static mode (EFORMS_SANDBOX_SUBMIT_VALIDATION_MODE=dynamic
 //    changes it). SDK versions outside 1.0–1.15 (the CVS rules) are 404 "no compatible SDK version".
 //  - "Procedure not found and cannot be created for this notice type": a change notice (efac:Changes)
 //    whose cbc:ContractFolderID names no stored procedure, or a notice without cbc:NoticeTypeCode.
-//  - Publication clock: SUBMITTED -> PUBLISHING -> PUBLISHED, one step each (EFORMS_SANDBOX_PUBLISH_STEP_SECONDS,
-//    default 5), derived from ctx.now() at read time; only SUBMITTED can be stopped.
+//  - Publication clock: SUBMITTED -> PUBLISHING -> PUBLISHED, one step each (the publishStepSeconds
+//    option, `eforms sandbox --publish-delay`, default 120 there; else EFORMS_SANDBOX_PUBLISH_STEP_SECONDS,
+//    else 5 for embedded use), derived from ctx.now() at read time; only SUBMITTED can be stopped.
 //  - Search criteria are flat query parameters (`statuses` comma-separated or repeated); an unknown
 //    status or a bad date is 400 CRITERIA_INVALID. Only the key's own notices are searched.
 //  - The earlier family identifies a notice by its notice id in stop-publication; a notice id with
@@ -205,7 +209,7 @@ export function createEnoticesService(
         noticeType: id.noticeType,
         legalBasis: id.legalBasis,
         languages: id.languages,
-        stored: success ? 'SUBMITTED' : 'DRAFT',
+        stored: success ? 'SUBMITTED' : 'VALIDATION_FAILED',
         submittedAt: now,
         updatedAt: now,
         seq: store.nextSeq(),

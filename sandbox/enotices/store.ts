@@ -11,8 +11,11 @@ import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { NOTICE_STATUSES } from '../../core/enotices-client';
 
-/** What a stored notice is, apart from the clock. DRAFT: created, validation failed, not submitted. */
-export type StoredStatus = 'DRAFT' | 'SUBMITTED' | 'STOPPED';
+/**
+ * What a stored notice is, apart from the clock. VALIDATION_FAILED: created, validation failed, final
+ * (TED's lifecycle). DRAFT: what earlier sandboxes stored for the same case; still read back as it was.
+ */
+export type StoredStatus = 'DRAFT' | 'VALIDATION_FAILED' | 'SUBMITTED' | 'STOPPED';
 
 export interface StoredNotice {
   businessId: string;
