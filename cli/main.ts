@@ -2,6 +2,7 @@
 // `eforms`: the command-line tool, a thin layer over core/. Each subcommand lives in cli/commands/.
 // No `vscode` import here.
 
+import { environmentHelp } from './environment';
 import { type CliIo, EXIT_FAILURE, UsageError } from './io';
 import { commands } from './registry';
 
@@ -15,7 +16,9 @@ ${Object.entries(commands)
   .join('\n')}
 
 Run 'eforms <command> --help' for a command's options.
-Environment: EFORMS_API_KEY holds the API key of the services.`;
+
+Environment variables, read by every command:
+${environmentHelp()}`;
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;

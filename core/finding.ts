@@ -36,3 +36,13 @@ export interface Finding {
   /** False when the location could not be resolved and the finding was placed on the root start tag. */
   resolved: boolean;
 }
+
+/** Findings in reading order: by start line, then column, then id (so equal places keep one order). */
+export function sortByPosition(findings: readonly Finding[]): Finding[] {
+  return [...findings].sort(
+    (a, b) =>
+      a.range.start.line - b.range.start.line ||
+      a.range.start.character - b.range.start.character ||
+      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+}

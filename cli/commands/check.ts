@@ -2,8 +2,9 @@
 // Validation Service, or the SDK's schematron) on the notice's text, offline, and prints the findings
 // as text, JSON or SARIF. It never contacts a service and never writes files.
 
-import type { Finding } from '../../core/finding';
+import { type Finding, sortByPosition } from '../../core/finding';
 import { formatFindings, isOutputFormat, OUTPUT_FORMATS, summarize } from '../../core/output-formats';
+import { type ReportMisfit, reportMisfits } from '../../core/report-fit';
 import { parseSvrl, SvrlFormatError } from '../../core/svrl';
 import { mapSvrl } from '../../core/svrl-mapping';
 import { indexXml } from '../../core/xml-index';
@@ -70,7 +71,10 @@ export async function check(args: string[], io: CliIo): Promise<number> {
         `${noticeArg}:${p.line + 1}:${p.character + 1}: the notice is not well-formed XML: ${first.message}${more}`,
       );
     }
-    findings = mapSvrl(index, report);
+    findings = sortByPosition(mapSvrl(index, report));
+    // On stderr, so that json and sarif output stay clean.
+    for (const m of reportMisfits(index, report, findings))
+      io.err(`eforms check: warning: ${misfitText(m, svrlArg, noticeArg)}`);
   } catch (e) {
     if (e instanceof InputFileError) {
       io.err(`eforms check: ${e.message}`);
@@ -85,6 +89,18 @@ export async function check(args: string[], io: CliIo): Promise<number> {
     io.out(`${noticeArg}: ${summarize(findings)}`);
   } else io.out(output);
   return findings.some((f) => f.severity === 'error') ? EXIT_FINDINGS : EXIT_OK;
+}
+
+/** A report that does not fit its notice, in words (shared with `eforms report`). */
+export function misfitText(m: ReportMisfit, svrl: string, notice: string): string {
+  switch (m.kind) {
+    case 'root':
+      return `${svrl} was made for a ${m.reportRoot}, but ${notice} is a ${m.noticeRoot}: is it the report of another notice?`;
+    case 'subtype':
+      return `${svrl} ran the rules of notice subtype ${m.reportSubtype}, but ${notice} declares subtype ${m.noticeSubtype}: is it the report of another notice?`;
+    case 'paths':
+      return `${m.unresolved} of ${m.total} locations of ${svrl} are not in ${notice} (those findings sit on the root element): the report may be for another version of the notice.`;
+  }
 }
 
 function parse(args: string[]) {

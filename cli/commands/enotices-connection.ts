@@ -2,10 +2,11 @@
 // options (--env, --enotices-url, --legacy), the API key from EFORMS_API_KEY, file reading, and the
 // mapping of EnoticesError kinds to exit statuses. It never prints or logs the API key.
 
-import { EnoticesClient, EnoticesError } from '../../core/enotices-client';
-import { ENVIRONMENTS, isEnvironmentName, keyTransportProblem, serviceUrls } from '../../core/environments';
+import { EnoticesClient } from '../../core/enotices-client';
+import { keyTransportProblem } from '../../core/environments';
+import { serviceUrlsOf } from '../environment';
 import { readInputFile } from '../input-files';
-import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, UsageError } from '../io';
+import { type CliIo, UsageError } from '../io';
 
 export const CONNECTION_OPTIONS = {
   env: { type: 'string' },
@@ -16,9 +17,9 @@ export const CONNECTION_OPTIONS = {
 
 export const CONNECTION_USAGE = `Connection:
   --env NAME            preview (default, or $EFORMS_ENV), production, sandbox (http://127.0.0.1:8723)
-  --enotices-url URL    eNotices2 base URL ending in /esenders (wins over --env)
+  --enotices-url URL    eNotices2 base URL ending in /esenders (wins over --env; or $EFORMS_ENOTICES_URL)
   --legacy              use the earlier /api/notice/... path family
-The API key is read from EFORMS_API_KEY.`;
+The API key is read from EFORMS_API_KEY; proxies from HTTPS_PROXY and NO_PROXY ('eforms --help').`;
 
 export interface ConnectionValues {
   env?: string;
@@ -28,11 +29,7 @@ export interface ConnectionValues {
 
 /** The client for these options, or a UsageError saying what to set. */
 export function connect(values: ConnectionValues, io: CliIo): EnoticesClient {
-  const envName = values.env ?? io.env.EFORMS_ENV ?? 'preview';
-  if (!isEnvironmentName(envName))
-    throw new UsageError(`--env must be one of ${ENVIRONMENTS.join(', ')} (got "${envName.slice(0, 40)}")`);
-  const baseUrl =
-    values['enotices-url']?.trim() || serviceUrls(envName, {}, io.env.EFORMS_SANDBOX_URL).enotices;
+  const baseUrl = serviceUrlsOf(values, io).enotices;
   const insecure = keyTransportProblem(baseUrl);
   if (insecure) throw new UsageError(insecure);
   const apiKey = io.env.EFORMS_API_KEY?.trim();
@@ -48,16 +45,7 @@ export function readInput(io: CliIo, path: string, what: string): Buffer {
   return readInputFile(io.cwd, path, what);
 }
 
-/**
- * Prints a service failure and returns its exit status: 1 when eNotices2 refused the request (key,
- * input, state, not found), 2 when it failed or could not be reached, or the request never left.
- */
-export function reportFailure(io: CliIo, name: string, err: unknown): number {
-  if (!(err instanceof EnoticesError)) throw err;
-  io.err(`eforms ${name}: ${err.message}`);
-  const refused = ['auth', 'invalid', 'not-found', 'state', 'busy'].includes(err.kind);
-  return refused ? EXIT_FINDINGS : EXIT_FAILURE;
-}
+export { reportFailure } from '../failure-wording';
 
 /** `2025-03-01` or a full date-time -> ISO date-time; UsageError otherwise. */
 export function isoDateTime(v: string, option: string): string {

@@ -18,9 +18,10 @@ import { recordsToCsv, SUMMARY_HEADER, summaryRows, toCsv, toTextTable } from '.
 import type { SectorId } from '../../core/agrifood/records';
 import { toSeries } from '../../core/agrifood/series';
 import { WEEK_RULES } from '../../core/agrifood/weeks';
-import { isEnvironmentName, serviceUrls } from '../../core/environments';
 import { sanitizeServiceText } from '../../core/http';
 import { DEFAULT_SETTINGS } from '../../core/settings';
+import { type ConnectionValues, serviceUrlsOf } from '../environment';
+import { reportFailure } from '../failure-wording';
 import { type CliIo, EXIT_FAILURE, UsageError } from '../io';
 
 const USAGE = `Usage: eforms prices SECTOR [--FILTER VALUE]... [--format table|csv|json] [--summary]
@@ -59,12 +60,13 @@ function sectorUsage(id: SectorId): string {
             : p.listing
               ? `values from --list ${p.listing.split('/').pop()}`
               : 'comma-separated';
-    return `  --${p.name.padEnd(22)} ${p.label} (${note})`;
+    // Date labels already name their format ("From (dd/mm/yyyy)"): say it once.
+    return `  --${p.name.padEnd(22)} ${p.label.includes(`(${note})`) ? p.label : `${p.label} (${note})`}`;
   });
   const rule = WEEK_RULES[id];
   return `eforms prices ${id}: ${e.label} (GET ${e.path})\n\nFilters:\n${lines.join('\n')}${
     e.requireOneOf ? `\n\nAt least one of --${e.requireOneOf.join(' or --')} is required.` : ''
-  }${rule ? `\n\nWeek numbers: ${rule.meaning}.` : ''}\nListings: ${
+  }${rule ? `\n\nWeek numbers: ${rule.meaning}.` : ''}\n\nListings: ${
     LISTINGS.filter((l) => l.sector === id)
       .map((l) => l.path.split('/').pop())
       .join(', ') || 'none'
@@ -127,12 +129,7 @@ export async function prices(args: string[], io: CliIo): Promise<number> {
   }
   const format = (values.format as string | undefined) ?? 'table';
   if (!['table', 'csv', 'json'].includes(format)) throw new UsageError('--format must be table, csv or json');
-  const env = (values.env as string | undefined) ?? io.env.EFORMS_ENV ?? 'preview';
-  if (!isEnvironmentName(env)) throw new UsageError(`--env must be preview, production, sandbox or custom`);
-  const baseUrl =
-    (values['agrifood-url'] as string | undefined) ??
-    serviceUrls(env, {}, (values['sandbox-url'] as string | undefined) ?? DEFAULT_SETTINGS.sandboxUrl)
-      .agrifood;
+  const baseUrl = serviceUrlsOf(values as ConnectionValues, io).agrifood;
   const num = (name: string, d: number, min: number) => {
     const v = values[name] as string | undefined;
     if (v === undefined) return d;
@@ -192,12 +189,8 @@ export async function prices(args: string[], io: CliIo): Promise<number> {
     }
     return 0;
   } catch (err) {
-    if (err instanceof AgrifoodError) {
-      if (err.kind === 'invalid-query') throw new UsageError(err.message);
-      io.err(`eforms prices: ${err.message}`);
-      return EXIT_FAILURE;
-    }
-    throw err;
+    if (err instanceof AgrifoodError && err.kind === 'invalid-query') throw new UsageError(err.message);
+    return reportFailure(io, 'prices', err);
   }
 }
 

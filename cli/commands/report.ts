@@ -3,12 +3,14 @@
 // on the notice's text (mapSvrl) and prints findings as `eforms check` does.
 
 import { businessIdProblem, isNoticeId } from '../../core/business-id';
-import type { Finding } from '../../core/finding';
+import { type Finding, sortByPosition } from '../../core/finding';
 import { formatFindings, isOutputFormat, summarize } from '../../core/output-formats';
+import { reportMisfits } from '../../core/report-fit';
 import { parseSvrl, type SvrlReport } from '../../core/svrl';
 import { mapSvrl, severityOf } from '../../core/svrl-mapping';
 import { indexXml } from '../../core/xml-index';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
+import { misfitText } from './check';
 import {
   CONNECTION_OPTIONS,
   CONNECTION_USAGE,
@@ -65,7 +67,10 @@ export async function report(args: string[], io: CliIo): Promise<number> {
   }
   if (notice && values.notice) {
     const text = notice.toString('utf8').replace(/^\uFEFF/, '');
-    const findings: Finding[] = mapSvrl(indexXml(text), parsedReport);
+    const noticeIndex = indexXml(text);
+    const findings: Finding[] = sortByPosition(mapSvrl(noticeIndex, parsedReport));
+    for (const m of reportMisfits(noticeIndex, parsedReport, findings))
+      io.err(`eforms report: warning: ${misfitText(m, `the report of ${id}`, values.notice)}`);
     const out = formatFindings(findings, values.notice, format as 'text' | 'json' | 'sarif');
     if (out) io.out(out);
     if (format === 'text') io.out(`${id}: ${summarize(findings)}`);

@@ -2,10 +2,9 @@
 // and prints its findings placed on the text (plus the local checks), as text, JSON or SARIF. The key
 // comes from EFORMS_API_KEY only; it is never printed and never sent over plain http except to loopback.
 
-import { declaredSdkVersion } from '../../core/customization-id';
+import { normalizeSdkVersion } from '../../core/customization-id';
 import { CvsError, validateNotice } from '../../core/cvs-client';
-import { type EnvironmentName, isEnvironmentName, serviceUrls } from '../../core/environments';
-import type { Finding } from '../../core/finding';
+import { type Finding, sortByPosition } from '../../core/finding';
 import { localFindings } from '../../core/local-checks';
 import { noticeKindOf } from '../../core/notice-kind';
 import {
@@ -15,10 +14,13 @@ import {
   type OutputFormat,
   summarize,
 } from '../../core/output-formats';
+import { rejectionFinding } from '../../core/service-rejection';
 import { DEFAULT_SETTINGS, REPORT_LANGUAGES } from '../../core/settings';
 import { parseSvrl } from '../../core/svrl';
 import { mapSvrl } from '../../core/svrl-mapping';
 import { indexXml } from '../../core/xml-index';
+import { serviceUrlsOf } from '../environment';
+import { describeFailure, isKeyProblem } from '../failure-wording';
 import { decodeInputText, InputFileError, readInputFile } from '../input-files';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
 
@@ -29,10 +31,11 @@ and column (columns count UTF-16 units, as editors do), together with the local 
 cbc:CustomizationID). The API key is read from the environment variable EFORMS_API_KEY.
 
 Options:
-  --env ENV        preview (default), production, sandbox (http://127.0.0.1:8723, 'eforms sandbox')
-                   or custom (with --cvs-url)
-  --cvs-url URL    base URL of the CVS (paths start with /v1); overrides --env
-  --sdk X.Y        eForms SDK version of the rules (default: the notice's cbc:CustomizationID)
+  --env ENV        preview (default, or $EFORMS_ENV), production, sandbox (http://127.0.0.1:8723,
+                   'eforms sandbox') or custom (with --cvs-url)
+  --cvs-url URL    base URL of the CVS (paths start with /v1); overrides --env (or $EFORMS_CVS_URL)
+  --sdk VERSION    eForms SDK version of the rules, 1.15 or eforms-sdk-1.15 (default: not sent, so the
+                   service uses the notice's cbc:CustomizationID)
   --mode MODE      static (default) or dynamic
   --lang LANG      language of the messages (default en): ${REPORT_LANGUAGES.join(', ')}
   --format FORMAT  text (default), json (one array, a "file" field per finding) or sarif
@@ -59,10 +62,8 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
   const format = values.format ?? 'text';
   if (!isOutputFormat(format))
     throw new UsageError(`unknown format '${format}': choose ${OUTPUT_FORMATS.join(', ')}`);
-  const env = values.env ?? 'preview';
-  if (!isEnvironmentName(env))
-    throw new UsageError(`unknown environment '${env}': choose preview, production, sandbox or custom`);
-  if (env === 'custom' && !values['cvs-url'])
+  const urls = serviceUrlsOf(values, io);
+  if (urls.env === 'custom' && !values['cvs-url'] && !io.env.EFORMS_CVS_URL?.trim())
     throw new UsageError(`--env custom needs --cvs-url URL. ${HINT}`);
   const mode = values.mode ?? DEFAULT_SETTINGS.validation.mode;
   if (mode !== 'static' && mode !== 'dynamic')
@@ -70,20 +71,16 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
   const lang = values.lang ?? DEFAULT_SETTINGS.validation.language;
   if (!(REPORT_LANGUAGES as readonly string[]).includes(lang))
     throw new UsageError(`unknown language '${lang}': choose one of ${REPORT_LANGUAGES.join(', ')}`);
-  if (values.sdk !== undefined && !/^\d+\.\d+$/.test(values.sdk))
-    throw new UsageError(`--sdk takes MAJOR.MINOR, e.g. 1.15 (got '${values.sdk}')`);
+  const sdk = values.sdk === undefined ? undefined : normalizeSdkVersion(values.sdk);
+  if (values.sdk !== undefined && !sdk)
+    throw new UsageError(
+      `--sdk takes MAJOR.MINOR, e.g. 1.15 or eforms-sdk-1.15 (got '${values.sdk.slice(0, 40)}')`,
+    );
   const timeoutSec =
     values.timeout === undefined ? DEFAULT_SETTINGS.validation.timeoutMs / 1000 : Number(values.timeout);
   if (!Number.isFinite(timeoutSec) || timeoutSec <= 0 || timeoutSec > 3600)
     throw new UsageError('--timeout takes a number of seconds between 1 and 3600');
-  let baseUrl: string;
-  try {
-    baseUrl = values['cvs-url']
-      ? new URL(values['cvs-url']).href.replace(/\/+$/, '')
-      : serviceUrls(env as EnvironmentName).cvs;
-  } catch {
-    throw new UsageError(`--cvs-url '${values['cvs-url']}' is not a URL`);
-  }
+  const baseUrl = urls.cvs;
   const apiKey = io.env.EFORMS_API_KEY?.trim();
   if (!apiKey) {
     io.err(
@@ -102,14 +99,14 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
       apiKey,
       mode,
       lang,
-      sdk: values.sdk,
+      sdk,
       timeoutMs: timeoutSec * 1000,
     });
-    if (typeof r === 'string') {
-      io.err(`eforms validate: ${file}: ${r}`);
+    if (typeof r === 'string' || r instanceof CvsError) {
+      io.err(`eforms validate: ${file}: ${typeof r === 'string' ? r : describeFailure(r)}`);
       failed = true;
       // A refused key fails every file the same way: say it once.
-      if (/\((401|403)\)/.test(r)) break;
+      if (r instanceof CvsError && isKeyProblem(r)) break;
       continue;
     }
     results.push(r);
@@ -123,7 +120,7 @@ async function validateOne(
   file: string,
   io: CliIo,
   o: { baseUrl: string; apiKey: string; mode: string; lang: string; sdk?: string; timeoutMs: number },
-): Promise<FileResult | string> {
+): Promise<FileResult | CvsError | string> {
   let bytes: Buffer;
   let text: string;
   try {
@@ -150,16 +147,18 @@ async function validateOne(
       notice: bytes,
       language: o.lang,
       validationMode: o.mode,
-      eFormsSdkVersion: o.sdk ?? declaredSdkVersion(index),
+      // Unpinned: left out, and the service reads the notice's own cbc:CustomizationID.
+      eFormsSdkVersion: o.sdk,
       timeoutMs: o.timeoutMs,
     });
-    return { file, findings: [...local, ...mapSvrl(index, parseSvrl(svrl))] };
+    return { file, findings: sortByPosition([...local, ...mapSvrl(index, parseSvrl(svrl))]) };
   } catch (e) {
     if (!(e instanceof CvsError)) return `the answer could not be read: ${(e as Error).message}`;
-    // The editor's command does not exist here: say what to do on the command line.
-    if (e.kind === 'forbidden') return 'the API key was refused (403): set EFORMS_API_KEY to a valid key.';
-    if (e.kind === 'missing-key') return 'the service asked for an API key (401): set EFORMS_API_KEY.';
-    return e.message.replace(/; retrying later\.?$/, '.').replace(/: retrying later \(/, ' (');
+    // A notice the service refused as such (400 with an explanation) is a finding on the notice,
+    // placed on the element the explanation names.
+    if (e.kind === 'bad-request' && e.fields.serviceMessage)
+      return { file, findings: sortByPosition([...local, rejectionFinding(index, e.fields.serviceMessage)]) };
+    return e;
   }
 }
 

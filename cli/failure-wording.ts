@@ -1,0 +1,116 @@
+// How the command line words a service failure, for all three services (CVS, eNotices2, agri-food):
+// from the error's kind and fields only, never from the text of another front end's sentence. It names
+// what a terminal user can change (--env, --cvs-url, EFORMS_API_KEY, HTTPS_PROXY…), never a VS Code
+// setting or command. It never prints an API key or a proxy's credentials (fields hold neither).
+
+import type { CvsError } from '../core/cvs-client';
+import { EnoticesError } from '../core/enotices-client';
+import { isLoopbackUrl } from '../core/environments';
+import { describeNetworkReason, type FailureFields, ServiceError } from '../core/http';
+import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS } from './io';
+
+const SERVICE_NAMES = {
+  cvs: 'the validation service',
+  enotices: 'eNotices2',
+  agrifood: 'the agri-food service',
+} as const;
+
+const URL_OPTIONS = { cvs: '--cvs-url', enotices: '--enotices-url', agrifood: '--agrifood-url' } as const;
+
+/** One sentence (or two) for a service failure, as a terminal user should read it. */
+export function describeFailure(err: ServiceError): string {
+  const f = err.fields;
+  const name = SERVICE_NAMES[err.service];
+  const at = f.origin ? ` at ${f.origin}` : '';
+  const unsure =
+    err instanceof EnoticesError && (err.operation === 'submit' || err.operation === 'stop-publication')
+      ? ` The request may have reached eNotices2: check with 'eforms search' before trying again.`
+      : '';
+  switch (err.kind) {
+    case 'cancelled':
+      return 'cancelled.';
+    case 'timeout':
+      return `${name}${at} gave no answer within ${seconds(f)} s.${timeoutAdvice(err)}${unsure}`;
+    case 'network': {
+      const sandbox =
+        f.origin && isLoopbackUrl(f.origin) ? " Is the sandbox running ('eforms sandbox')?" : '';
+      const proxy = f.proxy ? ` (through the proxy ${f.proxy})` : '';
+      return `cannot reach ${name}${at}${proxy} (${describeNetworkReason(f.reason)}). Check the network and --env.${sandbox}${unsure}`;
+    }
+    case 'proxy':
+      return `the proxy ${f.proxy} ${
+        f.status
+          ? `refused the connection to ${f.origin} (${f.status})`
+          : `cannot be reached (${describeNetworkReason(f.reason)})`
+      }. Check HTTPS_PROXY, HTTP_PROXY and NO_PROXY (hosts listed in NO_PROXY are reached directly).${unsure}`;
+    case 'redirect':
+      return `${name}${at} has moved to ${f.location}: give the new address with ${URL_OPTIONS[err.service]}, or check --env.`;
+    case 'too-large':
+      return `${name}${at} sent an answer larger than ${Math.round((f.maxBytes ?? 0) / 1048576)} MB.${err.service === 'agrifood' ? ' Narrow the query.' : ''}`;
+  }
+  if (err.service === 'cvs') return describeCvs(err as CvsError);
+  // eNotices2 and agri-food messages come from their tables, which name the command-line options too.
+  return err.message.replace(/^[A-Z]/, (c) => c.toLowerCase());
+}
+
+function describeCvs(err: CvsError): string {
+  const f = err.fields;
+  const said = f.serviceMessage ? `: ${f.serviceMessage}` : '';
+  switch (err.kind) {
+    case 'bad-request':
+      return f.serviceMessage
+        ? `the validation service rejected the notice (400): ${f.serviceMessage}.`
+        : "the validation service rejected the request (400) without saying why: check --lang, --mode and --sdk (or the notice's cbc:CustomizationID).";
+    case 'missing-key':
+      return 'the service asked for an API key (401): set EFORMS_API_KEY.';
+    case 'forbidden':
+      return 'the API key was refused (403): set EFORMS_API_KEY to a valid key for this environment (--env).';
+    case 'insecure':
+      return `refusing to send the API key to ${f.origin ?? 'this address'}: use https (plain http only to loopback), with --env or --cvs-url.`;
+    case 'server':
+      return `the validation service${f.origin ? ` at ${f.origin}` : ''} failed (HTTP ${f.status})${said}. Try again later.`;
+    default:
+      return `the validation service${f.origin ? ` at ${f.origin}` : ''} gave an answer that is not a validation report${f.status && f.status !== 200 ? ` (HTTP ${f.status})` : ''}${said}: check --env and --cvs-url.`;
+  }
+}
+
+function seconds(f: FailureFields): number {
+  return Math.round((f.timeoutMs ?? 0) / 1000);
+}
+
+function timeoutAdvice(err: ServiceError): string {
+  if (err.service === 'cvs') return ' --timeout sets the limit.';
+  if (err.service === 'agrifood') return ' Narrow the query (fewer years or Member States).';
+  return ' Try again later.';
+}
+
+/** Kinds where the service (or the user's key or input) said no, rather than failing. */
+const REFUSALS = new Set([
+  'auth',
+  'invalid',
+  'not-found',
+  'state',
+  'already-exists',
+  'busy',
+  'bad-request',
+  'missing-key',
+  'forbidden',
+  'invalid-query',
+  'unknown-path',
+]);
+
+/**
+ * Prints a service failure as `eforms NAME: …` and returns the exit status: 1 when the service refused
+ * (key, input, state, not found), 2 when it failed, could not be reached, or nothing was sent.
+ * Anything that is not a ServiceError is a bug and is rethrown.
+ */
+export function reportFailure(io: CliIo, name: string, err: unknown): number {
+  if (!(err instanceof ServiceError)) throw err;
+  io.err(`eforms ${name}: ${describeFailure(err)}`);
+  return REFUSALS.has(err.kind) ? EXIT_FINDINGS : EXIT_FAILURE;
+}
+
+/** True when every further request with the same key would fail the same way: say it once and stop. */
+export function isKeyProblem(err: ServiceError): boolean {
+  return err.kind === 'missing-key' || err.kind === 'forbidden' || err.kind === 'auth';
+}
