@@ -5,7 +5,9 @@
 // No `vscode` import here, and no I/O: it reads only the index and the parsed report.
 
 import type { Finding, Range, Severity } from './finding';
+import { INPUT_LIMITS } from './input-limits';
 import type { SvrlAssertion, SvrlReport } from './svrl';
+import { clip } from './terminal-text';
 import { textContent, type XmlIndex } from './xml-index';
 
 export interface ResolvedLocation {
@@ -34,6 +36,9 @@ interface Step {
 
 /** Raised for XPath this module does not evaluate; the caller treats the answer as unknown. */
 class UnsupportedXPath extends Error {}
+
+/** Predicates nested deeper than this are not evaluated: the recursion depth stays bounded. */
+const MAX_NESTING = 32;
 
 /**
  * Splits `s` where `separatorAt(i)` matches (it returns the separator's length, 0 for none), never
@@ -165,10 +170,28 @@ function parsePath(path: string, namespaces: Map<string, string>): { absolute: b
   return { absolute, steps };
 }
 
-/** Evaluates the XPath subset seen in SVRL locations and diagnostic paths against an index. */
+/**
+ * Evaluates the XPath subset seen in SVRL locations and diagnostic paths against an index.
+ * Linear by construction, whatever the report and the notice: no recursion whose depth the input sets
+ * (descendants are a contiguous run of the index; predicates nest at most MAX_NESTING deep), node sets
+ * are deduplicated between steps, the children of a parent that match a name test are listed once and
+ * then indexed (a report with 130,000 findings on 130,000 siblings walks them once, not once per
+ * finding). Work is counted: one location may cost at most a few passes over the notice, and all of them
+ * together a few passes plus a share per location of the report; past that a location is reported as not
+ * evaluated rather than letting one report hold the server or the sandbox for minutes.
+ */
 class Evaluator {
   private readonly roots: number[];
   private readonly stepCache = new Map<string, { absolute: boolean; steps: Step[] }>();
+  /** `parent|ns|local` -> the children of `parent` that match the name test (exactly, or any namespace). */
+  private readonly childCache = new Map<string, XNode[]>();
+  private depth = 0;
+  /** Work done (nodes visited, text read / 16) since the evaluator was made, and at the current location's start. */
+  private spent = 0;
+  private locationStart = 0;
+  /** The most one location may cost, and the most all may cost so far (it grows with each location). */
+  private readonly perLocation: number;
+  private allowance: number;
 
   constructor(
     private readonly index: XmlIndex,
@@ -176,22 +199,85 @@ class Evaluator {
   ) {
     this.roots = [];
     for (let k = 0; k < index.elements.length; k++) if (index.elements[k].parent === -1) this.roots.push(k);
+    this.perLocation = 16 * (index.elements.length + 1) + (index.text.length >> 2) + 100_000;
+    this.allowance = 2 * this.perLocation;
   }
 
   select(path: string, context: XNode): XNode[] {
-    let parsed = this.stepCache.get(path);
-    if (parsed === undefined) {
-      parsed = parsePath(path, this.namespaces);
-      this.stepCache.set(path, parsed);
+    if (path.length > INPUT_LIMITS.svrlLocationChars.max) throw new UnsupportedXPath('location too long');
+    if (this.depth === 0) {
+      this.locationStart = this.spent;
+      this.allowance += 64 * path.length + 4096;
     }
-    let nodes: XNode[] = [parsed.absolute ? { el: -1, attr: -1 } : context];
-    for (const step of parsed.steps) {
-      const next: XNode[] = [];
-      for (const n of nodes) for (const m of this.applyStep(n, step)) next.push(m);
-      nodes = next;
-      if (nodes.length === 0) break;
+    if (this.depth >= MAX_NESTING) throw new UnsupportedXPath('predicates nested too deep');
+    this.depth++;
+    try {
+      let parsed = this.stepCache.get(path);
+      if (parsed === undefined) {
+        parsed = parsePath(path, this.namespaces);
+        this.stepCache.set(path, parsed);
+      }
+      let nodes: XNode[] = [parsed.absolute ? { el: -1, attr: -1 } : context];
+      for (const step of parsed.steps) {
+        if (nodes.length === 1) {
+          // The usual case, without a copy: the answer may be a cached list, which nothing modifies.
+          nodes = this.applyStep(nodes[0], step);
+          this.spend(1);
+          if (nodes.length === 0) break;
+          continue;
+        }
+        let next: XNode[] = [];
+        // Context nodes inside the subtree of an earlier one add no new descendants: skip them.
+        let coveredUntil = -2;
+        for (const n of nodes) {
+          if (step.axis === 'descendant' && n.attr < 0) {
+            if (n.el <= coveredUntil) continue;
+            coveredUntil = n.el < 0 ? this.index.elements.length : this.subtreeEnd(n.el);
+          }
+          for (const m of this.applyStep(n, step)) next.push(m);
+        }
+        if (nodes.length > 1 && next.length > 1) next = dedupe(next);
+        this.spend(next.length);
+        nodes = next;
+        if (nodes.length === 0) break;
+      }
+      return nodes;
+    } finally {
+      this.depth--;
     }
-    return nodes;
+  }
+
+  private spend(units: number): void {
+    this.spent += units;
+    if (this.spent > this.allowance || this.spent - this.locationStart > this.perLocation)
+      throw new UnsupportedXPath('too costly');
+  }
+
+  /** Index of the last element of `el`'s subtree: the subtree is the run of elements whose parent is in it. */
+  private subtreeEnd(el: number): number {
+    const elements = this.index.elements;
+    let k = el + 1;
+    while (k < elements.length && elements[k].parent >= el) k++;
+    this.spend(k - el);
+    return k - 1;
+  }
+
+  /** The children of `el` that match the step's name test, listed once per parent and name test. */
+  private matchingChildren(el: number, step: Step, anyNs: boolean): XNode[] {
+    const key = `${el}|${anyNs || step.ns === null ? '*' : step.ns}|${step.local ?? '*'}`;
+    let list = this.childCache.get(key);
+    if (list !== undefined) return list;
+    const elements = this.index.elements;
+    const kids = this.childrenOf(el);
+    this.spend(kids.length);
+    list = [];
+    for (let i = 0; i < kids.length; i++) {
+      const e = elements[kids[i]];
+      if ((step.local === null || e.local === step.local) && (anyNs || step.ns === null || e.ns === step.ns))
+        list.push({ el: kids[i], attr: -1 });
+    }
+    this.childCache.set(key, list);
+    return list;
   }
 
   private childrenOf(el: number): readonly number[] {
@@ -222,17 +308,27 @@ class Evaluator {
         }
       };
       pick(false);
+    } else if (step.axis === 'child') {
+      let list = this.matchingChildren(node.el, step, false);
+      if (list.length === 0 && step.unprefixed) list = this.matchingChildren(node.el, step, true);
+      // A position first (`cac:X[2]`, the usual form) picks from the cached list without copying it.
+      let rest = 0;
+      if (step.predicates.length > 0) {
+        const at = position(step.predicates[0], list.length);
+        if (at !== undefined) {
+          rest = 1;
+          list = at >= 0 ? [list[at]] : [];
+        }
+      }
+      return this.applyPredicates(list, step.predicates, rest);
     } else {
+      // Descendants in document order: the contiguous run of elements after this one that lie in its
+      // subtree (all of them for the document node), without recursion.
       const pool: number[] = [];
-      if (step.axis === 'descendant') {
-        const collect = (el: number): void => {
-          for (const c of this.childrenOf(el)) {
-            pool.push(c);
-            collect(c);
-          }
-        };
-        collect(node.el);
-      } else pool.push(...this.childrenOf(node.el));
+      const from = node.el + 1;
+      for (let k = from; k < elements.length && (node.el < 0 || elements[k].parent >= node.el); k++)
+        pool.push(k);
+      this.spend(pool.length);
       const pick = (anyNs: boolean): void => {
         for (const c of pool) {
           const e = elements[c];
@@ -246,25 +342,38 @@ class Evaluator {
       pick(false);
       if (candidates.length === 0 && step.unprefixed) pick(true);
     }
-    for (const predicate of step.predicates) {
-      candidates = this.filter(candidates, predicate);
+    return this.applyPredicates(candidates, step.predicates, 0);
+  }
+
+  private applyPredicates(nodes: XNode[], predicates: string[], from: number): XNode[] {
+    let candidates = nodes;
+    for (let k = from; k < predicates.length; k++) {
+      candidates = this.filter(candidates, predicates[k]);
       if (candidates.length === 0) break;
     }
     return candidates;
   }
 
   private filter(nodes: XNode[], predicate: string): XNode[] {
+    const at = position(predicate, nodes.length);
+    if (at !== undefined) return at >= 0 ? [nodes[at]] : [];
+    this.spend(nodes.length);
     const p = predicate.trim();
-    if (/^\d+$/.test(p)) {
-      const n = Number(p);
-      return n >= 1 && n <= nodes.length ? [nodes[n - 1]] : [];
-    }
-    if (p === 'last()') return nodes.length > 0 ? [nodes[nodes.length - 1]] : [];
     return nodes.filter((n) => this.test(p, n));
   }
 
   /** Boolean value of a predicate expression for one node. */
   private test(expr: string, node: XNode): boolean {
+    if (this.depth >= MAX_NESTING) throw new UnsupportedXPath('predicates nested too deep');
+    this.depth++;
+    try {
+      return this.testAt(expr, node);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private testAt(expr: string, node: XNode): boolean {
     const e = stripParens(expr.trim());
     const ors = splitKeyword(e, 'or');
     if (ors.length > 1) return ors.some((x) => this.test(x, node));
@@ -307,10 +416,42 @@ class Evaluator {
     const el = this.index.elements[node.el];
     if (node.attr >= 0) {
       const a = el.attributes[node.attr];
+      this.spend((a.valueEnd - a.valueStart) >> 4);
       return textOf(this.index.text.slice(a.valueStart, a.valueEnd));
     }
+    this.spend(((el.end < 0 ? this.index.text.length : el.end) - el.startTagEnd) >> 4);
     return textContent(this.index, el);
   }
+}
+
+/** The zero-based index a positional predicate (`3`, `last()`) picks from `count` nodes (-1: none), or undefined for another predicate. */
+function position(predicate: string, count: number): number | undefined {
+  const p = predicate.trim();
+  if (/^\d+$/.test(p)) {
+    const n = Number(p);
+    return n >= 1 && n <= count ? n - 1 : -1;
+  }
+  if (p === 'last()') return count - 1;
+  return undefined;
+}
+
+/** The node set without repeats, in the order first seen. */
+function dedupe(nodes: XNode[]): XNode[] {
+  const elements = new Set<number>();
+  const attributes = new Set<string>();
+  const out: XNode[] = [];
+  for (const n of nodes) {
+    if (n.attr < 0) {
+      if (elements.has(n.el)) continue;
+      elements.add(n.el);
+    } else {
+      const key = `${n.el}@${n.attr}`;
+      if (attributes.has(key)) continue;
+      attributes.add(key);
+    }
+    out.push(n);
+  }
+  return out;
 }
 
 function textOf(raw: string): string {
@@ -397,6 +538,8 @@ export function resolveLocation(
 export type ChildPresence = 'present' | 'missing' | 'unknown';
 
 const MAX_TEST_IN_MESSAGE = 160;
+/** Official locations are under 1,000 characters; a hostile one is cut, `Finding.location` keeps it whole. */
+const MAX_LOCATION_IN_MESSAGE = 1000;
 const RAW_KEY = /^[a-z][\w-]*\|[\w-]+\|\S+$/i;
 
 /** Field or node id from `see` (`field:BT-24-Lot` gives BT-24-Lot). */
@@ -421,6 +564,11 @@ export interface MessageDetails {
   missing?: string[];
   /** The location could not be found in the notice (the finding sits on the root start tag). */
   unresolved?: boolean;
+  /**
+   * With `unresolved`: the location was not evaluated (an XPath form this tool does not read, or one
+   * over the limits of core/input-limits.ts), so it may well be in the notice.
+   */
+  unevaluated?: boolean;
 }
 
 /**
@@ -448,9 +596,12 @@ export function assertionMessage(a: SvrlAssertion, details: MessageDetails = {})
     message += details.field ? ` — missing ${what} (field ${details.field})` : ` — missing ${what}`;
   } else if (details.field && !message.includes(details.field)) message += ` (field ${details.field})`;
   if (details.unresolved) {
-    message += a.location
-      ? ` (reported at ${a.location}, which is not in this notice: shown on the root element)`
-      : ' (the report gives no location: shown on the root element)';
+    const at = clip(a.location, MAX_LOCATION_IN_MESSAGE);
+    message += !a.location
+      ? ' (the report gives no location: shown on the root element)'
+      : details.unevaluated
+        ? ` (reported at ${at}, a location this tool cannot evaluate: shown on the root element)`
+        : ` (reported at ${at}, which is not in this notice: shown on the root element)`;
   }
   return message;
 }
@@ -458,23 +609,26 @@ export function assertionMessage(a: SvrlAssertion, details: MessageDetails = {})
 /** Every assertion of the report as a Finding on the notice; none is dropped. */
 export function mapSvrl(index: XmlIndex, report: SvrlReport): Finding[] {
   const evaluator = new Evaluator(index, report.namespaces);
-  const resolvedCache = new Map<string, XNode | null>();
+  /** location -> the node, null when it selects nothing, undefined-in-map when it was not evaluated. */
+  const resolvedCache = new Map<string, XNode | null | 'unevaluated'>();
   const rootRange = rangeOfRoot(index);
   const findings: Finding[] = [];
   for (const a of report.assertions) {
-    let node = resolvedCache.get(a.location);
-    if (node === undefined) {
-      node = null;
+    let cached = resolvedCache.get(a.location);
+    if (cached === undefined) {
+      cached = null;
       if (a.location !== '') {
         try {
           const found = evaluator.select(a.location, { el: -1, attr: -1 })[0];
-          if (found !== undefined && found.el >= 0) node = found;
+          if (found !== undefined && found.el >= 0) cached = found;
         } catch (e) {
           if (!(e instanceof UnsupportedXPath)) throw e;
+          cached = 'unevaluated';
         }
       }
-      resolvedCache.set(a.location, node);
+      resolvedCache.set(a.location, cached);
     }
+    const node = cached === 'unevaluated' ? null : cached;
     let field: string | undefined;
     const missing: string[] = [];
     for (const ref of a.diagnosticReferences) {
@@ -487,7 +641,12 @@ export function mapSvrl(index: XmlIndex, report: SvrlReport): Finding[] {
     const finding: Finding = {
       id: a.id,
       severity: severityOf(a.role),
-      message: assertionMessage(a, { field, missing, unresolved: node === null }),
+      message: assertionMessage(a, {
+        field,
+        missing,
+        unresolved: node === null,
+        unevaluated: cached === 'unevaluated',
+      }),
       location: a.location,
       range,
       source: 'cvs',

@@ -10,6 +10,9 @@
 // place, instead of running a per-character state machine (saxes) or building a tree of values
 // (fast-xml-parser). `npm run bench` measures it against both (goal: at least 3x saxes).
 
+import { INPUT_LIMITS } from './input-limits';
+import { clip } from './terminal-text';
+
 export interface XmlAttribute {
   /** Qualified name as written (`listName`, `xsi:type`). */
   qname: string;
@@ -71,6 +74,45 @@ export const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 
 /** More errors than this say nothing new (a binary file, a truncated paste): the rest are dropped. */
 const MAX_ERRORS = 100;
+
+/** A name or reference from the text as a message shows it: a 10 MB name must not make a 10 MB message. */
+function shown(name: string): string {
+  return clip(name, INPUT_LIMITS.echoChars.max);
+}
+
+/** A character as a message names it: printable ones quoted, the others by code point. */
+function describeChar(c: number): string {
+  return c < 32 || (c >= 0x7f && c <= 0x9f) || (c >= 0xd800 && c <= 0xdfff) || c >= 0xfffe
+    ? `U+${c.toString(16).toUpperCase().padStart(4, '0')}`
+    : `'${String.fromCharCode(c)}'`;
+}
+
+/** Whether XML 1.0 allows a character (production [2] Char); surrogates are judged in pairs elsewhere. */
+function isXmlChar(code: number): boolean {
+  return (
+    code === 9 ||
+    code === 10 ||
+    code === 13 ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
+  );
+}
+
+/**
+ * The characters XML 1.0 forbids anywhere in a document: C0 controls other than tab, line feed and
+ * carriage return, U+FFFE, U+FFFF, and surrogates that are not part of a pair. One regular-expression
+ * pass over the text, which costs far less than a check per character in the scanner.
+ */
+const FORBIDDEN_CHAR =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point.
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Past this many, forbidden characters are reported as one count (a binary file has millions). */
+const MAX_CHAR_ERRORS = 5;
+
+/** Up to this many attributes in one start tag, duplicates are looked for pairwise. */
+const PAIRWISE_ATTRIBUTES = 8;
 
 const TAB = 9;
 const LF = 10;
@@ -396,6 +438,8 @@ class IndexedElement implements XmlElement {
   /** The index's elements and this one's place in them. */
   readonly #all: XmlElement[];
   readonly #at: number;
+  /** Index of the last element of this one's subtree (itself when it has none), set when it closes. */
+  #last: number;
 
   constructor(
     public qname: string,
@@ -412,23 +456,25 @@ class IndexedElement implements XmlElement {
   ) {
     this.#all = all;
     this.#at = at;
+    this.#last = at;
+  }
+
+  /** Called by the scanner when the element closes: the subtree ends at `last`. */
+  endSubtree(last: number): void {
+    this.#last = last;
   }
 
   /** Indexes of the child elements, in document order (the same array on every read). */
   get children(): number[] {
     if (this.#kids !== undefined) return this.#kids;
-    // The subtree is contiguous in document order and ends at the first element whose parent comes
-    // before this one; the children are the elements in it whose parent is this one.
-    const all = this.#all;
-    const at = this.#at;
+    // The subtree is contiguous in document order: the first child follows this element, and each
+    // next child follows the previous one's subtree. Jumping over subtrees keeps this linear in the
+    // number of children, however deep the notice (a scan of the subtree was quadratic in its depth).
+    const all = this.#all as IndexedElement[];
     let kids = NO_CHILDREN;
-    for (let k = at + 1; k < all.length; k++) {
-      const p = all[k].parent;
-      if (p < at) break;
-      if (p === at) {
-        if (kids === NO_CHILDREN) kids = [];
-        kids.push(k);
-      }
+    for (let k = this.#at + 1; k <= this.#last; k = all[k].#last + 1) {
+      if (kids === NO_CHILDREN) kids = [];
+      kids.push(k);
     }
     this.#kids = kids;
     return kids;
@@ -459,7 +505,7 @@ export function indexXml(text: string): XmlIndex {
   const codes = codeUnits(text);
   // The same code units read two at a time (aligned pairs), to compare names 32 bits at a time.
   const pairs = new Int32Array(codes.buffer, codes.byteOffset, n >> 1);
-  const elements: XmlElement[] = [];
+  const elements: IndexedElement[] = [];
   const errors: XmlSyntaxError[] = [];
   const lines = new LineTable(text);
   const names = new NameTable();
@@ -477,7 +523,11 @@ export function indexXml(text: string): XmlIndex {
   let bindingsVersion = 0;
   /** Attributes of the start tag being read; copied into an exact-size array per element. */
   const scratch: XmlAttribute[] = [];
+  /** The interned names of `scratch`, for the duplicate check. */
+  const scratchNames: Name[] = [];
   let scratchCount = 0;
+  /** Searches of the open elements for a stray end tag's name that found none (each costs the depth). */
+  let failedSearches = 0;
   const marks: number[] = [];
   let rootSeen = false;
   let rootClosed = false;
@@ -512,6 +562,16 @@ export function indexXml(text: string): XmlIndex {
         err("'&' does not start a valid character reference (write &amp; for a literal '&')", amp);
         return amp + 1;
       }
+      // Leading zeros aside, more than 7 digits is past U+10FFFF; the parse stays short either way.
+      let first = digitsStart;
+      while (first < j - 1 && text.charCodeAt(first) === 48) first++;
+      const code = j - first > 7 ? -1 : Number.parseInt(text.slice(first, j), hex ? 16 : 10);
+      if (!isXmlChar(code)) {
+        err(
+          `the character reference ${shown(text.slice(amp, j + 1))} names a character XML 1.0 forbids (control characters other than tab, line feed and carriage return are not allowed, even escaped)`,
+          amp,
+        );
+      }
       return j + 1;
     }
     if (c < 0 || !isNameStart(c)) {
@@ -526,7 +586,7 @@ export function indexXml(text: string): XmlIndex {
     }
     if (!hasInternalSubset && !PREDEFINED_ENTITIES.has(text.slice(amp + 1, j))) {
       err(
-        `undefined entity &${text.slice(amp + 1, j)}; (only &lt; &gt; &amp; &quot; &apos; are predefined)`,
+        `undefined entity &${shown(text.slice(amp + 1, j))}; (only &lt; &gt; &amp; &quot; &apos; are predefined)`,
         amp,
       );
     }
@@ -559,6 +619,7 @@ export function indexXml(text: string): XmlIndex {
     const mark = marks.pop() as number;
     const el = elements[idx];
     el.end = end;
+    el.endSubtree(elements.length - 1);
     while (undoPrefix.length > mark) {
       const p = undoPrefix.pop() as string;
       const uri = undoUri.pop();
@@ -641,7 +702,7 @@ export function indexXml(text: string): XmlIndex {
       let tagEnd: number;
       if (j < n && text.charCodeAt(j) === GT) tagEnd = j + 1;
       else {
-        err(`end tag </${text.slice(nameStart, nameEnd)}> is not closed with '>'`, j);
+        err(`end tag </${shown(text.slice(nameStart, nameEnd))}> is not closed with '>'`, j);
         tagEnd = j < n && text.charCodeAt(j) !== LT ? j + 1 : j;
       }
       if (nameEnd === nameStart) {
@@ -651,23 +712,26 @@ export function indexXml(text: string): XmlIndex {
       }
       const name = text.slice(nameStart, nameEnd);
       if (top === undefined) {
-        err(`end tag </${name}> has no matching start tag`, i);
+        err(`end tag </${shown(name)}> has no matching start tag`, i);
       } else if (top.qname === name) {
         closeTop(tagEnd);
       } else {
         err(
-          `end tag </${name}> does not match start tag <${top.qname}> opened at line ${lineOf(top.start)}`,
+          `end tag </${shown(name)}> does not match start tag <${shown(top.qname)}> opened at line ${lineOf(top.start)}`,
           i,
           top.start,
         );
         // Recover as editors expect: if an outer element has that name, the inner ones were left open.
-        let k = stack.length - 1;
+        // A search that succeeds closes what it passes; one that fails costs the depth for nothing, so
+        // after MAX_ERRORS of those stray end tags are only reported: the whole pass stays linear.
+        let k = failedSearches < MAX_ERRORS ? stack.length - 1 : -1;
         while (k >= 0 && elements[stack[k]].qname !== name) k--;
+        if (k < 0) failedSearches++;
         if (k >= 0) {
           while (stack.length - 1 > k) {
             const inner = elements[stack[stack.length - 1]];
             err(
-              `element <${inner.qname}> opened at line ${lineOf(inner.start)} is not closed`,
+              `element <${shown(inner.qname)}> opened at line ${lineOf(inner.start)} is not closed`,
               i,
               inner.start,
             );
@@ -745,13 +809,14 @@ export function indexXml(text: string): XmlIndex {
     else if (depth > 0) openNames[depth - 1].firstChild = info;
     lastChildName[depth] = info;
     if (rootClosed)
-      err(`a second root element <${info.qname}>: a document has exactly one root element`, start);
+      err(`a second root element <${shown(info.qname)}>: a document has exactly one root element`, start);
     let attributes = EMPTY_ATTRIBUTES;
     let selfClosing = false;
     let startTagEnd = -1;
     let declaresNs = false;
     let attributePrefixed = false;
     let previousAttribute: Name | undefined;
+    let seenAttributes: Set<Name> | undefined;
     const mark = undoPrefix.length;
 
     for (;;) {
@@ -764,7 +829,7 @@ export function indexXml(text: string): XmlIndex {
         j++;
       }
       if (j >= n) {
-        err(`start tag <${info.qname}> is not closed with '>' before the end of the file`, j, start);
+        err(`start tag <${shown(info.qname)}> is not closed with '>' before the end of the file`, j, start);
         startTagEnd = n;
         break;
       }
@@ -783,12 +848,12 @@ export function indexXml(text: string): XmlIndex {
         continue;
       }
       if (c === LT) {
-        err(`start tag <${info.qname}> is not closed with '>'`, j, start);
+        err(`start tag <${shown(info.qname)}> is not closed with '>'`, j, start);
         startTagEnd = j;
         break;
       }
       if (!isNameStart(c)) {
-        err(`unexpected character '${String.fromCharCode(c)}' in start tag <${info.qname}>`, j);
+        err(`unexpected character ${describeChar(c)} in start tag <${shown(info.qname)}>`, j);
         j++;
         continue;
       }
@@ -808,7 +873,7 @@ export function indexXml(text: string): XmlIndex {
       let valueStart: number;
       let valueEnd: number;
       if (j >= n || codes[j] !== EQ) {
-        err(`attribute '${aInfo.qname}' has no value: write ${aInfo.qname}="..."`, aStart);
+        err(`attribute '${shown(aInfo.qname)}' has no value: write ${shown(aInfo.qname)}="..."`, aStart);
         valueStart = aNameEnd;
         valueEnd = aNameEnd;
       } else {
@@ -816,7 +881,7 @@ export function indexXml(text: string): XmlIndex {
         while (j < n && isWs(codes[j])) j++;
         const q = j < n ? codes[j] : -1;
         if (q !== DQUOTE && q !== SQUOTE) {
-          err(`the value of attribute '${aInfo.qname}' must be in quotes`, j);
+          err(`the value of attribute '${shown(aInfo.qname)}' must be in quotes`, j);
           valueStart = j;
           while (j < n) {
             const d = text.charCodeAt(j);
@@ -829,12 +894,14 @@ export function indexXml(text: string): XmlIndex {
           const close = text.indexOf(q === DQUOTE ? '"' : "'", valueStart);
           valueEnd = close < 0 ? n : close;
           j = close < 0 ? n : close + 1;
+          // The first '>' at or after the current '<', found once per run of '<': no rescans of the text.
+          let gtAfter = -2;
           for (let k = valueStart; k < valueEnd; k++) {
             const d = codes[k];
             if (d === LT) {
-              err(`'<' is not allowed in the value of attribute '${aInfo.qname}': write &lt;`, k);
+              err(`'<' is not allowed in the value of attribute '${shown(aInfo.qname)}': write &lt;`, k);
               // A '<' between the quotes of a complete value is just a bad character: keep the value.
-              const gtAfter = text.indexOf('>', k);
+              if (gtAfter !== -1 && gtAfter < k) gtAfter = text.indexOf('>', k);
               if (close >= 0 && (gtAfter < 0 || gtAfter > close)) continue;
               // Otherwise the closing quote is most likely missing: end the value (and the tag) before it.
               const gt = text.lastIndexOf('>', k);
@@ -845,24 +912,38 @@ export function indexXml(text: string): XmlIndex {
             if (d === AMP) k = checkReference(k, valueEnd) - 1;
           }
           if (close < 0 && j === n)
-            err(`the value of attribute '${aInfo.qname}' has no closing quote`, valueStart - 1);
+            err(`the value of attribute '${shown(aInfo.qname)}' has no closing quote`, valueStart - 1);
         }
       }
-      for (let k = 0; k < scratchCount; k++) {
-        if (scratch[k].qname === aInfo.qname) {
-          err(`duplicate attribute '${aInfo.qname}' in <${info.qname}>`, aStart);
-          break;
+      // Names are interned, so identity is equality. A few attributes are compared one by one; past
+      // that a set keeps the check linear (100,000 attributes took 33 s compared pairwise).
+      let duplicate = false;
+      if (seenAttributes !== undefined) {
+        duplicate = seenAttributes.has(aInfo);
+        seenAttributes.add(aInfo);
+      } else {
+        for (let k = 0; k < scratchCount; k++) {
+          if (scratchNames[k] === aInfo) {
+            duplicate = true;
+            break;
+          }
+        }
+        if (scratchCount >= PAIRWISE_ATTRIBUTES) {
+          seenAttributes = new Set(scratchNames.slice(0, scratchCount));
+          seenAttributes.add(aInfo);
         }
       }
+      if (duplicate) err(`duplicate attribute '${shown(aInfo.qname)}' in <${shown(info.qname)}>`, aStart);
       let ns = '';
       if (aInfo.prefix === 'xmlns' || (aInfo.prefix === '' && aInfo.local === 'xmlns')) {
         ns = XMLNS_NS;
         const prefix = aInfo.prefix === '' ? '' : aInfo.local;
         const uri = decodeXmlText(text, valueStart, valueEnd);
-        if (prefix !== '' && uri === '') err(`the namespace prefix '${prefix}' cannot be undeclared`, aStart);
+        if (prefix !== '' && uri === '')
+          err(`the namespace prefix '${shown(prefix)}' cannot be undeclared`, aStart);
         if (prefix === 'xml' || prefix === 'xmlns') {
           if (uri !== (prefix === 'xml' ? XML_NS : ''))
-            err(`the prefix '${prefix}' cannot be redeclared`, aStart);
+            err(`the prefix '${shown(prefix)}' cannot be redeclared`, aStart);
         } else {
           undoPrefix.push(prefix);
           undoUri.push(bindings.get(prefix));
@@ -872,6 +953,7 @@ export function indexXml(text: string): XmlIndex {
           declaresNs = true;
         }
       } else if (aInfo.prefix !== '') attributePrefixed = true;
+      scratchNames[scratchCount] = aInfo;
       scratch[scratchCount++] = {
         qname: aInfo.qname,
         local: aInfo.local,
@@ -882,7 +964,7 @@ export function indexXml(text: string): XmlIndex {
         valueEnd,
       };
       if (j >= n) {
-        err(`start tag <${info.qname}> is not closed with '>' before the end of the file`, n, start);
+        err(`start tag <${shown(info.qname)}> is not closed with '>' before the end of the file`, n, start);
         startTagEnd = n;
         break;
       }
@@ -896,7 +978,7 @@ export function indexXml(text: string): XmlIndex {
       const bound = bindings.get(info.prefix);
       if (bound === undefined) {
         err(
-          `unbound namespace prefix '${info.prefix}' in <${info.qname}>: declare xmlns:${info.prefix}="..."`,
+          `unbound namespace prefix '${shown(info.prefix)}' in <${shown(info.qname)}>: declare xmlns:${shown(info.prefix)}="..."`,
           start,
         );
         ns = '';
@@ -916,7 +998,10 @@ export function indexXml(text: string): XmlIndex {
         if (p === '' || p === 'xmlns') continue;
         const bound = bindings.get(p);
         if (bound === undefined) {
-          err(`unbound namespace prefix '${p}' in attribute '${a.qname}': declare xmlns:${p}="..."`, a.start);
+          err(
+            `unbound namespace prefix '${shown(p)}' in attribute '${shown(a.qname)}': declare xmlns:${shown(p)}="..."`,
+            a.start,
+          );
         } else a.ns = bound;
       }
     }
@@ -964,13 +1049,20 @@ export function indexXml(text: string): XmlIndex {
   while (stack.length > 0) {
     const el = elements[stack[stack.length - 1]];
     err(
-      `element <${el.qname}> opened at line ${lineOf(el.start)} is not closed at the end of the file`,
+      `element <${shown(el.qname)}> opened at line ${lineOf(el.start)} is not closed at the end of the file`,
       n,
       el.start,
     );
     closeTop(-1);
   }
   if (!rootSeen) err('no root element: the file holds no XML element', 0);
+  const charErrors = forbiddenCharacters(text);
+  if (charErrors.length > 0) {
+    // In document order with the others, so that the first error is still the first in the text.
+    const merged = [...charErrors, ...errors].sort((a, b) => a.offset - b.offset).slice(0, MAX_ERRORS);
+    errors.length = 0;
+    for (const e of merged) errors.push(e);
+  }
 
   return {
     text,
@@ -979,6 +1071,25 @@ export function indexXml(text: string): XmlIndex {
     positionAt: (offset) => lines.positionAt(offset),
     offsetAt: (line, character) => lines.offsetAt(line, character),
   };
+}
+
+/** Errors for the characters XML 1.0 forbids; the first MAX_CHAR_ERRORS, then one that says more follow. */
+function forbiddenCharacters(text: string): XmlSyntaxError[] {
+  const out: XmlSyntaxError[] = [];
+  FORBIDDEN_CHAR.lastIndex = 0;
+  for (let m = FORBIDDEN_CHAR.exec(text); m !== null; m = FORBIDDEN_CHAR.exec(text)) {
+    if (out.length === MAX_CHAR_ERRORS) {
+      out.push({ message: 'more characters that XML 1.0 forbids follow', offset: m.index });
+      break;
+    }
+    const c = text.charCodeAt(m.index);
+    const message =
+      c >= 0xd800 && c <= 0xdfff
+        ? `${describeChar(c)} is half of a surrogate pair without its other half: the text is not valid Unicode`
+        : `character ${describeChar(c)} is not allowed in XML 1.0, not even escaped: remove it (tab, line feed and carriage return are the only control characters XML allows)`;
+    out.push({ message, offset: m.index });
+  }
+  return out;
 }
 
 /** Offset of the `<` of an element's end tag (= startTagEnd for `<x/>`); -1 when it was never closed. */

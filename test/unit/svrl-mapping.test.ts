@@ -277,3 +277,88 @@ describe('mapSvrl: ranges, severities, messages', () => {
     assert.equal(findings[0].resolved, false);
   });
 });
+
+// Issue 12: reports and notices shaped to overflow the stack or take quadratic time. Expected places come
+// from the way the text was built (the k-th `<x` occurrence), never from the index.
+describe('mapSvrl: hostile shapes', () => {
+  const HOSTILE = { timeout: 60_000 };
+  const failure = (location: string, id = 'R'): SvrlAssertion => ({
+    kind: 'failed-assert',
+    id,
+    location,
+    role: 'ERROR',
+    test: 'false()',
+    text: 'wrong',
+    diagnosticReferences: [],
+  });
+  const report = (assertions: SvrlAssertion[]): SvrlReport => ({ namespaces: new Map(), assertions });
+  /** Zero-based line and column of the n-th (1-based) occurrence of `needle`, on a one-line text. */
+  const nth = (text: string, needle: string, n: number): number => {
+    let at = -1;
+    for (let k = 0; k < n; k++) at = text.indexOf(needle, at + 1);
+    return at;
+  };
+
+  test('150,000 siblings, one finding each and a // location: every one placed, none lost', HOSTILE, () => {
+    const count = 150_000;
+    const text = `<r>${'<x/>'.repeat(count)}</r>`;
+    const index = indexXml(text);
+    const assertions = [failure('//x'), failure('/r/x[last()]')];
+    for (let k = 1; k <= count; k += 1) assertions.push(failure(`/r/x[${k}]`));
+    const findings = mapSvrl(index, report(assertions));
+    assert.equal(findings.length, count + 2);
+    assert.equal(findings[0].range.start.character, nth(text, '<x', 1));
+    assert.equal(findings[1].range.start.character, nth(text, '<x', count));
+    for (const k of [1, 2, 77_777, count]) {
+      assert.equal(findings[k + 1].range.start.character, nth(text, '<x', k), `x[${k}]`);
+      assert.equal(findings[k + 1].resolved, true);
+    }
+  });
+
+  test('a // location over a notice 20,000 levels deep is placed', HOSTILE, () => {
+    const depth = 20_000;
+    const text = `<r>${'<a>'.repeat(depth)}<leaf/>${'</a>'.repeat(depth)}</r>`;
+    const [f, g] = mapSvrl(indexXml(text), report([failure('//leaf'), failure('/r//a//a//leaf')]));
+    assert.equal(f.resolved, true);
+    assert.equal(f.range.start.character, text.indexOf('<leaf'));
+    assert.equal(g.resolved, true);
+    assert.equal(g.range.start.character, text.indexOf('<leaf'));
+  });
+
+  test('//a//a//a over deep nesting and ../* over many siblings stay linear', HOSTILE, () => {
+    const deep = `<r>${'<a>'.repeat(5_000)}${'</a>'.repeat(5_000)}</r>`;
+    const [d] = mapSvrl(indexXml(deep), report([failure('//a//a//a[1]')]));
+    assert.equal(d.range.start.character, nth(deep, '<a', 3));
+    const wide = `<r>${'<x/>'.repeat(100_000)}<y/></r>`;
+    const [w] = mapSvrl(indexXml(wide), report([failure('/r/x/../y')]));
+    assert.equal(w.range.start.character, wide.indexOf('<y'));
+  });
+
+  test('a location past the length limit, or with predicates nested 1,000 deep, is shown as not evaluated', () => {
+    const text = `<r>${'<x>'.repeat(50)}${'</x>'.repeat(50)}</r>`;
+    const long = `/r/x${'[1]'.repeat(4_000)}`;
+    const nested = `/r/x[${'not('.repeat(1_000)}true()${')'.repeat(1_000)}]`;
+    const deepPath = `/r/x${'[x'.repeat(2_000)}${']'.repeat(2_000)}`;
+    for (const location of [long, nested, deepPath]) {
+      const [f] = mapSvrl(indexXml(text), report([failure(location)]));
+      assert.equal(f.resolved, false);
+      assert.match(f.message, /a location this tool cannot evaluate: shown on the root element\)$/);
+      assert.ok(f.message.length < 1_200, 'the location is cut in the message');
+      assert.equal(f.location, location, 'the finding keeps the location whole');
+    }
+  });
+
+  test(
+    'a report that asks for more work than a few passes over the notice ends, its findings kept',
+    HOSTILE,
+    () => {
+      const text = `<r>${'<x><y/></x>'.repeat(20_000)}</r>`;
+      const assertions: SvrlAssertion[] = [];
+      // Each of these reads every element's text for every x: quadratic if evaluated naively.
+      for (let k = 0; k < 200; k++) assertions.push(failure(`//x[. = //x[${k + 1}]]`));
+      const findings = mapSvrl(indexXml(text), report(assertions));
+      assert.equal(findings.length, 200);
+      for (const f of findings) assert.match(f.message, /^wrong/);
+    },
+  );
+});

@@ -309,3 +309,109 @@ function checkInvariants(index: XmlIndex): void {
   });
   for (const err of index.errors) assert.ok(err.offset >= 0 && err.offset <= n && err.message.length > 0);
 }
+
+// Issue 12: hostile input. The sizes are far past what a quadratic pass finishes in the test's time
+// (30,000 attributes took 3.3 s pairwise, 200,000 take minutes); the generous timeouts are there only so
+// that a regression fails instead of hanging the suite, and a linear pass is hundreds of times faster.
+describe('indexXml: hostile input stays linear and honest', () => {
+  const HOSTILE = { timeout: 60_000 };
+
+  test('200,000 attributes: the one duplicate at the end is found, and nothing else', HOSTILE, () => {
+    const names = Array.from({ length: 200_000 }, (_, k) => `a${k}="v"`);
+    const text = `<r ${names.join(' ')} a123456="again"/>`;
+    const index = indexXml(text);
+    assert.deepEqual(
+      index.errors.map((e) => [e.message, e.offset]),
+      [["duplicate attribute 'a123456' in <r>", text.lastIndexOf('a123456')]],
+    );
+    assert.equal(index.elements[0].attributes.length, 200_001);
+  });
+
+  test('an attribute name of an earlier start tag is not a duplicate in the next one', () => {
+    const many = (p: string, n: number) => Array.from({ length: n }, (_, k) => `${p}${k}="1"`).join(' ');
+    // Twelve attributes (past the pairwise check) in the first tag, then a tag that reuses none of them.
+    const index = indexXml(`<r ${many('a', 12)}><c ${many('b', 12)} a11="x"/><d a0="1" a0="2"/></r>`);
+    assert.deepEqual(
+      index.errors.map((e) => e.message),
+      ["duplicate attribute 'a0' in <d>"],
+    );
+  });
+
+  test('100,000 nested elements: every element lists its one child', HOSTILE, () => {
+    const depth = 100_000;
+    const index = indexXml(`${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}`);
+    assert.deepEqual(index.errors, []);
+    assert.equal(index.elements.length, depth);
+    for (let k = 0; k < depth - 1; k++) assert.deepEqual(index.elements[k].children, [k + 1]);
+    assert.deepEqual(index.elements[depth - 1].children, []);
+  });
+
+  test('children skip whole subtrees: siblings after deep descendants are found', () => {
+    const index = indexXml('<r><a><b><c/></b></a><d/><e><f/></e></r>');
+    const names = (k: number) => index.elements[k].children.map((c) => index.elements[c].qname);
+    assert.deepEqual(names(0), ['a', 'd', 'e']);
+    assert.deepEqual(names(1), ['b']);
+    assert.deepEqual(names(5), ['f']);
+  });
+
+  test('50,000 stray end tags under 50,000 open elements: reported, not searched for each', HOSTILE, () => {
+    const index = indexXml(`${'<a>'.repeat(50_000)}${'</b>'.repeat(50_000)}`);
+    assert.equal(index.errors.length, 100);
+    assert.match(index.errors[0].message, /^end tag <\/b> does not match start tag <a>/);
+  });
+
+  test("a value full of '<' with no '>' after it is read once", HOSTILE, () => {
+    const text = `<r a="${'<'.repeat(1_000_000)}"/>`;
+    const index = indexXml(text);
+    assert.equal(index.elements.length, 1);
+    assert.equal(index.elements[0].attributes[0].valueEnd, text.length - 3);
+  });
+
+  test('a 10 MB element name is not echoed whole into the message', () => {
+    const name = 'x'.repeat(10_000_000);
+    const index = indexXml(`<${name}>`);
+    assert.ok(index.errors.length > 0);
+    for (const e of index.errors) assert.ok(e.message.length < 400, `${e.message.length} characters`);
+    assert.match(index.errors[0].message, /^element <x{20,}…> opened at line 1 is not closed/);
+  });
+
+  test('control characters and references to them are errors; tab, line feed and CR are not', () => {
+    const text =
+      '<r a="&#9;&#xA;&#13;">\t\r\n&#65;&#x10FFFF;<b>\u001b</b>&#x1b;&#0;&#xD800;&#xFFFE;&#0000000000000000065;</r>';
+    const index = indexXml(text);
+    assert.deepEqual(
+      index.errors.map((e) => [e.offset, e.message.slice(0, 30)]),
+      [
+        [text.indexOf('\u001b'), 'character U+001B is not allowe'],
+        [text.indexOf('&#x1b;'), 'the character reference &#x1b;'],
+        [text.indexOf('&#0;'), 'the character reference &#0; n'],
+        [text.indexOf('&#xD800;'), 'the character reference &#xD80'],
+        [text.indexOf('&#xFFFE;'), 'the character reference &#xFFF'],
+      ],
+    );
+  });
+
+  test('C0 and C1 in a start tag, U+FFFF and a lone surrogate in text are each reported where they are', () => {
+    const text = '<r\u0007 a="1">\uffff x \ud800 y</r>';
+    const index = indexXml(text);
+    const offsets = index.errors.map((e) => e.offset);
+    for (const c of ['\u0007', '\uffff', '\ud800'])
+      assert.ok(offsets.includes(text.indexOf(c)), `U+${c.charCodeAt(0).toString(16)}`);
+    assert.deepEqual(
+      offsets,
+      [...offsets].sort((a, b) => a - b),
+      'errors stay in document order',
+    );
+    assert.deepEqual(
+      indexXml('<r>\ud83d\ude00 \u0085 \u009b</r>').errors,
+      [],
+      'pairs, NEL and C1 are XML 1.0 characters',
+    );
+  });
+
+  test('a binary file: a few character errors, then one that says more follow', () => {
+    const index = indexXml(`<r>${'\u0001'.repeat(100_000)}</r>`);
+    assert.equal(index.errors.length, 6);
+    assert.equal(index.errors[5].message, 'more characters that XML 1.0 forbids follow');
+  });
+});

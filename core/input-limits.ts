@@ -1,0 +1,69 @@
+// The size limits of every kind of input the tools accept, in one table, so that the CLI, the language
+// server and the sandbox refuse the same sizes with the same words, and the README can state them.
+// Each limit has a reason: it is far above any real notice or report, and low enough that one hostile
+// input cannot exhaust memory or time. No `vscode` import here, and no I/O.
+
+const KiB = 1024;
+const MiB = 1024 * 1024;
+
+export interface InputLimit {
+  /** What the limit is about, as a user reads it ("notice", "SVRL location"). */
+  readonly what: string;
+  readonly max: number;
+  readonly unit: 'bytes' | 'characters' | 'parts' | 'milliseconds';
+}
+
+export const INPUT_LIMITS = {
+  /**
+   * A notice's XML: the largest official sample is 1.7 MB; eNotices2 refuses large notices. The sandbox
+   * refuses more (413 or 400), and the CLI refuses before sending.
+   */
+  noticeBytes: { what: 'notice', max: 30 * MiB, unit: 'bytes' },
+  /** An SVRL report read by `eforms check` and from the services: the largest sample is 307 KB. */
+  svrlBytes: { what: 'SVRL report', max: 256 * MiB, unit: 'bytes' },
+  /**
+   * One SVRL `location` or diagnostic path: real ones are under 1,000 characters. A longer one is not
+   * evaluated; its finding is shown on the root element, saying so.
+   */
+  svrlLocationChars: { what: 'SVRL location', max: 8 * KiB, unit: 'characters' },
+  /** A caller's value echoed inside a message (an element name, an id, a locale): cut with `…`. */
+  echoChars: { what: 'value shown in a message', max: 80, unit: 'characters' },
+  /** The JSON body of a CVS validation request: the notice in base64 plus the options. */
+  cvsRequestBytes: { what: 'CVS request body', max: 41 * MiB, unit: 'bytes' },
+  /** A whole multipart submission to the sandbox's eNotices2: the notice plus its metadata. */
+  multipartBytes: { what: 'multipart request', max: 31 * MiB, unit: 'bytes' },
+  /** The metadata part of a submission. */
+  metadataBytes: { what: 'metadata part', max: 64 * KiB, unit: 'bytes' },
+  /** noticeAuthorLocale: a BCP 47 tag or a two-letter language code. */
+  localeChars: { what: 'noticeAuthorLocale', max: 35, unit: 'characters' },
+  /** noticeAuthorEmail, as RFC 5321 bounds an address. */
+  emailChars: { what: 'noticeAuthorEmail', max: 254, unit: 'characters' },
+  /** Time the sandbox waits for a whole request (headers and body) before it answers 408. */
+  requestMs: { what: 'request', max: 120_000, unit: 'milliseconds' },
+} as const satisfies Record<string, InputLimit>;
+
+export type InputKind = keyof typeof INPUT_LIMITS;
+
+/** `30 MB`, `8,192 characters`: a limit as a sentence states it. */
+export function describeLimit(kind: InputKind): string {
+  const l = INPUT_LIMITS[kind];
+  if (l.unit === 'bytes') {
+    if (l.max >= MiB) return `${l.max / MiB} MB`;
+    if (l.max >= KiB) return `${l.max / KiB} KB`;
+    return `${l.max} bytes`;
+  }
+  if (l.unit === 'milliseconds') return `${l.max / 1000} s`;
+  return `${l.max.toLocaleString('en-US')} ${l.unit}`;
+}
+
+/** The message for an input over its limit: what, how large, the limit, and what to do. */
+export function overLimitMessage(kind: InputKind, size?: number): string {
+  const l = INPUT_LIMITS[kind];
+  const actual =
+    size === undefined
+      ? ''
+      : l.unit === 'bytes'
+        ? ` (${size >= MiB ? `${(size / MiB).toFixed(1)} MB` : `${size} bytes`})`
+        : ` (${size.toLocaleString('en-US')} ${l.unit})`;
+  return `The ${l.what} is larger than ${describeLimit(kind)}${actual}, the most this tool accepts: make it smaller.`;
+}
