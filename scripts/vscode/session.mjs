@@ -164,7 +164,7 @@ export function startSandbox({
     dataDir,
   ];
   for (const k of apiKeys) args.push('--api-key', k);
-  const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnTethered(process.execPath, args, { cwd: PROJECT_ROOT });
   const log = createWriteStream(logFile);
   child.stderr.pipe(log);
   return new Promise((resolve, reject) => {
@@ -181,7 +181,7 @@ export function startSandbox({
       if (err) {
         child.kill('SIGTERM');
         reject(err);
-      } else resolve({ origin, child, stop: () => stopProcess(child) });
+      } else resolve({ origin, child, stop: () => stopProcess(child, { graceMs: TETHER_STOP_MS }) });
     }
     child.stdout.on('data', (chunk) => {
       log.write(chunk);
@@ -194,6 +194,23 @@ export function startSandbox({
     child.once('exit', (code) =>
       finish(new Error(`the sandbox exited (code ${code}) before listening; see ${logFile}`)),
     );
+  });
+}
+
+const TETHER = join(PROJECT_ROOT, 'scripts', 'vscode', 'tether.mjs');
+/** Longer than the tether's own grace, so the tether can stop its group before it is killed itself. */
+export const TETHER_STOP_MS = 5000;
+
+/**
+ * Spawns `command` through tether.mjs: the returned child is the tether, whose stdin is a pipe from
+ * this process. Stopping the tether stops the command's whole process group, and so does this
+ * process's death (the pipe closes). stdout and stderr are pipes to read or to forward.
+ */
+export function spawnTethered(command, args, options = {}) {
+  return spawn(process.execPath, [TETHER, command, ...args], {
+    ...options,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: false,
   });
 }
 
