@@ -57,10 +57,10 @@ function describeCvs(err: CvsError): string {
   const f = err.fields;
   const said = f.serviceMessage ? `: ${f.serviceMessage}` : '';
   switch (err.kind) {
+    case 'notice-rejected':
+      return `the validation service refused the notice (400): ${f.serviceMessage}.`;
     case 'bad-request':
-      return f.serviceMessage
-        ? `the validation service rejected the notice (400): ${f.serviceMessage}.`
-        : "the validation service rejected the request (400) without saying why: check --lang, --mode and --sdk (or the notice's cbc:CustomizationID).";
+      return `the validation service rejected the request (400)${f.serviceMessage ? `: ${f.serviceMessage}.` : ' without saying why.'} Check --lang, --mode and --sdk (or the notice's cbc:CustomizationID).`;
     case 'missing-key':
       return 'the service asked for an API key (401): set EFORMS_API_KEY.';
     case 'forbidden':
@@ -93,6 +93,7 @@ const REFUSALS = new Set([
   'already-exists',
   'busy',
   'bad-request',
+  'notice-rejected',
   'missing-key',
   'forbidden',
   'invalid-query',

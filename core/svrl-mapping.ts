@@ -5,6 +5,7 @@
 // No `vscode` import here, and no I/O: it reads only the index and the parsed report.
 
 import type { Finding, Range, Severity } from './finding';
+import { messageTailsFor } from './message-tails';
 import type { SvrlAssertion, SvrlReport } from './svrl';
 import { textContent, type XmlIndex } from './xml-index';
 
@@ -421,6 +422,8 @@ export interface MessageDetails {
   missing?: string[];
   /** The location could not be found in the notice (the finding sits on the root start tag). */
   unresolved?: boolean;
+  /** Language of the report's messages: the appended words follow it (core/message-tails.ts). */
+  language?: string;
 }
 
 /**
@@ -440,23 +443,20 @@ export function assertionMessage(a: SvrlAssertion, details: MessageDetails = {})
   } else message = text;
   if (a.flag) message = `[${a.flag}] ${message}`;
   const missing = details.missing ?? [];
+  const tails = messageTailsFor(details.language);
   if (missing.length > 0) {
     // Predicates make long paths unreadable in a one-line message; `Finding.missing` keeps the full path.
     const what = missing
       .map((m) => m.replace(/\[[^[\]]*(?:\[[^[\]]*\][^[\]]*)*\]/g, (p) => (p.length > 40 ? '' : p)))
       .join(', ');
-    message += details.field ? ` — missing ${what} (field ${details.field})` : ` — missing ${what}`;
-  } else if (details.field && !message.includes(details.field)) message += ` (field ${details.field})`;
-  if (details.unresolved) {
-    message += a.location
-      ? ` (reported at ${a.location}, which is not in this notice: shown on the root element)`
-      : ' (the report gives no location: shown on the root element)';
-  }
+    message += tails.missing(what, details.field);
+  } else if (details.field && !message.includes(details.field)) message += tails.field(details.field);
+  if (details.unresolved) message += a.location ? tails.notInNotice(a.location) : tails.noLocation;
   return message;
 }
 
 /** Every assertion of the report as a Finding on the notice; none is dropped. */
-export function mapSvrl(index: XmlIndex, report: SvrlReport): Finding[] {
+export function mapSvrl(index: XmlIndex, report: SvrlReport, options: { language?: string } = {}): Finding[] {
   const evaluator = new Evaluator(index, report.namespaces);
   const resolvedCache = new Map<string, XNode | null>();
   const rootRange = rangeOfRoot(index);
@@ -487,7 +487,7 @@ export function mapSvrl(index: XmlIndex, report: SvrlReport): Finding[] {
     const finding: Finding = {
       id: a.id,
       severity: severityOf(a.role),
-      message: assertionMessage(a, { field, missing, unresolved: node === null }),
+      message: assertionMessage(a, { field, missing, unresolved: node === null, language: options.language }),
       location: a.location,
       range,
       source: 'cvs',
@@ -509,16 +509,6 @@ function presence(evaluator: Evaluator, path: string, node: XNode): ChildPresenc
     if (e instanceof UnsupportedXPath) return 'unknown';
     throw e;
   }
-}
-
-/** Whether `path` (relative to the element or attribute `at`) selects anything in the notice. */
-export function childPresence(
-  index: XmlIndex,
-  at: ResolvedLocation,
-  path: string,
-  namespaces: Map<string, string>,
-): ChildPresence {
-  return presence(new Evaluator(index, namespaces), path, { el: at.element, attr: at.attribute ?? -1 });
 }
 
 function rangeOfNode(index: XmlIndex, node: XNode): Range {
