@@ -1,8 +1,7 @@
 // The publication feature (eNotices2) in the editor: submit, convert, the "My Notices" view with its
 // filter, paging and context menu (report, stop, copy id), and the validation report view. Registered
-// through the ExtensionState; the lead wires `registerPublication` into client/features.ts.
-// `eforms.publication.snapshot` (internal, not in the palette) returns what the view and reports show,
-// for the in-editor tests.
+// through the ExtensionState (client/features.ts). What the view and the reports show is part of the
+// extension's API (EformsExtensionApi.publication), for the in-editor tests and other extensions.
 
 import * as vscode from 'vscode';
 import { businessIdProblem, isBusinessId } from '../../core/business-id';
@@ -12,11 +11,25 @@ import { Commands } from '../command-ids';
 import type { Feature } from '../extension-state';
 import { enoticesClient, showFailure } from './connection';
 import { convertLegacyNotice } from './convert';
-import { type NoticeNode, type NoticesFilter, NoticesTreeProvider } from './notices-tree';
+import {
+  type NoticeNode,
+  type NoticesFilter,
+  type NoticesSnapshot,
+  NoticesTreeProvider,
+} from './notices-tree';
 import { ReportPresenter } from './report-view';
 import { SubmitFlow } from './submit';
 
-export const SNAPSHOT_COMMAND = Commands.publicationSnapshot;
+/** What the publication feature shows now. */
+export interface PublicationSnapshot {
+  tree: NoticesSnapshot;
+  /** Business ids whose report view is open. */
+  reports: string[];
+  /** Report diagnostics now on each open notice (uri → count). */
+  reportDiagnostics: Record<string, number>;
+  /** Uris of the notices being submitted now. */
+  submitting: string[];
+}
 
 /** What the commands accept as "a notice": a tree node, `{businessId, uri?}` or the id itself. */
 type NoticeArg = NoticeNode | { businessId: string; uri?: string } | string | undefined;
@@ -207,11 +220,16 @@ export const registerPublication: Feature = (state) => {
     vscode.commands.registerCommand(Commands.filterNotices, (given?: Partial<NoticesFilter>) =>
       filter(given),
     ),
-    vscode.commands.registerCommand(SNAPSHOT_COMMAND, () => ({
+  );
+  void tree.setFilter({ statuses: [] });
+  return {
+    publication: (): PublicationSnapshot => ({
       tree: tree.snapshot(),
       reports: reports.openReports(),
+      reportDiagnostics: Object.fromEntries(
+        vscode.workspace.textDocuments.map((d) => [d.uri.toString(), reports.shownOn(d.uri)]),
+      ),
       submitting: [...submit.inFlight],
-    })),
-  );
-  void tree.refresh();
+    }),
+  };
 };

@@ -153,6 +153,8 @@ export function startSandbox({
   logFile,
   apiKeys = [],
   cli = join(PROJECT_ROOT, 'dist', 'cli.js'),
+  // Seconds a submitted notice stays SUBMITTED, then PUBLISHING (undefined: the sandbox's default).
+  publishDelaySeconds = undefined,
 }) {
   if (!existsSync(cli)) return Promise.reject(new Error(`${cli} is missing: run \`npm run build\` first.`));
   // port undefined: the CLI's own default port (what `--env sandbox` points at).
@@ -164,6 +166,7 @@ export function startSandbox({
     dataDir,
   ];
   for (const k of apiKeys) args.push('--api-key', k);
+  if (publishDelaySeconds !== undefined) args.push('--publish-delay', String(publishDelaySeconds));
   const child = spawnTethered(process.execPath, args, { cwd: PROJECT_ROOT });
   const log = createWriteStream(logFile);
   child.stderr.pipe(log);
