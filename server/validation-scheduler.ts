@@ -168,12 +168,6 @@ export class ValidationScheduler {
     return this.run(s, true);
   }
 
-  /** Current diagnostics of a document (for tests and the CLI). */
-  findingsOf(uri: string): Finding[] | undefined {
-    const s = this.docs.get(uri);
-    return s?.kind ? this.merged(s) : undefined;
-  }
-
   dispose(): void {
     for (const s of this.docs.values()) this.stop(s);
     this.docs.clear();
