@@ -95,6 +95,7 @@ export class EformsLanguageClient implements vscode.Disposable {
           if (action === 'send') return next(e);
         },
         didClose: (doc, next) => (sync.close(doc) ? next(doc) : Promise.resolve()),
+        didSave: (doc, next) => (sync.isSynced(doc) ? next(doc) : Promise.resolve()),
       },
       outputChannel: this.log,
       traceOutputChannel: this.log,

@@ -4,6 +4,8 @@
 // test/client/status-presentation.test.ts: a test here must never point the editor at TED.
 
 import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { Commands } from '../../../client/command-ids';
 import { api, closeAll, describeStatus, open, setSetting, testEnv, waitFor } from './editor-support';
 
 suite('status item', () => {
@@ -11,6 +13,8 @@ suite('status item', () => {
     if (!testEnv.sandboxUrl) throw new Error('EFORMS_TEST_SANDBOX_URL must be set by the in-editor runner');
     await setSetting('environment', 'sandbox');
     await setSetting('sandboxUrl', testEnv.sandboxUrl);
+    // With a key, so the state is about the notice, not "API key needed".
+    if (testEnv.apiKey) await vscode.commands.executeCommand(Commands.setApiKey, testEnv.apiKey);
   });
   teardown(closeAll);
 
