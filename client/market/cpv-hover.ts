@@ -12,6 +12,7 @@ import type { RecordTypes, SectorId } from '../../core/agrifood/records';
 import { formatPct, type Series, toSeries } from '../../core/agrifood/series';
 import { DAY, formatDmy } from '../../core/agrifood/weeks';
 import { Commands } from '../command-ids';
+import { wordFailure } from '../failure-wording';
 import type { ExplorerTarget } from './explorer-panel';
 import { type MarketData, signalOf } from './market-data';
 
@@ -123,7 +124,7 @@ export class CpvPriceHover implements vscode.HoverProvider {
       }
     } catch (err) {
       if (token.isCancellationRequested) return undefined;
-      md.appendMarkdown(text(`Market price unavailable: ${(err as Error).message}\n\n`));
+      md.appendMarkdown(text(`${wordFailure(err, 'Loading the EU price').message}\n\n`));
     }
     const args = encodeURIComponent(JSON.stringify([target]));
     md.appendMarkdown(`[Open in Market Explorer](command:${Commands.openMarketExplorer}?${args})`);

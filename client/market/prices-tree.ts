@@ -7,6 +7,7 @@ import { sectorsAtoZ } from '../../core/agrifood/presentation';
 import type { SectorId } from '../../core/agrifood/records';
 import { formatDmy } from '../../core/agrifood/weeks';
 import { Commands } from '../command-ids';
+import { wordFailure } from '../failure-wording';
 import type { ExplorerTarget } from './explorer-panel';
 import type { MarketData } from './market-data';
 
@@ -106,7 +107,8 @@ export class MarketPricesTree implements vscode.TreeDataProvider<Node> {
         return [{ kind: 'message', text: 'No series listed by the service.', error: false }];
       return values.map((value) => ({ kind: 'series', sector: n.sector, param, value }));
     } catch (err) {
-      return [{ kind: 'message', text: `${(err as Error).message} (click to retry)`, error: true }];
+      const { message } = wordFailure(err, `Listing the ${ENDPOINTS[n.sector].label} series`);
+      return [{ kind: 'message', text: `${message} (click to retry)`, error: true }];
     }
   }
 }
