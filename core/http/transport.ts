@@ -54,7 +54,7 @@ export async function httpRequest(url: string, o: HttpRequest): Promise<HttpAnsw
     });
     const status = res.statusCode;
     if (REDIRECTS.has(status)) {
-      res.body.destroy();
+      discard(res.body);
       throw new TransportError(
         'redirect',
         `${origin} answered ${status}: the service moved to ${locationOf(res.headers.location, url)}.`,
@@ -122,8 +122,20 @@ function locationOf(header: string | string[] | undefined, base: string): string
 
 class TooLarge extends Error {}
 
+/** Stops reading an answer; the abort error undici then emits is expected, not a crash. */
+function discard(body: {
+  destroy?: () => unknown;
+  on?: (event: 'error', listener: () => void) => unknown;
+}): void {
+  body.on?.('error', () => undefined);
+  body.destroy?.();
+}
+
 async function readCapped(
-  body: AsyncIterable<Buffer | Uint8Array> & { destroy?: () => unknown },
+  body: AsyncIterable<Buffer | Uint8Array> & {
+    destroy?: () => unknown;
+    on?: (event: 'error', listener: () => void) => unknown;
+  },
   max: number,
   onProgress?: (bytes: number) => void,
 ): Promise<Buffer> {
@@ -132,7 +144,7 @@ async function readCapped(
   for await (const chunk of body) {
     size += chunk.length;
     if (size > max) {
-      body.destroy?.();
+      discard(body);
       throw new TooLarge();
     }
     chunks.push(Buffer.from(chunk));
