@@ -6,7 +6,7 @@ import type * as vscode from 'vscode';
 import type { ServiceUrls } from '../core/environments';
 import type { RoutingDispatcher } from '../core/http';
 import type { EformsSettings } from '../core/settings';
-import type { PublicationSnapshot } from './publication';
+import type { PublicationSnapshot } from './publication/snapshot';
 
 export interface ExtensionState {
   readonly context: vscode.ExtensionContext;

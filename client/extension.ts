@@ -7,7 +7,7 @@ import { EformsClientState } from './client-state';
 import { affectsEforms, affectsHttp } from './config';
 import type { FeatureApi } from './extension-state';
 import { features } from './features';
-import type { PublicationSnapshot } from './publication';
+import type { PublicationSnapshot } from './publication/snapshot';
 import { registerValidationCommands } from './validation-commands';
 import type { StatusSnapshot } from './validation-status';
 

@@ -11,25 +11,13 @@ import { Commands } from '../command-ids';
 import type { Feature } from '../extension-state';
 import { enoticesClient, showFailure } from './connection';
 import { convertLegacyNotice } from './convert';
-import {
-  type NoticeNode,
-  type NoticesFilter,
-  type NoticesSnapshot,
-  NoticesTreeProvider,
-} from './notices-tree';
+import { type NoticeNode, type NoticesFilter, NoticesTreeProvider } from './notices-tree';
 import { ReportPresenter } from './report-view';
-import { SubmitFlow } from './submit';
+import type { PublicationSnapshot } from './snapshot';
 
-/** What the publication feature shows now. */
-export interface PublicationSnapshot {
-  tree: NoticesSnapshot;
-  /** Business ids whose report view is open. */
-  reports: string[];
-  /** Report diagnostics now on each open notice (uri → count). */
-  reportDiagnostics: Record<string, number>;
-  /** Uris of the notices being submitted now. */
-  submitting: string[];
-}
+export type { PublicationSnapshot } from './snapshot';
+
+import { SubmitFlow } from './submit';
 
 /** What the commands accept as "a notice": a tree node, `{businessId, uri?}` or the id itself. */
 type NoticeArg = NoticeNode | { businessId: string; uri?: string } | string | undefined;

@@ -16,6 +16,9 @@ import type { ExtensionState } from '../extension-state';
 import { wordFailure } from '../failure-wording';
 import { enoticesClient } from './connection';
 import { autoRefreshDelay, isFiltered } from './refresh-policy';
+import type { NoticesFilter, NoticesSnapshot } from './snapshot';
+
+export type { NoticesFilter } from './snapshot';
 
 /** Context key: true while the My Notices filter narrows the list (package.json viewsWelcome). */
 export const FILTERED_CONTEXT = 'eforms.myNotices.filtered';
@@ -25,24 +28,6 @@ export type NoticeNode =
   | { kind: 'notice'; notice: Notice; businessId: string }
   | { kind: 'more'; loaded: number; total: number }
   | { kind: 'message'; text: string; detail?: string; command?: vscode.Command };
-
-export interface NoticesSnapshot {
-  total: number;
-  filter: NoticesFilter;
-  notices: (Notice & { businessId: string })[];
-  problem?: string;
-  /** The status groups shown, in order. */
-  groups: string[];
-  nextRefreshSeconds: number | undefined;
-}
-
-export interface NoticesFilter {
-  statuses: string[];
-  author?: string;
-  submittedAfter?: string;
-  submittedBefore?: string;
-  id?: string;
-}
 
 const STATUS_ICONS: Record<string, string> = {
   DRAFT: 'edit',
