@@ -5,6 +5,7 @@
 
 import type { CvsError } from '../core/cvs-client';
 import { EnoticesError } from '../core/enotices-client';
+import { EnoticesCodes } from '../core/enotices-messages';
 import { isLoopbackUrl } from '../core/environments';
 import { describeNetworkReason, type FailureFields, ServiceError } from '../core/http';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS } from './io';
@@ -49,6 +50,10 @@ export function describeFailure(err: ServiceError): string {
       return `${name}${at} sent an answer larger than ${Math.round((f.maxBytes ?? 0) / 1048576)} MB.${err.service === 'agrifood' ? ' Narrow the query.' : ''}`;
   }
   if (err.service === 'cvs') return describeCvs(err as CvsError);
+  if (err instanceof EnoticesError && err.kind === 'auth' && err.code !== EnoticesCodes.noAccount) {
+    const said = f.serviceMessage ? ` (eNotices2 said: "${f.serviceMessage}")` : '';
+    return `eNotices2 refused the API key${f.status ? ` (HTTP ${f.status})` : ''}: set EFORMS_API_KEY to a valid key for this environment (--env; preview keys do not work in production).${said}`;
+  }
   // eNotices2 and agri-food messages come from their tables, which name the command-line options too.
   return err.message.replace(/^[A-Z]/, (c) => c.toLowerCase());
 }

@@ -146,6 +146,18 @@ describe('every service, worded for a terminal', () => {
   });
 });
 
+describe('eNotices2 refusing the key', () => {
+  test('worded for a terminal: EFORMS_API_KEY and --env, not the editor command', async () => {
+    const r = await run(['search'], { ...sandboxEnv(), EFORMS_API_KEY: 'wrong' });
+    assert.equal(r.code, 1);
+    assert.match(
+      r.err,
+      /^eforms search: eNotices2 refused the API key \(HTTP 401\): set EFORMS_API_KEY .*--env/m,
+    );
+    assert.doesNotMatch(r.err, /Set API Key/);
+  });
+});
+
 describe('search', () => {
   test('--page counts from 1, as the "Page N of M" line does', async () => {
     const env = sandboxEnv();
