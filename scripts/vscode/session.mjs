@@ -1,6 +1,8 @@
 // What every way of running the extension in a real editor shares: a throw-away run folder (profile,
 // HOME, TMPDIR, XDG dirs, a workspace copied from test/fixtures/notices/), the sandbox services on a
 // free loopback port, the environment the extension host sees, and stopping what was started.
+// Long-lived children (the sandbox, code-server) run on a tether (tether.mjs), so they stop with
+// whatever started them, even when it is killed outright.
 // It never sets EFORMS_API_KEY for test runs: the suite exercises the no-key state itself.
 
 import { spawn } from 'node:child_process';
