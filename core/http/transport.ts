@@ -83,12 +83,10 @@ export async function httpRequest(url: string, o: HttpRequest): Promise<HttpAnsw
     if (proxy && proxyFailed(err)) {
       const named = describeProxy(proxy);
       const status = proxyStatus(err);
-      return Promise.reject(
-        new TransportError(
-          'proxy',
-          `The proxy ${named} ${status ? `refused the connection to ${origin} (${status})` : `cannot be reached (${fields.reason})`}.`,
-          { origin, proxy: named, ...fields, status },
-        ),
+      throw new TransportError(
+        'proxy',
+        `The proxy ${named} ${status ? `refused the connection to ${origin} (${status})` : `cannot be reached (${fields.reason})`}.`,
+        { origin, proxy: named, ...fields, status },
       );
     }
     throw new TransportError('network', `${origin} cannot be reached (${fields.reason}).`, {
