@@ -5,7 +5,7 @@
 
 import type { CvsError } from '../core/cvs-client';
 import { EnoticesError } from '../core/enotices-client';
-import { EnoticesCodes } from '../core/enotices-messages';
+import { EnoticesCodes, OPERATION_LABELS } from '../core/enotices-messages';
 import { isLoopbackUrl } from '../core/environments';
 import { describeNetworkReason, type FailureFields, ServiceError } from '../core/http';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS } from './io';
@@ -54,7 +54,20 @@ export function describeFailure(err: ServiceError): string {
     const said = f.serviceMessage ? ` (eNotices2 said: "${f.serviceMessage}")` : '';
     return `eNotices2 refused the API key${f.status ? ` (HTTP ${f.status})` : ''}: set EFORMS_API_KEY to a valid key for this environment (--env; preview keys do not work in production).${said}`;
   }
-  // eNotices2 and agri-food messages come from their tables, which name the command-line options too.
+  if (err instanceof EnoticesError) {
+    // The editor's table words these with My Notices; a terminal user checks with `eforms search`.
+    const label = OPERATION_LABELS[err.operation];
+    const said = f.serviceMessage ? ` (eNotices2 said: "${f.serviceMessage}")` : '';
+    switch (err.kind) {
+      case 'state':
+        return `${label} failed: publication can be stopped only while the notice is SUBMITTED, and this one is not (any more): check its status with 'eforms search --id NOTICE_ID'.${said}`;
+      case 'busy':
+        return `${label} failed: another change holds this notice at the moment: check with 'eforms search' in a few seconds, and try again only if nothing changed.${said}`;
+      case 'already-exists':
+        return `${label} failed: a notice with the same notice id and version already exists: increase cbc:VersionID (e.g. 01 -> 02), or give a new notice a new cbc:ID, then submit again.${said}`;
+    }
+  }
+  // The other eNotices2 and agri-food messages are neutral, or name the command-line options too.
   return err.message.replace(/^[A-Z]/, (c) => c.toLowerCase());
 }
 
