@@ -167,7 +167,7 @@ export function fromTransport(err: unknown, origin: string, timeoutMs: number): 
     case 'proxy':
       return new CvsError(
         'proxy',
-        `The proxy ${f.proxy} ${f.status ? `refused the connection to ${origin} (${f.status})` : `cannot be reached (${f.reason})`}: check http.proxy (or HTTPS_PROXY) and http.noProxy; retrying later.`,
+        `The proxy ${f.proxy} ${f.status ? `refused the connection to ${origin} (${f.status})` : `cannot be reached (${describeNetworkReason(f.reason)})`}: check http.proxy (or HTTPS_PROXY) and http.noProxy; retrying later.`,
         retry,
         undefined,
         f,

@@ -5,7 +5,7 @@
 // headers (API keys) or proxy credentials in an error.
 
 import { type Dispatcher, errors, request } from 'undici';
-import { type FailureFields, type NetworkReason, TransportError } from './failure';
+import { describeNetworkReason, type FailureFields, type NetworkReason, TransportError } from './failure';
 import { defaultDispatcher, describeProxy, RoutingDispatcher } from './proxy';
 import { originOf, sanitizeServiceText } from './service-text';
 
@@ -85,15 +85,19 @@ export async function httpRequest(url: string, o: HttpRequest): Promise<HttpAnsw
       const status = proxyStatus(err);
       throw new TransportError(
         'proxy',
-        `The proxy ${named} ${status ? `refused the connection to ${origin} (${status})` : `cannot be reached (${fields.reason})`}.`,
+        `The proxy ${named} ${status ? `refused the connection to ${origin} (${status})` : `cannot be reached (${describeNetworkReason(fields.reason)})`}.`,
         { origin, proxy: named, ...fields, status },
       );
     }
-    throw new TransportError('network', `${origin} cannot be reached (${fields.reason}).`, {
-      origin,
-      ...fields,
-      proxy: proxy ? describeProxy(proxy) : undefined,
-    });
+    throw new TransportError(
+      'network',
+      `${origin} cannot be reached (${describeNetworkReason(fields.reason)}).`,
+      {
+        origin,
+        ...fields,
+        proxy: proxy ? describeProxy(proxy) : undefined,
+      },
+    );
   }
 }
 
