@@ -19,6 +19,7 @@ import {
   TEST_API_KEY,
 } from '../support/sandbox-harness';
 import { PROJECT_ROOT } from '../support/shared-data';
+import { invalidNotice } from './enotices-kit';
 
 let h: SandboxHarness;
 let scratch: string;
@@ -177,6 +178,28 @@ describe('search', () => {
     const zero = await run(['search', '--page', '0'], env);
     assert.equal(zero.code, 2);
     assert.match(zero.err, /--page must be an integer ≥ 1/);
+  });
+});
+
+describe('VALIDATION_FAILED', () => {
+  test('a submission that fails validation ends there, and --status finds it', async () => {
+    const env = sandboxEnv();
+    const { xml } = invalidNotice();
+    writeFileSync(join(scratch, 'bad.xml'), xml);
+    const s = await run(
+      ['submit', 'bad.xml', '--email', 'buyer@example.org', '--format', 'json'],
+      env,
+      scratch,
+    );
+    assert.equal(s.code, 1, s.err);
+    const { businessId } = JSON.parse(s.out) as { businessId: string };
+    const r = await run(['search', '--status', 'VALIDATION_FAILED', '--format', 'json'], env);
+    assert.equal(r.code, 0, r.err);
+    const found = (JSON.parse(r.out) as { content: { id: string; versionId: string; status: string }[] })
+      .content;
+    const mine = found.find((n) => `${n.id}-${n.versionId}` === businessId);
+    assert.equal(mine?.status, 'VALIDATION_FAILED');
+    assert.match((await run(['search', '--help'])).out, /VALIDATION_FAILED/);
   });
 });
 
