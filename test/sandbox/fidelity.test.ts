@@ -6,8 +6,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import busboy from 'busboy';
@@ -220,13 +222,17 @@ describe('eforms sandbox --publish-delay', () => {
   }
 
   test('a realistic default (120 s per step), the flag, and a usage error for nonsense', async () => {
-    const dir = join(PROJECT_ROOT, 'out', '.sandbox-delay-test');
-    const byDefault = await firstLines(['--data-dir', dir]);
-    assert.match(byDefault.out, /publish +SUBMITTED 120 s, then PUBLISHING 120 s/);
-    const set = await firstLines(['--data-dir', dir, '--publish-delay', '30']);
-    assert.match(set.out, /publish +SUBMITTED 30 s, then PUBLISHING 30 s/);
-    const bad = await firstLines(['--data-dir', dir, '--publish-delay', 'soon']);
-    assert.equal(bad.code, 2);
-    assert.match(bad.err, /--publish-delay takes a number of seconds/);
+    const dir = mkdtempSync(join(tmpdir(), 'eforms-delay-'));
+    try {
+      const byDefault = await firstLines(['--data-dir', dir]);
+      assert.match(byDefault.out, /publish +SUBMITTED 120 s, then PUBLISHING 120 s/);
+      const set = await firstLines(['--data-dir', dir, '--publish-delay', '30']);
+      assert.match(set.out, /publish +SUBMITTED 30 s, then PUBLISHING 30 s/);
+      const bad = await firstLines(['--data-dir', dir, '--publish-delay', 'soon']);
+      assert.equal(bad.code, 2);
+      assert.match(bad.err, /--publish-delay takes a number of seconds/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
