@@ -5,6 +5,7 @@
 
 import type { CvsError } from '../core/cvs-client';
 import { EnoticesError } from '../core/enotices-client';
+import { EnoticesCodes, OPERATION_LABELS } from '../core/enotices-messages';
 import { isLoopbackUrl } from '../core/environments';
 import { describeNetworkReason, type FailureFields, ServiceError } from '../core/http';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS } from './io';
@@ -49,7 +50,24 @@ export function describeFailure(err: ServiceError): string {
       return `${name}${at} sent an answer larger than ${Math.round((f.maxBytes ?? 0) / 1048576)} MB.${err.service === 'agrifood' ? ' Narrow the query.' : ''}`;
   }
   if (err.service === 'cvs') return describeCvs(err as CvsError);
-  // eNotices2 and agri-food messages come from their tables, which name the command-line options too.
+  if (err instanceof EnoticesError && err.kind === 'auth' && err.code !== EnoticesCodes.noAccount) {
+    const said = f.serviceMessage ? ` (eNotices2 said: "${f.serviceMessage}")` : '';
+    return `eNotices2 refused the API key${f.status ? ` (HTTP ${f.status})` : ''}: set EFORMS_API_KEY to a valid key for this environment (--env; preview keys do not work in production).${said}`;
+  }
+  if (err instanceof EnoticesError) {
+    // The editor's table words these with My Notices; a terminal user checks with `eforms search`.
+    const label = OPERATION_LABELS[err.operation];
+    const said = f.serviceMessage ? ` (eNotices2 said: "${f.serviceMessage}")` : '';
+    switch (err.kind) {
+      case 'state':
+        return `${label} failed: publication can be stopped only while the notice is SUBMITTED, and this one is not (any more): check its status with 'eforms search --id NOTICE_ID'.${said}`;
+      case 'busy':
+        return `${label} failed: another change holds this notice at the moment: check with 'eforms search' in a few seconds, and try again only if nothing changed.${said}`;
+      case 'already-exists':
+        return `${label} failed: a notice with the same notice id and version already exists: increase cbc:VersionID (e.g. 01 -> 02), or give a new notice a new cbc:ID, then submit again.${said}`;
+    }
+  }
+  // The other eNotices2 and agri-food messages are neutral, or name the command-line options too.
   return err.message.replace(/^[A-Z]/, (c) => c.toLowerCase());
 }
 
@@ -57,10 +75,10 @@ function describeCvs(err: CvsError): string {
   const f = err.fields;
   const said = f.serviceMessage ? `: ${f.serviceMessage}` : '';
   switch (err.kind) {
+    case 'notice-rejected':
+      return `the validation service refused the notice (400): ${f.serviceMessage}.`;
     case 'bad-request':
-      return f.serviceMessage
-        ? `the validation service rejected the notice (400): ${f.serviceMessage}.`
-        : "the validation service rejected the request (400) without saying why: check --lang, --mode and --sdk (or the notice's cbc:CustomizationID).";
+      return `the validation service rejected the request (400)${f.serviceMessage ? `: ${f.serviceMessage}.` : ' without saying why.'} Check --lang, --mode and --sdk (or the notice's cbc:CustomizationID).`;
     case 'missing-key':
       return 'the service asked for an API key (401): set EFORMS_API_KEY.';
     case 'forbidden':
@@ -93,6 +111,7 @@ const REFUSALS = new Set([
   'already-exists',
   'busy',
   'bad-request',
+  'notice-rejected',
   'missing-key',
   'forbidden',
   'invalid-query',

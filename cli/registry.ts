@@ -10,6 +10,7 @@ import { search } from './commands/search';
 import { stop } from './commands/stop';
 import { submit } from './commands/submit';
 import { validate } from './commands/validate';
+import { versions } from './commands/versions';
 import type { Command } from './io';
 
 export interface CommandEntry {
@@ -20,6 +21,10 @@ export interface CommandEntry {
 export const commands: Record<string, CommandEntry> = {
   check: { summary: 'map an SVRL report you already have onto a notice (offline)', run: check },
   validate: { summary: 'validate notices with the Central Validation Service', run: validate },
+  versions: {
+    summary: 'the SDK versions accepted for publication (and whether a notice uses one)',
+    run: versions,
+  },
   submit: { summary: 'submit a notice to eNotices2 for publication', run: submit },
   report: { summary: 'fetch the validation report of a submitted notice', run: report },
   search: { summary: 'list your notices in eNotices2', run: search },

@@ -21,8 +21,6 @@ export const Commands = {
   refreshNotices: 'eforms.refreshNotices',
   filterNotices: 'eforms.filterNotices',
   loadMoreNotices: 'eforms.loadMoreNotices',
-  /** Internal (not in the palette): what My Notices and the open reports show, for the in-editor tests. */
-  publicationSnapshot: 'eforms.publication.snapshot',
   /** Internal: the links of the validation report view, which reveal a finding in its notice. */
   revealReportFinding: 'eforms.publication.revealFinding',
   // Agri-food market data
@@ -32,7 +30,6 @@ export const Commands = {
   exportMarketCsv: 'eforms.marketExplorer.exportCsv',
 } as const;
 
-export const VIEW_CONTAINER_ID = 'eforms';
 export const Views = {
   myNotices: 'eforms.myNotices',
   marketPrices: 'eforms.marketPrices',

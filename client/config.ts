@@ -3,6 +3,7 @@
 
 import * as vscode from 'vscode';
 import type { EnvironmentName, ServiceUrls } from '../core/environments';
+import type { VsCodeHttpSettings } from '../core/http';
 import { type EformsSettings, readSettings, urlsOf } from '../core/settings';
 
 export const SECTION = 'eforms';
@@ -31,6 +32,20 @@ export async function writeEnvironment(env: EnvironmentName, customCvsUrl?: stri
       : vscode.ConfigurationTarget.Global;
   if (customCvsUrl !== undefined) await c.update('customUrls.cvs', customCvsUrl, target);
   await c.update('environment', env, target);
+}
+
+/** VS Code's proxy settings, for the extension's own requests (core/http routes them). */
+export function readHttpSettings(): VsCodeHttpSettings {
+  const c = vscode.workspace.getConfiguration('http');
+  return { proxy: c.get('proxy'), proxyStrictSSL: c.get('proxyStrictSSL'), noProxy: c.get('noProxy') };
+}
+
+export function affectsHttp(e: vscode.ConfigurationChangeEvent): boolean {
+  return (
+    e.affectsConfiguration('http.proxy') ||
+    e.affectsConfiguration('http.proxyStrictSSL') ||
+    e.affectsConfiguration('http.noProxy')
+  );
 }
 
 export function affectsEforms(e: vscode.ConfigurationChangeEvent): boolean {

@@ -4,7 +4,9 @@
 
 import type * as vscode from 'vscode';
 import type { ServiceUrls } from '../core/environments';
+import type { RoutingDispatcher } from '../core/http';
 import type { EformsSettings } from '../core/settings';
+import type { PublicationSnapshot } from './publication/snapshot';
 
 export interface ExtensionState {
   readonly context: vscode.ExtensionContext;
@@ -12,6 +14,11 @@ export interface ExtensionState {
   readonly log: vscode.LogOutputChannel;
   /** The `eforms` settings, read fresh (client/config.ts is the only reader of workspace configuration). */
   settings(scope?: vscode.Uri): EformsSettings;
+  /**
+   * The undici dispatcher for the extension's own requests (eNotices2, agri-food): VS Code's
+   * `http.proxy`, `http.proxyStrictSSL` and `http.noProxy`, loopback always direct. Rebuilt when they change.
+   */
+  dispatcher(): RoutingDispatcher;
   /** Base URLs of the three services for the configured environment. */
   urls(scope?: vscode.Uri): ServiceUrls;
   /** The API key from SecretStorage, else from the EFORMS_API_KEY environment variable, else undefined. */
@@ -23,5 +30,10 @@ export interface ExtensionState {
   readonly onDidChangeSettings: vscode.Event<void>;
 }
 
+/** What features add to the extension's API (EformsExtensionApi), for tests and other extensions. */
+export interface FeatureApi {
+  publication?: () => PublicationSnapshot;
+}
+
 /** A feature registers everything it contributes; its disposables go to state.context.subscriptions. */
-export type Feature = (state: ExtensionState) => void;
+export type Feature = (state: ExtensionState) => FeatureApi | undefined;

@@ -3,15 +3,13 @@
 // fails, the user is told here, since VS Code would only log it.
 
 import * as vscode from 'vscode';
-import type { ServiceUrls } from '../core/environments';
-import type { EformsSettings } from '../core/settings';
-import { ApiKeyStore } from './api-key';
-import { affectsEforms, readConfig, serviceUrlsFor } from './config';
-import type { ExtensionState } from './extension-state';
+import { EformsClientState } from './client-state';
+import { affectsEforms, affectsHttp } from './config';
+import type { FeatureApi } from './extension-state';
 import { features } from './features';
-import { EformsLanguageClient, isEformsNotice } from './language-client';
+import type { PublicationSnapshot } from './publication/snapshot';
 import { registerValidationCommands } from './validation-commands';
-import { type StatusSnapshot, ValidationStatusItem } from './validation-status';
+import type { StatusSnapshot } from './validation-status';
 
 /** What the extension returns from `activate`: used by the in-editor tests and by other extensions. */
 export interface EformsExtensionApi {
@@ -19,62 +17,8 @@ export interface EformsExtensionApi {
   isServerRunning(): boolean;
   /** What the status item shows now. */
   status(): StatusSnapshot;
-}
-
-export class EformsClientState implements ExtensionState, vscode.Disposable {
-  readonly keys: ApiKeyStore;
-  readonly status: ValidationStatusItem;
-  readonly languageClient: EformsLanguageClient;
-  private readonly settingsEmitter = new vscode.EventEmitter<void>();
-  readonly onDidChangeSettings = this.settingsEmitter.event;
-  readonly onDidChangeApiKey: vscode.Event<void>;
-  /** isEformsNotice per document version: the check indexes the document's head. */
-  private readonly noticeCache = new WeakMap<vscode.TextDocument, { version: number; notice: boolean }>();
-
-  constructor(
-    readonly context: vscode.ExtensionContext,
-    readonly log: vscode.LogOutputChannel,
-  ) {
-    this.keys = new ApiKeyStore(context.secrets);
-    this.onDidChangeApiKey = this.keys.onDidChange;
-    this.status = new ValidationStatusItem();
-    this.languageClient = new EformsLanguageClient(context, log, this.keys, this.status);
-  }
-
-  settings(scope?: vscode.Uri): EformsSettings {
-    return readConfig(scope);
-  }
-
-  urls(scope?: vscode.Uri): ServiceUrls {
-    return serviceUrlsFor(scope);
-  }
-
-  apiKey(): Promise<string | undefined> {
-    return this.keys.get();
-  }
-
-  async promptForApiKey(): Promise<string | undefined> {
-    return (await vscode.commands.executeCommand<string | undefined>('eforms.setApiKey')) ?? undefined;
-  }
-
-  isNotice(doc: vscode.TextDocument): boolean {
-    const hit = this.noticeCache.get(doc);
-    if (hit && hit.version === doc.version) return hit.notice;
-    const notice = isEformsNotice(doc);
-    this.noticeCache.set(doc, { version: doc.version, notice });
-    return notice;
-  }
-
-  fireSettingsChanged(): void {
-    this.settingsEmitter.fire();
-  }
-
-  dispose(): void {
-    this.languageClient.dispose();
-    this.status.dispose();
-    this.keys.dispose();
-    this.settingsEmitter.dispose();
-  }
+  /** What My Notices and the open validation reports show now (the publication feature). */
+  publication(): PublicationSnapshot;
 }
 
 let state: EformsClientState | undefined;
@@ -87,7 +31,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Eforms
     state = s;
     context.subscriptions.push(s);
     registerValidationCommands(s);
-    for (const feature of features) feature(s);
+    const apis: FeatureApi = {};
+    for (const feature of features) Object.assign(apis, feature(s));
 
     const refreshKeyContext = async () => {
       await vscode.commands.executeCommand('setContext', 'eforms.hasApiKey', Boolean(await s.keys.get()));
@@ -95,7 +40,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Eforms
     context.subscriptions.push(
       s.keys.onDidChange(() => void refreshKeyContext()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (affectsEforms(e)) s.fireSettingsChanged();
+        // The environment shows in the status item; VS Code's proxy settings reach our own requests.
+        if (affectsEforms(e) || affectsHttp(e)) s.fireSettingsChanged();
       }),
       vscode.workspace.onDidOpenTextDocument((d) => onDocument(s, d)),
       vscode.workspace.onDidCloseTextDocument((d) => s.status.forget(d.uri.toString())),
@@ -113,6 +59,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Eforms
     return {
       isServerRunning: () => s.languageClient.running,
       status: () => s.status.snapshot(),
+      publication: () => {
+        if (!apis.publication) throw new Error('the publication feature is not registered');
+        return apis.publication();
+      },
     };
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);

@@ -1,9 +1,12 @@
 // Starts the eForms language server (dist/server.js over IPC) once an eForms notice is open, and
 // restarts it when the API key changes: the key reaches the server only through its process
-// environment, because anything sent in LSP messages would show in the trace.
+// environment, because anything sent in LSP messages would show in the trace. Only notices reach the
+// server: the middleware drops didOpen/didChange/didClose of other XML (as vscode-eslint filters), so
+// a large non-notice file is never sent or indexed on each keystroke.
 
 import * as vscode from 'vscode';
 import {
+  DidOpenTextDocumentNotification,
   LanguageClient,
   type LanguageClientOptions,
   type ServerOptions,
@@ -14,6 +17,7 @@ import { noticeKindOf } from '../core/notice-kind';
 import { ValidateNowRequest, type ValidateNowResult, ValidationStatusNotification } from '../core/protocol';
 import { indexXml } from '../core/xml-index';
 import type { ApiKeyStore } from './api-key';
+import { NoticeSync } from './notice-sync';
 import type { ValidationStatusItem } from './validation-status';
 
 /** Enough of the text to hold the prolog and the root start tag of any real notice. */
@@ -34,6 +38,7 @@ export class EformsLanguageClient implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly keys: ApiKeyStore,
     private readonly status: ValidationStatusItem,
+    private readonly isNotice: (doc: vscode.TextDocument) => boolean,
   ) {
     this.subscriptions.push(keys.onDidChange(() => void this.restartIfRunning()));
   }
@@ -73,12 +78,25 @@ export class EformsLanguageClient implements vscode.Disposable {
         options: { env, execArgv: ['--nolazy', '--inspect=6019'] },
       },
     };
+    const sync = new NoticeSync<vscode.TextDocument>((d) => d.uri.toString(), this.isNotice);
     const clientOptions: LanguageClientOptions = {
       documentSelector: [
         { scheme: 'file', language: 'xml' },
         { scheme: 'untitled', language: 'xml' },
       ],
-      synchronize: { configurationSection: 'eforms' },
+      // `http`: the server routes its requests through VS Code's proxy settings too.
+      synchronize: { configurationSection: ['eforms', 'http'] },
+      middleware: {
+        didOpen: (doc, next) => (sync.open(doc) ? next(doc) : Promise.resolve()),
+        didChange: async (e, next) => {
+          const action = sync.change(e.document);
+          // A file that became a notice while typed (an empty new file) is opened on the server now.
+          if (action === 'open') return this.openOnServer(e.document);
+          if (action === 'send') return next(e);
+        },
+        didClose: (doc, next) => (sync.close(doc) ? next(doc) : Promise.resolve()),
+        didSave: (doc, next) => (sync.isSynced(doc) ? next(doc) : Promise.resolve()),
+      },
       outputChannel: this.log,
       traceOutputChannel: this.log,
       // Failures are the status item's job, not a pop-up per request.
@@ -100,6 +118,17 @@ export class EformsLanguageClient implements vscode.Disposable {
           if (a) this.log.show();
         });
     }
+  }
+
+  private async openOnServer(doc: vscode.TextDocument): Promise<void> {
+    await this.client?.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: {
+        uri: doc.uri.toString(),
+        languageId: doc.languageId,
+        version: doc.version,
+        text: doc.getText(),
+      },
+    });
   }
 
   private async restartIfRunning(): Promise<void> {

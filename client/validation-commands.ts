@@ -4,9 +4,9 @@
 import * as vscode from 'vscode';
 import { type EnvironmentName, keyTransportProblem } from '../core/environments';
 import { checkApiKeyInput } from './api-key';
+import type { EformsClientState } from './client-state';
 import { Commands } from './command-ids';
 import { writeEnvironment } from './config';
-import type { EformsClientState } from './extension';
 
 export function registerValidationCommands(s: EformsClientState): void {
   const reg = (id: string, fn: (...args: unknown[]) => unknown) =>

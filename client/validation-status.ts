@@ -3,8 +3,9 @@
 // failing service never produces a storm of pop-ups.
 
 import * as vscode from 'vscode';
+import type { EnvironmentName } from '../core/environments';
 import type { ValidationStatusParams } from '../core/protocol';
-import { Commands } from './command-ids';
+import { environmentLabel, presentStatus } from './status-presentation';
 
 const IDLE: ValidationStatusParams = { state: 'idle', errors: 0, warnings: 0, infos: 0 };
 
@@ -15,6 +16,10 @@ export interface StatusSnapshot {
   warnings: number;
   infos: number;
   message?: string;
+  /** The environment the item names (`PRODUCTION`, `preview`, `sandbox`, `custom`). */
+  environment: string;
+  /** The accessible label screen readers announce. */
+  ariaLabel: string;
 }
 
 export class ValidationStatusItem implements vscode.Disposable {
@@ -27,8 +32,9 @@ export class ValidationStatusItem implements vscode.Disposable {
   private activeUri: string | undefined;
   private ticker: NodeJS.Timeout | undefined;
   private relevant = false;
+  private ariaLabel = '';
 
-  constructor() {
+  constructor(private readonly environment: () => EnvironmentName) {
     this.item = vscode.window.createStatusBarItem('eforms.status', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'eForms Validation';
     this.render();
@@ -59,62 +65,30 @@ export class ValidationStatusItem implements vscode.Disposable {
 
   snapshot(): StatusSnapshot {
     const { state, errors, warnings, infos, message } = this.status;
-    return { state, text: this.item.text, errors, warnings, infos, message };
+    return {
+      state,
+      text: this.item.text,
+      errors,
+      warnings,
+      infos,
+      message,
+      environment: environmentLabel(this.environment()),
+      ariaLabel: this.ariaLabel,
+    };
   }
 
   private render(): void {
     const s = this.status;
-    const counts = countsText(s);
-    let text: string;
-    let tooltip: string;
-    let command: string | undefined;
-    let background: vscode.ThemeColor | undefined;
-    switch (s.state) {
-      case 'needsKey':
-        text = '$(key) eForms: API key needed';
-        tooltip =
-          s.message ?? 'Local checks only. Set an API key to validate with the Central Validation Service.';
-        command = Commands.setApiKey;
-        background = new vscode.ThemeColor('statusBarItem.warningBackground');
-        break;
-      case 'validating':
-        text = '$(sync~spin) eForms: validating…';
-        tooltip = `Sending the notice to ${s.serviceUrl ?? 'the validation service'}`;
-        command = Commands.showLog;
-        break;
-      case 'validated':
-        text = `$(${s.errors ? 'error' : s.warnings ? 'warning' : 'check'}) eForms: validated ${ago(s.validatedAt)} · ${counts}`;
-        tooltip = `Validated by ${s.serviceUrl ?? 'the validation service'}. Click to open the Problems view.`;
-        command = 'workbench.actions.view.problems';
-        break;
-      case 'offline':
-        text = '$(cloud-offline) eForms: offline';
-        tooltip = s.message ?? 'The validation service cannot be reached. Local checks still run.';
-        command = Commands.showLog;
-        background = new vscode.ThemeColor('statusBarItem.warningBackground');
-        break;
-      case 'error':
-        text = '$(error) eForms: validation failed';
-        tooltip = s.message ?? 'The validation service answered with an error. See the log.';
-        command = Commands.showLog;
-        background = new vscode.ThemeColor('statusBarItem.errorBackground');
-        break;
-      case 'paused':
-        text = '$(debug-pause) eForms: validate on demand';
-        tooltip = s.message ?? 'Run "eForms: Validate Notice" to validate with the service.';
-        command = Commands.validateNow;
-        break;
-      default:
-        text = '$(file-code) eForms';
-        tooltip = 'eForms notice tools';
-        command = Commands.showLog;
-    }
-    this.item.text = text;
-    const md = new vscode.MarkdownString(undefined, true);
-    md.appendText(tooltip);
-    this.item.tooltip = md;
-    this.item.command = command;
-    this.item.backgroundColor = background;
+    const p = presentStatus(s, this.environment());
+    this.item.text = p.text;
+    // A plain string: a MarkdownString's escaping (`&nbsp;`) would reach the accessible label.
+    this.item.tooltip = p.tooltip;
+    this.item.accessibilityInformation = { label: p.ariaLabel, role: 'button' };
+    this.ariaLabel = p.ariaLabel;
+    this.item.command = p.command;
+    this.item.backgroundColor = p.background
+      ? new vscode.ThemeColor(`statusBarItem.${p.background}Background`)
+      : undefined;
     if (this.relevant) this.item.show();
     else this.item.hide();
     // "3 s ago" must keep counting while it is on screen; nothing ticks when it is not.
@@ -126,26 +100,13 @@ export class ValidationStatusItem implements vscode.Disposable {
     }
   }
 
+  /** The environment changed (a setting): the item names it, so it is drawn again. */
+  refresh(): void {
+    this.render();
+  }
+
   dispose(): void {
     if (this.ticker) clearInterval(this.ticker);
     this.item.dispose();
   }
-}
-
-function countsText(s: ValidationStatusParams): string {
-  if (!s.errors && !s.warnings && !s.infos) return 'no problems';
-  const parts: string[] = [];
-  if (s.errors) parts.push(`${s.errors} error${s.errors === 1 ? '' : 's'}`);
-  if (s.warnings) parts.push(`${s.warnings} warning${s.warnings === 1 ? '' : 's'}`);
-  if (s.infos) parts.push(`${s.infos} info`);
-  return parts.join(', ');
-}
-
-export function ago(at: number | undefined, now = Date.now()): string {
-  if (!at) return 'just now';
-  const s = Math.max(0, Math.round((now - at) / 1000));
-  if (s < 60) return `${s} s ago`;
-  const m = Math.round(s / 60);
-  if (m < 60) return `${m} min ago`;
-  return `${Math.round(m / 60)} h ago`;
 }

@@ -22,8 +22,13 @@ import {
 export { sanitizeServiceText } from './http';
 
 export type CvsErrorKind =
-  /** 400: the service's explanation is in fields.serviceMessage; `elements` names what it points at. */
+  /** 400 about the request (language, mode, SDK version); the service's words in fields.serviceMessage. */
   | 'bad-request'
+  /**
+   * 400 whose explanation names elements of the notice (`cbc:CustomizationID`…): the notice itself was
+   * refused. Front ends put fields.serviceMessage on the notice where it points (core/service-rejection.ts).
+   */
+  | 'notice-rejected'
   /** No key set, or 401. */
   | 'missing-key'
   | 'forbidden'
@@ -162,7 +167,7 @@ export function fromTransport(err: unknown, origin: string, timeoutMs: number): 
     case 'proxy':
       return new CvsError(
         'proxy',
-        `The proxy ${f.proxy} ${f.status ? `refused the connection to ${origin} (${f.status})` : `cannot be reached (${f.reason})`}: check http.proxy (or HTTPS_PROXY) and http.noProxy; retrying later.`,
+        `The proxy ${f.proxy} ${f.status ? `refused the connection to ${origin} (${f.status})` : `cannot be reached (${describeNetworkReason(f.reason)})`}: check http.proxy (or HTTPS_PROXY) and http.noProxy; retrying later.`,
         retry,
         undefined,
         f,
@@ -199,12 +204,18 @@ function interpret(
       );
     return { svrl: text };
   }
+  if (status === 400 && elementsNamedIn(said).length > 0)
+    throw new CvsError(
+      'notice-rejected',
+      `The validation service refused the notice (400)${with_}.`,
+      false,
+      status,
+      fields,
+    );
   if (status === 400)
     throw new CvsError(
       'bad-request',
-      said
-        ? `The validation service rejected the notice (400)${with_}.`
-        : "The validation service rejected the request (400) without saying why. Check eforms.validation.language, eforms.validation.mode and eforms.validation.sdkVersion (or the notice's cbc:CustomizationID).",
+      `The validation service rejected the request (400)${said ? with_ : ' without saying why'}. Check eforms.validation.language, eforms.validation.mode and eforms.validation.sdkVersion (or the notice's cbc:CustomizationID).`,
       false,
       status,
       fields,

@@ -62,6 +62,13 @@ export interface EformsSettings {
   agrifood: { cacheTtlHours: number; timeoutMs: number };
 }
 
+/**
+ * Contributed `eforms.*` settings that only the VS Code client reads (never the server or the CLI), so
+ * they have no field here. Every other contributed key must be in DEFAULT_SETTINGS with the same default
+ * (test/unit/settings-contract.test.ts).
+ */
+export const CLIENT_ONLY_SETTINGS: readonly string[] = ['trace.server'];
+
 export const DEFAULT_SETTINGS: EformsSettings = {
   environment: 'preview',
   customUrls: { cvs: '', enotices: '', agrifood: '' },

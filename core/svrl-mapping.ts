@@ -6,6 +6,7 @@
 
 import type { Finding, Range, Severity } from './finding';
 import { INPUT_LIMITS } from './input-limits';
+import { messageTailsFor } from './message-tails';
 import type { SvrlAssertion, SvrlReport } from './svrl';
 import { clip } from './terminal-text';
 import { textContent, type XmlIndex } from './xml-index';
@@ -569,6 +570,8 @@ export interface MessageDetails {
    * over the limits of core/input-limits.ts), so it may well be in the notice.
    */
   unevaluated?: boolean;
+  /** Language of the report's messages: the appended words follow it (core/message-tails.ts). */
+  language?: string;
 }
 
 /**
@@ -588,26 +591,27 @@ export function assertionMessage(a: SvrlAssertion, details: MessageDetails = {})
   } else message = text;
   if (a.flag) message = `[${a.flag}] ${message}`;
   const missing = details.missing ?? [];
+  const tails = messageTailsFor(details.language);
   if (missing.length > 0) {
     // Predicates make long paths unreadable in a one-line message; `Finding.missing` keeps the full path.
     const what = missing
       .map((m) => m.replace(/\[[^[\]]*(?:\[[^[\]]*\][^[\]]*)*\]/g, (p) => (p.length > 40 ? '' : p)))
       .join(', ');
-    message += details.field ? ` — missing ${what} (field ${details.field})` : ` — missing ${what}`;
-  } else if (details.field && !message.includes(details.field)) message += ` (field ${details.field})`;
+    message += tails.missing(what, details.field);
+  } else if (details.field && !message.includes(details.field)) message += tails.field(details.field);
   if (details.unresolved) {
     const at = clip(a.location, MAX_LOCATION_IN_MESSAGE);
     message += !a.location
-      ? ' (the report gives no location: shown on the root element)'
+      ? tails.noLocation
       : details.unevaluated
-        ? ` (reported at ${at}, a location this tool cannot evaluate: shown on the root element)`
-        : ` (reported at ${at}, which is not in this notice: shown on the root element)`;
+        ? tails.notEvaluated(at)
+        : tails.notInNotice(at);
   }
   return message;
 }
 
 /** Every assertion of the report as a Finding on the notice; none is dropped. */
-export function mapSvrl(index: XmlIndex, report: SvrlReport): Finding[] {
+export function mapSvrl(index: XmlIndex, report: SvrlReport, options: { language?: string } = {}): Finding[] {
   const evaluator = new Evaluator(index, report.namespaces);
   /** location -> the node, null when it selects nothing, undefined-in-map when it was not evaluated. */
   const resolvedCache = new Map<string, XNode | null | 'unevaluated'>();
@@ -646,6 +650,7 @@ export function mapSvrl(index: XmlIndex, report: SvrlReport): Finding[] {
         missing,
         unresolved: node === null,
         unevaluated: cached === 'unevaluated',
+        language: options.language,
       }),
       location: a.location,
       range,
@@ -668,16 +673,6 @@ function presence(evaluator: Evaluator, path: string, node: XNode): ChildPresenc
     if (e instanceof UnsupportedXPath) return 'unknown';
     throw e;
   }
-}
-
-/** Whether `path` (relative to the element or attribute `at`) selects anything in the notice. */
-export function childPresence(
-  index: XmlIndex,
-  at: ResolvedLocation,
-  path: string,
-  namespaces: Map<string, string>,
-): ChildPresence {
-  return presence(new Evaluator(index, namespaces), path, { el: at.element, attr: at.attribute ?? -1 });
 }
 
 function rangeOfNode(index: XmlIndex, node: XNode): Range {

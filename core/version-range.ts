@@ -7,9 +7,12 @@
 // key only ever in the X-API-Key header.
 
 import type { Dispatcher } from 'undici';
+import { decodeSimpleEntities, findCustomizationId, parseCustomizationId } from './customization-id';
 import { CvsError, fromTransport } from './cvs-client';
 import { keyTransportProblem } from './environments';
+import type { Finding } from './finding';
 import { httpRequest, originOf, sanitizeServiceText } from './http';
+import type { XmlIndex } from './xml-index';
 
 export interface SdkVersionRange {
   /** Lowest accepted version, as the service wrote it without any `eforms-sdk-` prefix (e.g. `1.10.0`). */
@@ -181,4 +184,37 @@ export class VersionRangeCache {
     this.entries.set(key, entry);
     return entry.value;
   }
+}
+
+export const VERSION_RANGE_FINDING_ID = 'sdk-version-not-accepted';
+
+/**
+ * A warning on cbc:CustomizationID when the version it declares is outside the range the service
+ * accepts for publication, or undefined. It is a warning, not an error: the notice can still be
+ * validated, only its publication would be refused.
+ */
+export function versionRangeFinding(
+  index: XmlIndex,
+  range: SdkVersionRange | undefined,
+): Finding | undefined {
+  if (!range) return undefined;
+  const found = findCustomizationId(index);
+  if (!found) return undefined;
+  const parsed = parseCustomizationId(decodeSimpleEntities(found.text));
+  if (!parsed.ok) return undefined;
+  const place = placeInRange(parsed.value.sdkVersion, range);
+  if (place === 'inside') return undefined;
+  const v = parsed.value.sdkVersion;
+  return {
+    id: VERSION_RANGE_FINDING_ID,
+    severity: 'warning',
+    message:
+      place === 'below'
+        ? `eforms-sdk-${v} is older than the versions accepted for publication (${range.min} to ${range.max}): TED would refuse to publish this notice. Move it to a newer SDK version.`
+        : `eforms-sdk-${v} is newer than the versions accepted for publication (${range.min} to ${range.max}): TED would refuse to publish this notice yet.`,
+    location: '',
+    range: { start: index.positionAt(found.contentStart), end: index.positionAt(found.contentEnd) },
+    source: 'local',
+    resolved: true,
+  };
 }

@@ -1,4 +1,4 @@
-// Findings as LSP diagnostics: which source names them, how the SVRL flag shows in the message, and what
+// Findings as LSP diagnostics: which source names them, and what
 // travels in `data` for code actions. Pure mapping; never touches the connection.
 
 import { type Diagnostic, DiagnosticSeverity } from 'vscode-languageserver';
@@ -28,7 +28,8 @@ export function toDiagnostic(f: Finding): Diagnostic {
     severity: SEVERITY[f.severity],
     source: f.source === 'local' ? LOCAL_SOURCE : SERVICE_SOURCE,
     code: f.id,
-    message: f.flag ? `[${f.flag}] ${f.message}` : f.message,
+    // The mapping already opens the message with the flag ("[LAWFULNESS] …"): adding it here doubled it.
+    message: f.message,
   };
   if (f.source === 'cvs') {
     const data: FindingData = { location: f.location, resolved: f.resolved };

@@ -20,7 +20,9 @@ import {
   type ValidateNowResult,
   ValidationStatusNotification,
 } from '../core/protocol';
+import { VersionRangeCache } from '../core/version-range';
 import { toDiagnostic } from './diagnostics';
+import { applyClientProxySettings } from './proxy-settings';
 import { SettingsCache } from './settings-cache';
 import { ValidationScheduler } from './validation-scheduler';
 
@@ -40,6 +42,8 @@ export function startServer(options: ServerOptions = {}): Connection {
   const documents = new TextDocuments(TextDocument);
   const settings = new SettingsCache(undefined, (m) => connection.console.warn(m));
   let dynamicConfigurationChange = false;
+  let configurationRequests = false;
+  const versionRanges = new VersionRangeCache();
 
   const scheduler = new ValidationScheduler({
     settings: (uri) => settings.get(uri),
@@ -52,6 +56,7 @@ export function startServer(options: ServerOptions = {}): Connection {
       void connection.sendNotification(ValidationStatusNotification.method, s);
     },
     log: (m) => connection.console.log(m),
+    versionRange: (o) => versionRanges.get(o),
   });
 
   connection.onInitialize((params): InitializeResult => {
@@ -61,6 +66,7 @@ export function startServer(options: ServerOptions = {}): Connection {
         connection.workspace.getConfiguration({ scopeUri, section: 'eforms' }).then((v: unknown) => v),
       );
     dynamicConfigurationChange = ws?.didChangeConfiguration?.dynamicRegistration === true;
+    configurationRequests = ws?.configuration === true;
     return {
       capabilities: {
         textDocumentSync: {
@@ -78,7 +84,10 @@ export function startServer(options: ServerOptions = {}): Connection {
 
   connection.onInitialized(() => {
     if (dynamicConfigurationChange)
-      void connection.client.register(DidChangeConfigurationNotification.type, { section: 'eforms' });
+      void connection.client.register(DidChangeConfigurationNotification.type, {
+        section: ['eforms', 'http'],
+      });
+    if (configurationRequests) void applyClientProxySettings(connection);
     connection.console.log(
       apiKey
         ? 'eForms language server ready; an API key is set.'
@@ -89,6 +98,7 @@ export function startServer(options: ServerOptions = {}): Connection {
   connection.onDidChangeConfiguration((params) => {
     const pushed = (params.settings as { eforms?: unknown } | null | undefined)?.eforms;
     settings.invalidate(pushed);
+    if (configurationRequests) void applyClientProxySettings(connection);
     scheduler.settingsChanged();
   });
 

@@ -16,10 +16,12 @@ import type { Finding } from '../core/finding';
 import { localFindings } from '../core/local-checks';
 import { type NoticeKind, noticeKindOf } from '../core/notice-kind';
 import type { ValidateNowResult, ValidationStatusParams } from '../core/protocol';
+import { rejectionFinding } from '../core/service-rejection';
 import { type EformsSettings, urlsOf } from '../core/settings';
 import { parseSvrl, SvrlFormatError, type SvrlReport } from '../core/svrl';
 import { mapSvrl } from '../core/svrl-mapping';
 import { ValidationCache, type ValidationRequestOptions, validationCacheKey } from '../core/validation-cache';
+import { type SdkVersionRange, type VersionRangeOptions, versionRangeFinding } from '../core/version-range';
 import { indexXml, type XmlIndex } from '../core/xml-index';
 import { countSeverities } from './diagnostics';
 
@@ -50,6 +52,8 @@ export interface SchedulerDeps {
   backoffMaxMs?: number;
   /** Notices larger than this (UTF-8 bytes) get local checks only. */
   maxServiceBytes?: number;
+  /** The SDK versions the service accepts for publication (cached by the caller); none: no warning. */
+  versionRange?(o: VersionRangeOptions): Promise<SdkVersionRange | undefined>;
 }
 
 export interface DocumentSnapshot {
@@ -61,7 +65,12 @@ export interface DocumentSnapshot {
 type Trigger = 'open' | 'change' | 'save' | 'settings';
 
 interface RemoteResult {
-  report: SvrlReport;
+  /** The report, or undefined when the service refused the notice itself (`rejection`). */
+  report?: SvrlReport;
+  /** The service's explanation of a 400 for this notice: one finding where it points. */
+  rejection?: string;
+  /** Language the report's messages are in: the words the mapping appends follow it. */
+  language: string;
   /** Findings of `report` mapped on `mappedText`; re-mapped when the text moves on. */
   findings: Finding[];
   mappedText: string;
@@ -83,6 +92,8 @@ interface DocState {
   seq: number;
   appliedSeq: number;
   closed: boolean;
+  /** The accepted SDK versions of the service this notice goes to, once known. */
+  range?: SdkVersionRange;
 }
 
 const KB = 1024;
@@ -155,12 +166,6 @@ export class ValidationScheduler {
     this.resetFailures();
     this.clearTimer(s);
     return this.run(s, true);
-  }
-
-  /** Current diagnostics of a document (for tests and the CLI). */
-  findingsOf(uri: string): Finding[] | undefined {
-    const s = this.docs.get(uri);
-    return s?.kind ? this.merged(s) : undefined;
   }
 
   dispose(): void {
@@ -268,6 +273,7 @@ export class ValidationScheduler {
         serviceUrl: baseUrl,
         message: `${transport} Check eforms.environment and eforms.customUrls.cvs.`,
       });
+    this.refreshRange(s, baseUrl);
     if (s.index.errors.length > 0)
       return refuse({
         state: 'malformed',
@@ -302,7 +308,7 @@ export class ValidationScheduler {
     if (cached) {
       // Identical content: the answer is known, and any older request in flight is now obsolete.
       this.abortInflight(s);
-      this.apply(s, seq, cached);
+      this.apply(s, seq, cached, options.language);
       return { started: true, message: 'Validated (identical content, answered from the cache).' };
     }
     if (!forced) {
@@ -366,20 +372,35 @@ export class ValidationScheduler {
           this.deps.log(
             `Validated ${s.uri} (version ${version}): ${report.assertions.length} assertions in ${this.clock.now() - started} ms`,
           );
-          this.apply(s, seq, report);
+          this.apply(s, seq, report, options.language);
         },
         (err: unknown) => {
           if (s.inflight?.controller === controller) s.inflight = undefined;
-          this.fail(s, err, options, baseUrl);
+          this.fail(s, err, options, baseUrl, seq);
         },
       );
     return { started: true };
   }
 
-  private apply(s: DocState, seq: number, report: SvrlReport): void {
+  /** Learns (once a day per service, cached by the caller) which SDK versions it accepts, to warn early. */
+  private refreshRange(s: DocState, baseUrl: string): void {
+    const get = this.deps.versionRange;
+    if (!get) return;
+    void get({ baseUrl, apiKey: this.deps.apiKey }).then(
+      (range) => {
+        if (s.closed || !s.kind) return;
+        const changed = JSON.stringify(range) !== JSON.stringify(s.range);
+        s.range = range;
+        if (changed) this.publishCurrent(s);
+      },
+      () => undefined,
+    );
+  }
+
+  private apply(s: DocState, seq: number, report: SvrlReport, language: string): void {
     if (s.closed || seq < s.appliedSeq || !s.kind) return;
     s.appliedSeq = seq;
-    s.remote = { report, findings: [], mappedText: '\u0000unmapped' };
+    s.remote = { report, language, findings: [], mappedText: '\u0000unmapped' };
     const all = this.publishCurrent(s);
     this.sendStatus({
       state: 'validated',
@@ -389,12 +410,42 @@ export class ValidationScheduler {
     });
   }
 
-  private fail(s: DocState, err: unknown, options: ValidationRequestOptions, baseUrl: string): void {
+  private fail(
+    s: DocState,
+    err: unknown,
+    options: ValidationRequestOptions,
+    baseUrl: string,
+    seq: number,
+  ): void {
     const e =
       err instanceof CvsError
         ? err
         : new CvsError('server', `The validation failed unexpectedly (${String(err).slice(0, 200)}).`, true);
     if (e.kind === 'cancelled') return;
+    const explanation = e.kind === 'notice-rejected' ? e.fields.serviceMessage : undefined;
+    if (explanation) {
+      // The service refused this notice and said why: that is a finding on the notice (where the
+      // explanation points), not a failure of the service; the next edit is validated again.
+      this.resetFailures();
+      this.deps.log(`The validation service refused ${s.uri}: ${explanation}`);
+      if (s.closed || seq < s.appliedSeq || !s.kind) return;
+      s.appliedSeq = seq;
+      s.remote = {
+        rejection: explanation,
+        language: options.language,
+        findings: [],
+        mappedText: '\u0000unmapped',
+      };
+      const all = this.publishCurrent(s);
+      this.sendStatus({
+        state: 'validated',
+        uri: s.uri,
+        ...countSeverities(all),
+        validatedAt: Date.now(),
+        serviceUrl: baseUrl,
+      });
+      return;
+    }
     this.deps.log(`Validation of ${s.uri} failed: ${e.message}`);
     const status: ValidationStatusParams = {
       state:
@@ -438,17 +489,21 @@ export class ValidationScheduler {
 
   private merged(s: DocState): Finding[] {
     const r = s.remote;
-    if (!r) return s.local;
+    const version = versionRangeFinding(s.index, s.range);
+    const local = version ? [...s.local, version] : s.local;
+    if (!r) return local;
     if (r.mappedText !== s.text) {
       try {
-        r.findings = mapSvrl(s.index, r.report);
+        r.findings = r.report
+          ? mapSvrl(s.index, r.report, { language: r.language })
+          : [rejectionFinding(s.index, r.rejection ?? '')];
       } catch (err) {
         this.deps.log(`Could not place the service's findings on ${s.uri}: ${String(err).slice(0, 200)}`);
         r.findings = [];
       }
       r.mappedText = s.text;
     }
-    return r.findings.length ? [...s.local, ...r.findings] : s.local;
+    return r.findings.length ? [...local, ...r.findings] : local;
   }
 
   private resetFailures(): void {

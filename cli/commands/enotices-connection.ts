@@ -4,7 +4,7 @@
 
 import { EnoticesClient } from '../../core/enotices-client';
 import { keyTransportProblem } from '../../core/environments';
-import { serviceUrlsOf } from '../environment';
+import { type ConnectionValues as EnvironmentValues, serviceUrlsOf } from '../environment';
 import { readInputFile } from '../input-files';
 import { type CliIo, UsageError } from '../io';
 
@@ -21,9 +21,7 @@ export const CONNECTION_USAGE = `Connection:
   --legacy              use the earlier /api/notice/... path family
 The API key is read from EFORMS_API_KEY; proxies from HTTPS_PROXY and NO_PROXY ('eforms --help').`;
 
-export interface ConnectionValues {
-  env?: string;
-  'enotices-url'?: string;
+export interface ConnectionValues extends EnvironmentValues {
   legacy?: boolean;
 }
 

@@ -31,7 +31,7 @@ const USAGE = `Usage: eforms prices SECTOR [--FILTER VALUE]... [--format table|c
 Agri-food market data (prices, trade, indicators) from the EU agri-food data service.
 Sectors: ${SECTOR_IDS.join(', ')}
 Filters are the service's parameters (see 'eforms prices SECTOR --help'); lists are comma-separated:
-  eforms prices pigmeat --memberStateCodes DE,FR --pigClasses E --beginDate 01/01/2024 --endDate 30/06/2024
+  eforms prices pigmeat --memberStateCodes DE,FR,ES --pigClasses S --beginDate 01/01/2024 --endDate 30/06/2024
   eforms prices cereal --productCodes BLTPAN --marketingYears 2023/2024 --summary
   eforms prices wine --list descriptions
 

@@ -28,7 +28,7 @@ Options:
   --since, --until    submitted on/after, before (2025-03-01 or an ISO date-time)
   --published-since   published on/after
   --id, --version     one notice id, one version
-  --page N, --size N  page (from 0) and page size (default 0 and 20)
+  --page N, --size N  page (counted from 1, as the output counts them) and page size (default 1 and 20)
   --sort PROPERTY     submittedAt (default), updatedAt, publicationDate, status, noticeType, id
   --asc               ascending order (default descending)
   --format FORMAT     table (default) or json
@@ -70,7 +70,8 @@ export async function search(args: string[], io: CliIo): Promise<number> {
       ? isoDateTime(values['published-since'], '--published-since')
       : undefined,
   };
-  const page = num(values.page, '--page', 0, 0);
+  // Pages count from 1 here, as the output shows them; the service counts from 0.
+  const page = num(values.page, '--page', 1, 1) - 1;
   const size = num(values.size, '--size', 1, 20);
   const client = connect(values, io);
   let result: Awaited<ReturnType<typeof client.search>>;
@@ -91,7 +92,7 @@ export async function search(args: string[], io: CliIo): Promise<number> {
   if (result.content.length === 0) {
     io.out(
       result.totalSize > 0
-        ? `Page ${page} is past the last page (${result.totalSize} notices).`
+        ? `Page ${page + 1} is past the last page (${Math.ceil(result.totalSize / size)}; ${result.totalSize} notices).`
         : 'No notices match.',
     );
     return EXIT_OK;
@@ -113,7 +114,7 @@ export async function search(args: string[], io: CliIo): Promise<number> {
   io.out([line(head), ...rows.map(line)].join('\n'));
   const pages = Math.max(1, Math.ceil(result.totalSize / size));
   io.out(
-    `Page ${page + 1} of ${pages} (${result.totalSize} notice${result.totalSize === 1 ? '' : 's'})${page + 1 < pages ? ` — next: --page ${page + 1}` : ''}`,
+    `Page ${page + 1} of ${pages} (${result.totalSize} notice${result.totalSize === 1 ? '' : 's'})${page + 1 < pages ? ` — next: --page ${page + 2}` : ''}`,
   );
   return EXIT_OK;
 }

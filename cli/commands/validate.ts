@@ -151,12 +151,15 @@ async function validateOne(
       eFormsSdkVersion: o.sdk,
       timeoutMs: o.timeoutMs,
     });
-    return { file, findings: sortByPosition([...local, ...mapSvrl(index, parseSvrl(svrl))]) };
+    return {
+      file,
+      findings: sortByPosition([...local, ...mapSvrl(index, parseSvrl(svrl), { language: o.lang })]),
+    };
   } catch (e) {
     if (!(e instanceof CvsError)) return `the answer could not be read: ${(e as Error).message}`;
     // A notice the service refused as such (400 with an explanation) is a finding on the notice,
     // placed on the element the explanation names.
-    if (e.kind === 'bad-request' && e.fields.serviceMessage)
+    if (e.kind === 'notice-rejected' && e.fields.serviceMessage)
       return { file, findings: sortByPosition([...local, rejectionFinding(index, e.fields.serviceMessage)]) };
     return e;
   }

@@ -1,16 +1,18 @@
 // Hover on a CPV code in a notice (`cbc:ItemClassificationCode listName="cpv"`): when the product maps
-// to an agri-food sector (core/agrifood/cpv.ts), shows the latest EU-level price, its 12-month
-// change and a link that opens the Market Explorer on that series. Answers are cached (on disk by the
+// to an agri-food sector (core/agrifood/cpv.ts), shows the latest EU-level price (the currency once),
+// its 12-month change with the two periods compared (computed as the explorer's "12-month change"
+// column, core/agrifood/presentation.ts) and a link that opens the Market Explorer on that series. Answers are cached (on disk by the
 // core client, and here for ten minutes) so hovering costs no request most of the time.
 
 import * as vscode from 'vscode';
 import { type CpvMapping, sectorForCpv } from '../../core/agrifood/cpv';
 import { ENDPOINTS, type ParamSpec } from '../../core/agrifood/endpoints';
-import { formatAmount } from '../../core/agrifood/price';
+import { formatPrice, twelveMonthChange } from '../../core/agrifood/presentation';
 import type { RecordTypes, SectorId } from '../../core/agrifood/records';
-import { formatPct, type Series, toSeries, valueAt } from '../../core/agrifood/series';
+import { formatPct, type Series, toSeries } from '../../core/agrifood/series';
 import { DAY, formatDmy } from '../../core/agrifood/weeks';
 import { Commands } from '../command-ids';
+import { wordFailure } from '../failure-wording';
 import type { ExplorerTarget } from './explorer-panel';
 import { type MarketData, signalOf } from './market-data';
 
@@ -105,26 +107,24 @@ export class CpvPriceHover implements vscode.HoverProvider {
       if (!s || !latest) {
         md.appendMarkdown(text('No EU-level price for this product in the agri-food data.\n\n'));
       } else {
-        const yearAgo = valueAt(s.points, latest.start - 365 * DAY);
-        const change =
-          yearAgo && yearAgo.value !== 0
-            ? ((latest.value - yearAgo.value) / Math.abs(yearAgo.value)) * 100
-            : undefined;
+        const year = twelveMonthChange(s.points);
         md.appendMarkdown(
           text(
-            `Latest: ${formatAmount(latest.value, s.currency)} ${s.unit} (period from ${formatDmy(latest.start)})\n\n`,
+            `Latest: ${formatPrice(latest.value, s.currency, s.unit)} (period from ${formatDmy(latest.start)} to ${formatDmy(latest.end)})\n\n`,
           ),
         );
         md.appendMarkdown(
           text(
-            `12-month change: ${formatPct(change)}${yearAgo ? ` (from ${formatAmount(yearAgo.value, s.currency)}, ${formatDmy(yearAgo.start)})` : ' (no price a year earlier)'}\n\n`,
+            year
+              ? `${year.name}: ${formatPct(year.change.changePct)} (${formatPrice(year.change.from.value, s.currency, s.unit)} in the period from ${formatDmy(year.change.from.start)} → ${formatPrice(year.change.to.value, s.currency, s.unit)} in the period from ${formatDmy(year.change.to.start)})\n\n`
+              : '12-month change: n/a (no price a year before the latest one)\n\n',
           ),
         );
         md.appendMarkdown(text(`Series: ${s.label}\n\n`));
       }
     } catch (err) {
       if (token.isCancellationRequested) return undefined;
-      md.appendMarkdown(text(`Market price unavailable: ${(err as Error).message}\n\n`));
+      md.appendMarkdown(text(`${wordFailure(err, 'Loading the EU price').message}\n\n`));
     }
     const args = encodeURIComponent(JSON.stringify([target]));
     md.appendMarkdown(`[Open in Market Explorer](command:${Commands.openMarketExplorer}?${args})`);

@@ -17,8 +17,10 @@ import {
   type WebviewMessage,
 } from '../../core/agrifood/explorer-protocol';
 import { recordsToCsv, toMarkdown } from '../../core/agrifood/export';
+import { sectorsAtoZ } from '../../core/agrifood/presentation';
 import type { RecordTypes, SectorId } from '../../core/agrifood/records';
 import type { ExtensionState } from '../extension-state';
+import { wordFailure } from '../failure-wording';
 import type { MarketData } from './market-data';
 
 /** What opens the explorer on a series: `eforms.openMarketExplorer` takes it as its argument. */
@@ -31,6 +33,11 @@ export interface RenderReport {
   rendered: number;
   series: number;
   ms: number;
+}
+
+function sortedSectorInfos() {
+  const order = sectorsAtoZ();
+  return sectorInfos().sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
 }
 
 export function normalizeTarget(arg: unknown): ExplorerTarget | undefined {
@@ -141,7 +148,8 @@ export class MarketExplorerPanel implements vscode.Disposable {
     const t = target ?? this.target;
     return {
       type: 'init',
-      sectors: sectorInfos(),
+      // A→Z, as the tree lists them.
+      sectors: sortedSectorInfos(),
       memberStates: memberStateOptions(),
       sector: t?.sector ?? 'pigmeat',
       filters: (t?.filters as Filters | undefined) ?? {},
@@ -218,7 +226,7 @@ export class MarketExplorerPanel implements vscode.Disposable {
       });
     } catch (err) {
       if (err instanceof AgrifoodError && err.kind === 'cancelled') return;
-      const message = err instanceof Error ? err.message : String(err);
+      const { message } = wordFailure(err, `Loading ${ENDPOINTS[sector].label}`);
       this.state.log.warn(`Market Explorer: ${message}`);
       this.post({ type: 'error', message });
       for (const w of this.waiters.splice(0)) w.reject(new Error(message));
@@ -236,7 +244,7 @@ export class MarketExplorerPanel implements vscode.Disposable {
       this.post({ type: 'options', sector, param, values });
     } catch (err) {
       this.post({ type: 'options', sector, param, values: [] });
-      this.post({ type: 'notice', message: `Could not list ${spec.label}: ${(err as Error).message}` });
+      this.post({ type: 'notice', message: wordFailure(err, `Listing ${spec.label}`).message });
     }
   }
 

@@ -42,4 +42,5 @@ export const registerMarket: Feature = (state) => {
       tree.refresh();
     }),
   );
+  return undefined;
 };

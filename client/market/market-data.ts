@@ -9,15 +9,17 @@ import type { RecordTypes, SectorId } from '../../core/agrifood/records';
 import type { ExtensionState } from '../extension-state';
 
 export class MarketData {
-  private cached: { key: string; client: AgrifoodClient } | undefined;
+  private cached: { key: string; client: AgrifoodClient; dispatcher: unknown } | undefined;
 
   constructor(private readonly state: ExtensionState) {}
 
   client(): AgrifoodClient {
     const s = this.state.settings();
     const baseUrl = this.state.urls().agrifood;
+    // The dispatcher follows VS Code's proxy settings; a new one means a new client.
+    const dispatcher = this.state.dispatcher();
     const key = `${baseUrl}|${s.agrifood.timeoutMs}|${s.agrifood.cacheTtlHours}`;
-    if (this.cached?.key !== key) {
+    if (this.cached?.key !== key || this.cached.dispatcher !== dispatcher) {
       this.cached = {
         key,
         client: new AgrifoodClient({
@@ -25,7 +27,9 @@ export class MarketData {
           timeoutMs: s.agrifood.timeoutMs,
           cacheTtlHours: s.agrifood.cacheTtlHours,
           cacheDir: this.state.context.globalStorageUri.fsPath,
+          dispatcher,
         }),
+        dispatcher,
       };
     }
     return this.cached.client;

@@ -1,11 +1,13 @@
-// The "Market prices" view: sectors, then the series each sector's listing endpoint (or the spec's
+// The "Market prices" view: sectors (A→Z), then the series each sector's listing endpoint (or the spec's
 // allowed values) offers; opening one opens the Market Explorer on it, for the last three years.
 
 import * as vscode from 'vscode';
-import { ENDPOINTS, type ParamSpec, SECTOR_IDS } from '../../core/agrifood/endpoints';
+import { ENDPOINTS, type ParamSpec } from '../../core/agrifood/endpoints';
+import { sectorsAtoZ } from '../../core/agrifood/presentation';
 import type { SectorId } from '../../core/agrifood/records';
 import { formatDmy } from '../../core/agrifood/weeks';
 import { Commands } from '../command-ids';
+import { wordFailure } from '../failure-wording';
 import type { ExplorerTarget } from './explorer-panel';
 import type { MarketData } from './market-data';
 
@@ -90,7 +92,7 @@ export class MarketPricesTree implements vscode.TreeDataProvider<Node> {
   }
 
   async getChildren(n?: Node): Promise<Node[]> {
-    if (!n) return SECTOR_IDS.map((sector) => ({ kind: 'sector', sector }));
+    if (!n) return sectorsAtoZ().map((sector) => ({ kind: 'sector', sector }));
     if (n.kind !== 'sector') return [];
     const param = PRIMARY_PARAM[n.sector];
     const spec = (ENDPOINTS[n.sector].params as readonly ParamSpec[]).find((p) => p.name === param);
@@ -105,7 +107,8 @@ export class MarketPricesTree implements vscode.TreeDataProvider<Node> {
         return [{ kind: 'message', text: 'No series listed by the service.', error: false }];
       return values.map((value) => ({ kind: 'series', sector: n.sector, param, value }));
     } catch (err) {
-      return [{ kind: 'message', text: `${(err as Error).message} (click to retry)`, error: true }];
+      const { message } = wordFailure(err, `Listing the ${ENDPOINTS[n.sector].label} series`);
+      return [{ kind: 'message', text: `${message} (click to retry)`, error: true }];
     }
   }
 }

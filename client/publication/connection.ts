@@ -1,11 +1,13 @@
-// How the publication features reach eNotices2 from the editor: the client for the configured
-// environment, API family and key, and the one way EnoticesErrors are shown to the user (with a button
-// that fixes the cause when there is one). The key is never logged; messages come from the client.
+// How the extension's own requests reach eNotices2: the client for the configured environment, API
+// family, key and VS Code's proxy settings, and the one way a service failure (any of the three
+// services) is shown to the user, worded from its kind and fields (client/failure-wording.ts) with the
+// button that fixes the cause. The key is never logged; proxy credentials never reach a message.
 
 import * as vscode from 'vscode';
-import { EnoticesClient, EnoticesError } from '../../core/enotices-client';
+import { EnoticesClient } from '../../core/enotices-client';
 import { Commands } from '../command-ids';
 import type { ExtensionState } from '../extension-state';
+import { type FailureAction, wordFailure } from '../failure-wording';
 
 /** The client, asking for the key once when none is set; undefined when the user declines. */
 export async function enoticesClient(
@@ -21,25 +23,23 @@ export async function enoticesClient(
     apiKey: key,
     family: s.publication.apiFamily,
     timeoutMs: s.validation.timeoutMs,
+    dispatcher: state.dispatcher(),
   });
 }
 
-/** Shows a failure once, with the action that addresses its kind; logs it without any key. */
+const ACTIONS: Record<FailureAction, () => Thenable<unknown>> = {
+  'Set API Key': () => vscode.commands.executeCommand(Commands.setApiKey),
+  'Select Environment': () => vscode.commands.executeCommand(Commands.selectEnvironment),
+  'Proxy Settings': () => vscode.commands.executeCommand('workbench.action.openSettings', 'http.proxy'),
+  'Refresh My Notices': () => vscode.commands.executeCommand(Commands.refreshNotices),
+  'Show Log': () => vscode.commands.executeCommand(Commands.showLog),
+};
+
+/** Shows a failure once, with the actions that address its kind; logs it without any key. */
 export async function showFailure(state: ExtensionState, err: unknown, what: string): Promise<void> {
-  const message = err instanceof Error ? err.message : String(err);
-  state.log.warn(`${what}: ${message}`);
-  if (!(err instanceof EnoticesError)) {
-    void vscode.window.showErrorMessage(`eForms: ${what} failed: ${message}`);
-    return;
-  }
-  const actions: string[] = [];
-  if (err.kind === 'auth') actions.push('Set API Key');
-  if (err.kind === 'network' || err.kind === 'local') actions.push('Select Environment');
-  if (err.kind === 'state' || err.kind === 'busy') actions.push('Refresh My Notices');
-  actions.push('Show Log');
+  const { message, actions } = wordFailure(err, what);
+  state.log.warn(message);
+  if (actions.length === 0) return; // cancelled by the user: nothing to show
   const pick = await vscode.window.showErrorMessage(`eForms: ${message}`, ...actions);
-  if (pick === 'Set API Key') await vscode.commands.executeCommand(Commands.setApiKey);
-  else if (pick === 'Select Environment') await vscode.commands.executeCommand(Commands.selectEnvironment);
-  else if (pick === 'Refresh My Notices') await vscode.commands.executeCommand(Commands.refreshNotices);
-  else if (pick === 'Show Log') await vscode.commands.executeCommand(Commands.showLog);
+  if (pick) await ACTIONS[pick]();
 }

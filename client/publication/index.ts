@@ -1,8 +1,7 @@
 // The publication feature (eNotices2) in the editor: submit, convert, the "My Notices" view with its
 // filter, paging and context menu (report, stop, copy id), and the validation report view. Registered
-// through the ExtensionState; the lead wires `registerPublication` into client/features.ts.
-// `eforms.publication.snapshot` (internal, not in the palette) returns what the view and reports show,
-// for the in-editor tests.
+// through the ExtensionState (client/features.ts). What the view and the reports show is part of the
+// extension's API (EformsExtensionApi.publication), for the in-editor tests and other extensions.
 
 import * as vscode from 'vscode';
 import { businessIdProblem, isBusinessId } from '../../core/business-id';
@@ -14,9 +13,11 @@ import { enoticesClient, showFailure } from './connection';
 import { convertLegacyNotice } from './convert';
 import { type NoticeNode, type NoticesFilter, NoticesTreeProvider } from './notices-tree';
 import { ReportPresenter } from './report-view';
-import { SubmitFlow } from './submit';
+import type { PublicationSnapshot } from './snapshot';
 
-export const SNAPSHOT_COMMAND = Commands.publicationSnapshot;
+export type { PublicationSnapshot } from './snapshot';
+
+import { SubmitFlow } from './submit';
 
 /** What the commands accept as "a notice": a tree node, `{businessId, uri?}` or the id itself. */
 type NoticeArg = NoticeNode | { businessId: string; uri?: string } | string | undefined;
@@ -207,11 +208,16 @@ export const registerPublication: Feature = (state) => {
     vscode.commands.registerCommand(Commands.filterNotices, (given?: Partial<NoticesFilter>) =>
       filter(given),
     ),
-    vscode.commands.registerCommand(SNAPSHOT_COMMAND, () => ({
+  );
+  void tree.setFilter({ statuses: [] });
+  return {
+    publication: (): PublicationSnapshot => ({
       tree: tree.snapshot(),
       reports: reports.openReports(),
+      reportDiagnostics: Object.fromEntries(
+        vscode.workspace.textDocuments.map((d) => [d.uri.toString(), reports.shownOn(d.uri)]),
+      ),
       submitting: [...submit.inFlight],
-    })),
-  );
-  void tree.refresh();
+    }),
+  };
 };

@@ -1,19 +1,27 @@
 // The "My Notices" view (eforms.myNotices): the API key's notices in eNotices2 grouped by status, one
-// page at a time with a "Load more…" item, a filter shown in the view's description, and an automatic
-// refresh while any notice is SUBMITTED or PUBLISHING. Tooltips are escaped MarkdownStrings (service
+// page at a time with a "Load more…" item, a filter shown in the view's description (and in the
+// context key eforms.myNotices.filtered, so the empty view's welcome text mentions a filter only when
+// one is set), and an automatic refresh while any notice is SUBMITTED (sooner) or PUBLISHING. Tooltips are escaped MarkdownStrings (service
 // strings are never interpreted as markdown or links). It never logs the key.
 
 import * as vscode from 'vscode';
 import {
   businessIdOfNotice,
-  EnoticesError,
   NOTICE_STATUSES,
   type Notice,
   type SearchCriteria,
 } from '../../core/enotices-client';
 import { Commands, Views } from '../command-ids';
 import type { ExtensionState } from '../extension-state';
+import { wordFailure } from '../failure-wording';
 import { enoticesClient } from './connection';
+import { autoRefreshDelay, isFiltered } from './refresh-policy';
+import type { NoticesFilter, NoticesSnapshot } from './snapshot';
+
+export type { NoticesFilter } from './snapshot';
+
+/** Context key: true while the My Notices filter narrows the list (package.json viewsWelcome). */
+export const FILTERED_CONTEXT = 'eforms.myNotices.filtered';
 
 export type NoticeNode =
   | { kind: 'group'; status: string; count: number }
@@ -21,17 +29,10 @@ export type NoticeNode =
   | { kind: 'more'; loaded: number; total: number }
   | { kind: 'message'; text: string; detail?: string; command?: vscode.Command };
 
-export interface NoticesFilter {
-  statuses: string[];
-  author?: string;
-  submittedAfter?: string;
-  submittedBefore?: string;
-  id?: string;
-}
-
 const STATUS_ICONS: Record<string, string> = {
   DRAFT: 'edit',
   SUBMITTED: 'cloud-upload',
+  VALIDATION_FAILED: 'error',
   PUBLISHING: 'sync',
   PUBLISHED: 'pass',
   STOPPED: 'debug-stop',
@@ -71,17 +72,16 @@ export class NoticesTreeProvider implements vscode.TreeDataProvider<NoticeNode>,
   }
 
   /** What the view shows now, flattened (for the in-editor tests and the commands). */
-  snapshot(): {
-    total: number;
-    filter: NoticesFilter;
-    notices: (Notice & { businessId: string })[];
-    problem?: string;
-  } {
+  snapshot(): NoticesSnapshot {
     return {
       total: this.total,
       filter: { ...this.filter },
       notices: this.notices.map((n) => ({ ...n, businessId: businessIdOfNotice(n) })),
       problem: this.problem?.kind === 'message' ? this.problem.text : undefined,
+      groups: this.getChildren()
+        .filter((g): g is Extract<NoticeNode, { kind: 'group' }> => g.kind === 'group')
+        .map((g) => g.status),
+      nextRefreshSeconds: this.nextRefreshSeconds,
     };
   }
 
@@ -91,6 +91,7 @@ export class NoticesTreeProvider implements vscode.TreeDataProvider<NoticeNode>,
 
   setFilter(f: NoticesFilter): Promise<void> {
     this.filter = f;
+    void vscode.commands.executeCommand('setContext', FILTERED_CONTEXT, isFiltered(f));
     this.pages = 1;
     return this.refresh();
   }
@@ -144,7 +145,7 @@ export class NoticesTreeProvider implements vscode.TreeDataProvider<NoticeNode>,
       this.problem = undefined;
     } catch (err) {
       if (gen !== this.generation) return;
-      const message = err instanceof Error ? err.message : String(err);
+      const { message, actions } = wordFailure(err, 'Loading your notices');
       this.state.log.warn(`My Notices: ${message}`);
       this.notices = [];
       this.total = 0;
@@ -152,10 +153,9 @@ export class NoticesTreeProvider implements vscode.TreeDataProvider<NoticeNode>,
         kind: 'message',
         text: 'Could not load your notices',
         detail: message,
-        command:
-          err instanceof EnoticesError && err.kind === 'auth'
-            ? { command: Commands.setApiKey, title: 'Set API Key' }
-            : { command: Commands.refreshNotices, title: 'Retry' },
+        command: actions.includes('Set API Key')
+          ? { command: Commands.setApiKey, title: 'Set API Key' }
+          : { command: Commands.refreshNotices, title: 'Retry' },
       };
     }
     this.view.description = describeFilter(this.filter);
@@ -164,10 +164,16 @@ export class NoticesTreeProvider implements vscode.TreeDataProvider<NoticeNode>,
     this.scheduleAutoRefresh();
   }
 
+  /** Seconds until the next automatic refresh (undefined: none), for the in-editor tests. */
+  nextRefreshSeconds: number | undefined;
+
   private scheduleAutoRefresh(): void {
-    const seconds = this.state.settings().publication.autoRefreshSeconds;
-    const moving = this.notices.some((n) => n.status === 'SUBMITTED' || n.status === 'PUBLISHING');
-    if (seconds > 0 && moving) this.timer = setTimeout(() => void this.refresh(), seconds * 1000);
+    const seconds = autoRefreshDelay(
+      this.notices.map((n) => n.status),
+      this.state.settings().publication.autoRefreshSeconds,
+    );
+    this.nextRefreshSeconds = seconds;
+    if (seconds !== undefined) this.timer = setTimeout(() => void this.refresh(), seconds * 1000);
   }
 
   private clearTimer(): void {

@@ -2,6 +2,9 @@
 // open (DiagnosticCollection `eforms-report`, mapped with mapSvrl), and as a readable webview grouped
 // by rule, each place a command link that reveals its range in the notice. Every service string is
 // HTML-escaped; the webview runs no script and may only run the reveal command.
+// The report's diagnostics never repeat what live validation already shows at the same place (they
+// are recomputed when live diagnostics change), and they go when the report's view or the notice is
+// closed, or once the notice is edited.
 
 import * as vscode from 'vscode';
 import type { Finding } from '../../core/finding';
@@ -10,6 +13,7 @@ import { parseSvrl, type SvrlReport } from '../../core/svrl';
 import { assertionMessage, mapSvrl, severityOf } from '../../core/svrl-mapping';
 import { indexXml } from '../../core/xml-index';
 import { Commands } from '../command-ids';
+import { notShownLive, type Place, placesKey } from './report-overlap';
 
 export const REVEAL_COMMAND = Commands.revealReportFinding;
 export const REPORT_SOURCE = 'eForms report';
@@ -17,6 +21,8 @@ export const REPORT_SOURCE = 'eForms report';
 export class ReportPresenter implements vscode.Disposable {
   readonly diagnostics = vscode.languages.createDiagnosticCollection('eforms-report');
   private readonly panels = new Map<string, vscode.WebviewPanel>();
+  /** Per notice uri: the report's findings and the business id whose view shows them. */
+  private readonly placed = new Map<string, { businessId: string; findings: Finding[] }>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor() {
@@ -26,7 +32,11 @@ export class ReportPresenter implements vscode.Disposable {
       ),
       // A report is about the text that was submitted: once the notice changes, its places are stale.
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.contentChanges.length) this.diagnostics.delete(e.document.uri);
+        if (e.contentChanges.length) this.unplace(e.document.uri.toString());
+      }),
+      vscode.workspace.onDidCloseTextDocument((d) => this.unplace(d.uri.toString())),
+      vscode.languages.onDidChangeDiagnostics((e) => {
+        for (const uri of e.uris) if (this.placed.has(uri.toString())) this.applyDiagnostics(uri);
       }),
     );
   }
@@ -66,10 +76,49 @@ export class ReportPresenter implements vscode.Disposable {
     let findings: Finding[] = [];
     if (notice) {
       findings = mapSvrl(indexXml(notice.getText()), report);
-      this.diagnostics.set(notice.uri, findings.map(toDiagnostic));
+      this.placed.set(notice.uri.toString(), { businessId, findings });
+      this.applyDiagnostics(notice.uri);
     }
     this.render(businessId, report, findings, notice);
     return findings;
+  }
+
+  /** The report diagnostics now on `uri` (for the in-editor tests). */
+  shownOn(uri: vscode.Uri): number {
+    return this.diagnostics.get(uri)?.length ?? 0;
+  }
+
+  /** Sets the report's diagnostics on `uri` to those live validation does not show; no-op when unchanged. */
+  private applyDiagnostics(uri: vscode.Uri): void {
+    const entry = this.placed.get(uri.toString());
+    if (!entry) return;
+    const live: Place[] = vscode.languages
+      .getDiagnostics(uri)
+      .filter((d) => d.source !== REPORT_SOURCE)
+      .map((d) => ({
+        code: typeof d.code === 'object' ? d.code.value : d.code,
+        line: d.range.start.line,
+        character: d.range.start.character,
+      }));
+    const place = (f: Finding): Place => ({
+      code: f.id,
+      line: f.range.start.line,
+      character: f.range.start.character,
+    });
+    const wanted = notShownLive(entry.findings, place, live);
+    const current = (this.diagnostics.get(uri) ?? []).map((d) => ({
+      code: typeof d.code === 'object' ? d.code.value : d.code,
+      line: d.range.start.line,
+      character: d.range.start.character,
+    }));
+    // Setting our own collection fires onDidChangeDiagnostics again: only a real change is applied.
+    if (placesKey(current) === placesKey(wanted.map(place))) return;
+    this.diagnostics.set(uri, wanted.map(toDiagnostic));
+  }
+
+  private unplace(uri: string): void {
+    if (!this.placed.delete(uri)) return;
+    this.diagnostics.delete(vscode.Uri.parse(uri));
   }
 
   private render(
@@ -88,7 +137,11 @@ export class ReportPresenter implements vscode.Disposable {
       );
       const p = panel;
       this.panels.set(businessId, p);
-      p.onDidDispose(() => this.panels.delete(businessId));
+      p.onDidDispose(() => {
+        this.panels.delete(businessId);
+        // The report's findings go with its view.
+        for (const [uri, e] of [...this.placed]) if (e.businessId === businessId) this.unplace(uri);
+      });
     }
     panel.webview.html = reportHtml(businessId, report, findings, notice);
     panel.reveal(vscode.ViewColumn.Beside, true);

@@ -5,7 +5,8 @@
 
 import * as vscode from 'vscode';
 import { declaredSdkVersion } from '../../core/customization-id';
-import { CvsError, validateNotice } from '../../core/cvs-client';
+import { validateNotice } from '../../core/cvs-client';
+import { EnoticesError } from '../../core/enotices-client';
 import { readNoticeIdentity } from '../../core/notice-identity';
 import { REPORT_LANGUAGES } from '../../core/settings';
 import { parseSvrl } from '../../core/svrl';
@@ -13,6 +14,8 @@ import { mapSvrl } from '../../core/svrl-mapping';
 import { indexXml } from '../../core/xml-index';
 import { Commands, Views } from '../command-ids';
 import type { ExtensionState } from '../extension-state';
+import { wordFailure } from '../failure-wording';
+import { emailProblem, emailValidation, localeChoices } from './author';
 import { enoticesClient, showFailure } from './connection';
 
 export interface SubmitArgs {
@@ -31,13 +34,6 @@ export interface SubmitOutcome {
 
 const EMAIL_KEY = 'eforms.publication.authorEmail';
 const LOCALE_KEY = 'eforms.publication.authorLocale';
-const EMAIL = /^[^\s@<>()[\]\\,;:"]{1,64}@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
-
-export function emailProblem(v: string): string | undefined {
-  const t = v.trim();
-  if (!t) return 'The e-mail of the person responsible for the notice is required.';
-  return EMAIL.test(t) && t.length <= 254 ? undefined : 'Not a valid e-mail address (name@example.org).';
-}
 
 export class SubmitFlow {
   /** Uris of the notices being submitted now. */
@@ -127,7 +123,8 @@ export class SubmitFlow {
       );
     } catch (err) {
       void showFailure(this.state, err, 'Submitting the notice');
-      if (err instanceof Error && /already exists/.test(err.message)) this.onSubmitted();
+      // It may be this very submission, sent before: the list shows it.
+      if (err instanceof EnoticesError && err.kind === 'already-exists') this.onSubmitted();
       return undefined;
     }
     this.state.log.info(
@@ -173,12 +170,12 @@ export class SubmitFlow {
         // As live validation does: the notice's own SDK version unless a setting pins one.
         eFormsSdkVersion: s.validation.sdkVersion || declaredSdkVersion(index) || undefined,
         timeoutMs: s.validation.timeoutMs,
+        dispatcher: this.state.dispatcher(),
       });
       const findings = mapSvrl(index, parseSvrl(svrl));
       return { errors: findings.filter((f) => f.severity === 'error').length };
     } catch (err) {
-      const message = err instanceof CvsError || err instanceof Error ? err.message : String(err);
-      return { errors: 0, problem: message };
+      return { errors: 0, problem: wordFailure(err, 'Validating').message };
     }
   }
 
@@ -186,31 +183,54 @@ export class SubmitFlow {
     const ws = this.state.context.workspaceState;
     let email = args.email?.trim() || ws.get<string>(EMAIL_KEY);
     if (!email || emailProblem(email)) {
-      email = await vscode.window.showInputBox({
-        title: 'Notice author',
-        prompt: 'E-mail of the person responsible for the notice (remembered for this workspace)',
-        placeHolder: 'name@example.org',
-        value: email ?? '',
-        ignoreFocusOut: true,
-        validateInput: emailProblem,
-      });
+      email = await askEmail(email ?? '');
       if (!email) return undefined;
     }
     let locale = args.locale?.trim() || ws.get<string>(LOCALE_KEY);
     if (!locale) {
-      const picked = await vscode.window.showQuickPick(
-        ['en', ...REPORT_LANGUAGES.filter((l) => l !== 'en')],
-        {
-          title: 'Notice author',
-          placeHolder: 'Language of the notice author (remembered for this workspace)',
-          ignoreFocusOut: true,
-        },
-      );
+      const picked = await vscode.window.showQuickPick(localeChoices(REPORT_LANGUAGES), {
+        title: 'Notice author',
+        placeHolder: 'Language of the notice author (remembered for this workspace)',
+        matchOnDescription: true,
+        ignoreFocusOut: true,
+      });
       if (!picked) return undefined;
-      locale = picked;
+      locale = picked.code;
     }
     await ws.update(EMAIL_KEY, email.trim());
     await ws.update(LOCALE_KEY, locale);
     return { email: email.trim(), locale };
   }
+}
+
+/** The author e-mail, asked with a box that says nothing is wrong before anything was typed. */
+function askEmail(initial: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const box = vscode.window.createInputBox();
+    box.title = 'Notice author';
+    box.prompt = 'E-mail of the person responsible for the notice (required; remembered for this workspace)';
+    box.placeholder = 'name@example.org';
+    box.value = initial;
+    box.ignoreFocusOut = true;
+    let typed = initial !== '';
+    box.validationMessage = emailValidation(box.value, typed);
+    let done = false;
+    const finish = (v: string | undefined) => {
+      if (done) return;
+      done = true;
+      resolve(v);
+      box.dispose();
+    };
+    box.onDidChangeValue((v) => {
+      typed = true;
+      box.validationMessage = emailValidation(v, typed);
+    });
+    box.onDidAccept(() => {
+      const problem = emailProblem(box.value);
+      if (problem) box.validationMessage = problem;
+      else finish(box.value.trim());
+    });
+    box.onDidHide(() => finish(undefined));
+    box.show();
+  });
 }

@@ -193,17 +193,6 @@ export interface BeefCarcassPrice extends PriceCommon {
   productCode: string;
 }
 
-/** The error body of 404 and 500 answers (spec section 2 and 7). */
-export interface ApiError {
-  error: string;
-  status: string;
-  message: string;
-  technicalErrorMessage: string;
-  apiSubErrors: unknown[];
-  /** dd/mm/yyyy hh:mm:ss */
-  timestamp: string;
-}
-
 /** Record type of each data endpoint, by the endpoint's id in endpoints.ts. */
 export interface RecordTypes {
   wine: WinePrice;

@@ -38,11 +38,6 @@ export function formatDmy(ms: number): string {
   return `${p(d.getUTCDate())}/${p(d.getUTCMonth() + 1)}/${d.getUTCFullYear()}`;
 }
 
-/** yyyy-mm-dd, for CSV and sorting. */
-export function formatIso(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
 /** Monday (UTC) of the week holding `ms`; weeks run Monday to Sunday. */
 export function mondayOf(ms: number): number {
   const day = Math.floor(ms / DAY) * DAY;
@@ -115,11 +110,6 @@ export function weekOf(rule: WeekRule, ms: number): { week: number; startYear: n
 export function weekLabel(sector: SectorId, week: number): string {
   const rule = WEEK_RULES[sector];
   return rule ? `week ${week} (${rule.meaning})` : `week ${week}`;
-}
-
-/** "2023/2024" for a marketing year starting in 2023 (or "2023" when it is a calendar year). */
-export function marketingYearOf(rule: WeekRule, startYear: number): string {
-  return rule.startMonth === 0 ? String(startYear) : `${startYear}/${startYear + 1}`;
 }
 
 export const MONTHS = [

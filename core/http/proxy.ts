@@ -33,7 +33,7 @@ function envValue(env: Env, name: string): string | undefined {
   return v?.trim() ? v.trim() : undefined;
 }
 
-/** The proxy configuration of HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case), as curl reads them. */
+/** HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case), as undici's EnvHttpProxyAgent reads them: https targets fall back to HTTP_PROXY. */
 export function proxyConfigFromEnv(env: Env): ProxyConfig {
   const httpProxy = envValue(env, 'HTTP_PROXY');
   return {

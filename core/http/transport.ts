@@ -5,7 +5,7 @@
 // headers (API keys) or proxy credentials in an error.
 
 import { type Dispatcher, errors, request } from 'undici';
-import { type FailureFields, type NetworkReason, TransportError } from './failure';
+import { describeNetworkReason, type FailureFields, type NetworkReason, TransportError } from './failure';
 import { defaultDispatcher, describeProxy, RoutingDispatcher } from './proxy';
 import { originOf, sanitizeServiceText } from './service-text';
 
@@ -54,7 +54,7 @@ export async function httpRequest(url: string, o: HttpRequest): Promise<HttpAnsw
     });
     const status = res.statusCode;
     if (REDIRECTS.has(status)) {
-      res.body.destroy();
+      discard(res.body);
       throw new TransportError(
         'redirect',
         `${origin} answered ${status}: the service moved to ${locationOf(res.headers.location, url)}.`,
@@ -83,19 +83,21 @@ export async function httpRequest(url: string, o: HttpRequest): Promise<HttpAnsw
     if (proxy && proxyFailed(err)) {
       const named = describeProxy(proxy);
       const status = proxyStatus(err);
-      return Promise.reject(
-        new TransportError(
-          'proxy',
-          `The proxy ${named} ${status ? `refused the connection to ${origin} (${status})` : `cannot be reached (${fields.reason})`}.`,
-          { origin, proxy: named, ...fields, status },
-        ),
+      throw new TransportError(
+        'proxy',
+        `The proxy ${named} ${status ? `refused the connection to ${origin} (${status})` : `cannot be reached (${describeNetworkReason(fields.reason)})`}.`,
+        { origin, proxy: named, ...fields, status },
       );
     }
-    throw new TransportError('network', `${origin} cannot be reached (${fields.reason}).`, {
-      origin,
-      ...fields,
-      proxy: proxy ? describeProxy(proxy) : undefined,
-    });
+    throw new TransportError(
+      'network',
+      `${origin} cannot be reached (${describeNetworkReason(fields.reason)}).`,
+      {
+        origin,
+        ...fields,
+        proxy: proxy ? describeProxy(proxy) : undefined,
+      },
+    );
   }
 }
 
@@ -122,8 +124,20 @@ function locationOf(header: string | string[] | undefined, base: string): string
 
 class TooLarge extends Error {}
 
+/** Stops reading an answer; the abort error undici then emits is expected, not a crash. */
+function discard(body: {
+  destroy?: () => unknown;
+  on?: (event: 'error', listener: () => void) => unknown;
+}): void {
+  body.on?.('error', () => undefined);
+  body.destroy?.();
+}
+
 async function readCapped(
-  body: AsyncIterable<Buffer | Uint8Array> & { destroy?: () => unknown },
+  body: AsyncIterable<Buffer | Uint8Array> & {
+    destroy?: () => unknown;
+    on?: (event: 'error', listener: () => void) => unknown;
+  },
   max: number,
   onProgress?: (bytes: number) => void,
 ): Promise<Buffer> {
@@ -132,7 +146,7 @@ async function readCapped(
   for await (const chunk of body) {
     size += chunk.length;
     if (size > max) {
-      body.destroy?.();
+      discard(body);
       throw new TooLarge();
     }
     chunks.push(Buffer.from(chunk));

@@ -2,6 +2,8 @@
 // price-change calculator for revision clauses and a virtualized, sortable table. Data comes from the
 // extension host as compact series (core/agrifood/explorer-protocol.ts); nothing here talks to the
 // network. Every string from the service reaches the page through textContent, never innerHTML.
+// Dates are typed and shown as dd/mm/yyyy everywhere (the service's format and the fields' labels):
+// a native date picker would show the browser's locale order (mm/dd/yyyy here) against the labels.
 
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -14,10 +16,11 @@ import type {
   WireSeries,
 } from '../../core/agrifood/explorer-protocol';
 import { summaryRow } from '../../core/agrifood/export';
+import { initialSeries, periodChange, twelveMonthChange } from '../../core/agrifood/presentation';
 import { formatAmount } from '../../core/agrifood/price';
 import type { SectorId } from '../../core/agrifood/records';
 import { formatPct, priceChange, type SeriesPoint } from '../../core/agrifood/series';
-import { formatDmy } from '../../core/agrifood/weeks';
+import { formatDmy, parseDmy } from '../../core/agrifood/weeks';
 
 interface VsCodeApi {
   postMessage(m: WebviewMessage): void;
@@ -33,6 +36,44 @@ const MAX_LINES = 12;
 /** Most x positions drawn: longer spans are averaged into buckets. */
 const MAX_X = 2500;
 const ROW_H = 22;
+
+/** summaryRow's columns, its change named by its period, then the change the CPV hover shows. */
+const SUMMARY_HEADER = [
+  'Series',
+  'Unit',
+  'Points',
+  'From',
+  'To',
+  'Latest',
+  'Min',
+  'Max',
+  'Change over the period',
+  '12-month change',
+];
+
+/** A text field for a dd/mm/yyyy date, marked invalid while what is typed is not one. */
+function dateInput(label: string, value = ''): HTMLInputElement {
+  const input = el('input', {
+    type: 'text',
+    inputmode: 'numeric',
+    placeholder: 'dd/mm/yyyy',
+    pattern: '\\d{2}/\\d{2}/\\d{4}',
+    maxlength: 10,
+    size: 11,
+    value,
+    'aria-label': label,
+    className: 'date',
+  });
+  input.addEventListener('input', () => {
+    const bad = input.value.trim() !== '' && parseDmy(input.value.trim()) === undefined;
+    input.setAttribute('aria-invalid', bad ? 'true' : 'false');
+    input.title = bad ? 'A date as dd/mm/yyyy, e.g. 31/01/2025' : '';
+  });
+  return input;
+}
+
+/** Most rows a multiple-choice list shows before it scrolls (Member States: all 28 would be too tall). */
+const LIST_ROWS = 10;
 
 type Attrs = Record<string, string | number | boolean | undefined>;
 function el<K extends keyof HTMLElementTagNameMap>(
@@ -76,8 +117,8 @@ const chartBox = el('div', { className: 'chart', id: 'chart' });
 const legendNote = el('div', { className: 'note' });
 const summaryBody = el('tbody');
 const calcSeries = el('select', { 'aria-label': 'Series for the price change' });
-const calcFrom = el('input', { type: 'date', 'aria-label': 'From date' });
-const calcTo = el('input', { type: 'date', 'aria-label': 'To date' });
+const calcFrom = dateInput('From date (dd/mm/yyyy)');
+const calcTo = dateInput('To date (dd/mm/yyyy)');
 const calcOut = el('div', { className: 'calc-result', role: 'status' });
 const tableHead = el('div', { className: 'vhead' });
 const tableViewport = el('div', { className: 'viewport', tabindex: 0 });
@@ -100,17 +141,7 @@ root.append(
       el(
         'table',
         { className: 'summary' },
-        el(
-          'thead',
-          {},
-          el(
-            'tr',
-            {},
-            ...['Chart', 'Series', 'Unit', 'Points', 'From', 'To', 'Latest', 'Min', 'Max', 'Change'].map(
-              (h) => el('th', { text: h }),
-            ),
-          ),
-        ),
+        el('thead', {}, el('tr', {}, ...['Chart', ...SUMMARY_HEADER].map((h) => el('th', { text: h })))),
         summaryBody,
       ),
     ),
@@ -136,10 +167,6 @@ function setStatus(text: string, kind: 'info' | 'error' = 'info'): void {
   status.className = `status ${kind}`;
 }
 
-const isoToDmy = (iso: string) => (/^\d{4}-\d{2}-\d{2}$/.test(iso) ? iso.split('-').reverse().join('/') : '');
-const dmyToIso = (dmy: string) =>
-  /^\d{2}\/\d{2}\/\d{4}$/.test(dmy) ? dmy.split('/').reverse().join('-') : '';
-
 function sectorInfo(): SectorInfo | undefined {
   return state.sectors.find((s) => s.id === state.sector);
 }
@@ -152,9 +179,10 @@ function renderFilters(): void {
     const current = state.filters[p.name] ?? [];
     let control: HTMLElement;
     if (p.kind === 'date') {
-      const input = el('input', { type: 'date', value: dmyToIso(current[0] ?? '') });
+      const input = dateInput(p.label, current[0] ?? '');
       input.addEventListener('change', () => {
-        state.filters[p.name] = input.value ? [isoToDmy(input.value)] : [];
+        const v = input.value.trim();
+        state.filters[p.name] = v && parseDmy(v) !== undefined ? [v] : [];
       });
       control = input;
     } else if (p.memberStates || p.allowed || p.listed) {
@@ -163,7 +191,8 @@ function renderFilters(): void {
         : p.listed
           ? (state.options.get(`${info.id}|${p.name}`) ?? [])
           : state.memberStates.map((m) => m.code);
-      const sel = el('select', { multiple: true, size: 4 });
+      const count = new Set([...values, ...current]).size;
+      const sel = el('select', { multiple: true, size: Math.max(4, Math.min(LIST_ROWS, count)) });
       for (const v of new Set([...values, ...current])) {
         const name = p.memberStates ? state.memberStates.find((m) => m.code === v)?.name : undefined;
         const o = el('option', { value: v, text: name ? `${v} — ${name}` : v });
@@ -310,7 +339,15 @@ function points(s: WireSeries): SeriesPoint[] {
 }
 
 function summaryRows(): string[][] {
-  return state.series.map((s) => summaryRow(s, points(s)) ?? [s.label, s.unit, '0', '', '', '', '', '', '']);
+  return state.series.map((s) => {
+    const pts = points(s);
+    const row = summaryRow(s, pts) ?? [s.label, s.unit, '0', '', '', '', '', '', ''];
+    // The same computation as the hover's, so both say the same for the same series.
+    const period = periodChange(pts);
+    if (period) row[8] = formatPct(period.change.changePct);
+    const year = twelveMonthChange(pts);
+    return [...row, year ? formatPct(year.change.changePct) : 'n/a'];
+  });
 }
 
 function renderSummary(): void {
@@ -335,7 +372,7 @@ function renderSummary(): void {
         'tr',
         {},
         el('td', {}, box),
-        ...r.map((c, k) => el('td', { text: c, className: k === 8 ? changeClass(c) : undefined })),
+        ...r.map((c, k) => el('td', { text: c, className: k >= 8 ? changeClass(c) : undefined })),
       ),
     );
   });
@@ -344,8 +381,8 @@ function renderSummary(): void {
   );
   const first = state.series[0];
   if (first?.starts.length) {
-    calcFrom.value = new Date(first.starts[0] as number).toISOString().slice(0, 10);
-    calcTo.value = new Date(first.starts[first.starts.length - 1] as number).toISOString().slice(0, 10);
+    calcFrom.value = formatDmy(first.starts[0] as number);
+    calcTo.value = formatDmy(first.starts[first.starts.length - 1] as number);
   }
   calc();
 }
@@ -356,11 +393,17 @@ function changeClass(c: string): string | undefined {
 
 function calc(): void {
   const s = state.series[Number(calcSeries.value)];
-  if (!s || !calcFrom.value || !calcTo.value) {
+  const from = parseDmy(calcFrom.value.trim());
+  const to = parseDmy(calcTo.value.trim());
+  if (!s || !calcFrom.value.trim() || !calcTo.value.trim()) {
     calcOut.textContent = '';
     return;
   }
-  const r = priceChange(points(s), Date.parse(calcFrom.value), Date.parse(calcTo.value));
+  if (from === undefined || to === undefined) {
+    calcOut.textContent = 'Type both dates as dd/mm/yyyy.';
+    return;
+  }
+  const r = priceChange(points(s), from, to);
   if ('problem' in r) {
     calcOut.textContent = r.problem;
     return;
@@ -472,7 +515,8 @@ tableViewport.addEventListener('scroll', () => requestAnimationFrame(renderVisib
 function onData(m: Extract<HostMessage, { type: 'data' }>): void {
   const t0 = performance.now();
   state.series = m.series;
-  state.visible = new Set(m.series.slice(0, Math.min(MAX_LINES, 6)).map((_, i) => i));
+  // The EU series when the answer has them (a product picked in the tree), else the first few.
+  state.visible = new Set(initialSeries(m.series, Math.min(MAX_LINES, 6)));
   const total = m.series.reduce((a, s) => a + s.starts.length, 0);
   setStatus(
     `${m.records.toLocaleString('en-GB')} record(s), ${m.series.length} series${m.skipped ? `, ${m.skipped} without a readable price left out` : ''} — ${m.fromCache ? `cached answer from ${new Date(m.fetchedAt).toLocaleString()}` : 'fresh from the service'}.`,
@@ -535,7 +579,7 @@ csvButton.addEventListener('click', () => post({ type: 'exportCsv' }));
 mdButton.addEventListener('click', () =>
   post({
     type: 'copyMarkdown',
-    header: ['Series', 'Unit', 'Points', 'From', 'To', 'Latest', 'Min', 'Max', 'Change'],
+    header: SUMMARY_HEADER,
     rows: summaryRows(),
   }),
 );

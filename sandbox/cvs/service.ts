@@ -89,20 +89,20 @@ export function createCvsService(ctx: SandboxContext): SandboxService {
 }
 
 function versionRange(req: IncomingMessage, res: ServerResponse, ctx: SandboxContext): void {
+  const key = req.headers['x-api-key'];
   if (req.method !== 'GET')
-    return sendError(res, 405, `Method ${req.method} is not allowed on ${VERSION_RANGE_PATH}: use GET.`, {
+    sendError(res, 405, `Method ${req.method} is not allowed on ${VERSION_RANGE_PATH}: use GET.`, {
       allow: 'GET',
     });
-  const key = req.headers['x-api-key'];
-  if (typeof key === 'string' && key.trim() !== '' && !ctx.apiKeys.has(key))
-    return sendError(
+  else if (typeof key === 'string' && key.trim() !== '' && !ctx.apiKeys.has(key))
+    sendError(
       res,
       403,
       'The API key in X-API-Key is not valid: check the key in your TED developer account.',
     );
-  if (ctx.faults.has('cvs.error-500'))
-    return sendError(res, 500, 'Internal server error (sandbox fault cvs.error-500): try again later.');
-  sendJson(res, 200, ACCEPTED_SDK_RANGE);
+  else if (ctx.faults.has('cvs.error-500'))
+    sendError(res, 500, 'Internal server error (sandbox fault cvs.error-500): try again later.');
+  else sendJson(res, 200, ACCEPTED_SDK_RANGE);
 }
 
 async function validate(req: IncomingMessage, res: ServerResponse, ctx: SandboxContext): Promise<void> {

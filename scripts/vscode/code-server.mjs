@@ -1,9 +1,9 @@
 // Starting and stopping code-server (the real VS Code workbench served to a browser) for one run
 // folder, offline and isolated, on loopback only. It never binds a non-loopback address.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { stopProcess, waitForHttp } from './session.mjs';
+import { spawnTethered, stopProcess, TETHER_STOP_MS, waitForHttp } from './session.mjs';
 import { CODE_SERVER_ENTRY, codeServerEnv, NODE24 } from './toolchain.mjs';
 
 function baseArgs(dirs) {
@@ -47,16 +47,13 @@ export async function startCodeServer({ dirs, port, workspace, env, logFile, smo
   if (smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
   args.push(workspace);
   const log = createWriteStream(logFile);
-  // Detached: code-server leads its own process group, so stopping it also stops its extension hosts.
-  const child = spawn(NODE24, args, {
-    env: codeServerEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
+  // Tethered: code-server leads its own process group, so stopping it also stops its extension hosts,
+  // and the group stops when this process dies, however it dies.
+  const child = spawnTethered(NODE24, args, { env: codeServerEnv(env) });
   child.stdout.pipe(log);
   child.stderr.pipe(log);
   const origin = `http://127.0.0.1:${port}`;
-  const stop = () => stopProcess(child, { group: true });
+  const stop = () => stopProcess(child, { graceMs: TETHER_STOP_MS });
   try {
     await waitForHttp(`${origin}/healthz`, 60000, () => child.exitCode === null);
   } catch (err) {

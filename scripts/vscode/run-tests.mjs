@@ -144,6 +144,8 @@ try {
     port: 0,
     dataDir: dirs.sandboxData,
     logFile: join(RESULTS_DIR, 'sandbox.log'),
+    // Short, so the suite watches a notice reach PUBLISHED; long enough to see it SUBMITTED first.
+    publishDelaySeconds: 6,
   });
   log(`sandbox at ${sandbox.origin}`);
   writeUserSettings(dirs.userData, testSettings(sandbox.origin));

@@ -1,6 +1,8 @@
 // What every way of running the extension in a real editor shares: a throw-away run folder (profile,
 // HOME, TMPDIR, XDG dirs, a workspace copied from test/fixtures/notices/), the sandbox services on a
 // free loopback port, the environment the extension host sees, and stopping what was started.
+// Long-lived children (the sandbox, code-server) run on a tether (tether.mjs), so they stop with
+// whatever started them, even when it is killed outright.
 // It never sets EFORMS_API_KEY for test runs: the suite exercises the no-key state itself.
 
 import { spawn } from 'node:child_process';
@@ -153,6 +155,8 @@ export function startSandbox({
   logFile,
   apiKeys = [],
   cli = join(PROJECT_ROOT, 'dist', 'cli.js'),
+  // Seconds a submitted notice stays SUBMITTED, then PUBLISHING (undefined: the sandbox's default).
+  publishDelaySeconds = undefined,
 }) {
   if (!existsSync(cli)) return Promise.reject(new Error(`${cli} is missing: run \`npm run build\` first.`));
   // port undefined: the CLI's own default port (what `--env sandbox` points at).
@@ -164,7 +168,8 @@ export function startSandbox({
     dataDir,
   ];
   for (const k of apiKeys) args.push('--api-key', k);
-  const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (publishDelaySeconds !== undefined) args.push('--publish-delay', String(publishDelaySeconds));
+  const child = spawnTethered(process.execPath, args, { cwd: PROJECT_ROOT });
   const log = createWriteStream(logFile);
   child.stderr.pipe(log);
   return new Promise((resolve, reject) => {
@@ -181,7 +186,7 @@ export function startSandbox({
       if (err) {
         child.kill('SIGTERM');
         reject(err);
-      } else resolve({ origin, child, stop: () => stopProcess(child) });
+      } else resolve({ origin, child, stop: () => stopProcess(child, { graceMs: TETHER_STOP_MS }) });
     }
     child.stdout.on('data', (chunk) => {
       log.write(chunk);
@@ -194,6 +199,23 @@ export function startSandbox({
     child.once('exit', (code) =>
       finish(new Error(`the sandbox exited (code ${code}) before listening; see ${logFile}`)),
     );
+  });
+}
+
+const TETHER = join(PROJECT_ROOT, 'scripts', 'vscode', 'tether.mjs');
+/** Longer than the tether's own grace, so the tether can stop its group before it is killed itself. */
+export const TETHER_STOP_MS = 5000;
+
+/**
+ * Spawns `command` through tether.mjs: the returned child is the tether, whose stdin is a pipe from
+ * this process. Stopping the tether stops the command's whole process group, and so does this
+ * process's death (the pipe closes). stdout and stderr are pipes to read or to forward.
+ */
+export function spawnTethered(command, args, options = {}) {
+  return spawn(process.execPath, [TETHER, command, ...args], {
+    ...options,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: false,
   });
 }
 

@@ -322,10 +322,28 @@ export async function runUiChecks(page, { apiKey, resultsDir, log }) {
     return `${await squiggles.count()} error squiggles in view`;
   });
 
-  await check('the eForms status bar item is visible', async () => {
+  await check('the eForms status bar item is visible and names the environment', async () => {
     const item = page.locator('.statusbar-item').filter({ hasText: /^\s*eForms/ });
     await item.first().waitFor({ state: 'visible', timeout: 20000 });
-    return ((await item.first().textContent()) ?? '').trim();
+    const text = ((await item.first().textContent()) ?? '').trim();
+    if (!/eForms \[sandbox\]/.test(text)) throw new Error(`the item does not name the sandbox: "${text}"`);
+    return text;
+  });
+
+  await check('the status item reads as plain words to a screen reader', async () => {
+    const item = page.locator('.statusbar-item').filter({ hasText: /^\s*eForms/ });
+    // The label sits on the item or on its focusable child, depending on the workbench version.
+    const labels = await item
+      .first()
+      .evaluate((e) =>
+        [e, ...e.querySelectorAll('[aria-label]')].map((x) => x.getAttribute('aria-label') ?? ''),
+      );
+    const label = labels.filter(Boolean).join(' | ');
+    if (!label) throw new Error('the status item has no accessible label');
+    if (/&nbsp;|&[a-z]+;|\$\(/.test(label)) throw new Error(`markup in the accessible label: "${label}"`);
+    if (!/sandbox/.test(label))
+      throw new Error(`the accessible label does not name the environment: "${label}"`);
+    return label;
   });
 
   await check(`every contributed command is listed under "${CATEGORY}:" in the command palette`, async () => {
@@ -422,6 +440,13 @@ export async function runUiChecks(page, { apiKey, resultsDir, log }) {
       has: page.locator('.label-name', { hasText: /^Pigmeat$/ }),
     });
     await sector.first().waitFor({ state: 'visible', timeout: 20000 });
+    // Sectors read A→Z (the rows in view, top to bottom).
+    const sectors = await pane
+      .locator('.monaco-list-row[aria-level="1"] .label-name')
+      .evaluateAll((els) => els.map((e) => e.textContent?.trim() ?? ''));
+    const sorted = [...sectors].sort((a, b) => a.localeCompare(b, 'en'));
+    if (sectors.length < 3 || sectors.join('|') !== sorted.join('|'))
+      throw new Error(`sectors are not A→Z: ${sectors.join(', ')}`);
     if ((await sector.first().getAttribute('aria-expanded')) !== 'true') await sector.first().click();
     // The sector lists its series (pig classes): opening one opens the explorer on its last 3 years.
     const series = pane.locator('.monaco-list-row[aria-level="2"]', {
@@ -441,6 +466,25 @@ export async function runUiChecks(page, { apiKey, resultsDir, log }) {
       throw new Error(`the chart is not drawn at a visible size (${JSON.stringify(box)})`);
     const summaryRows = await view.locator('table.summary tbody tr').count();
     if (summaryRows === 0) throw new Error('the summary table lists no series');
+    // Pig class "E" picked: the chart draws the EU series, not the first Member States A→Z.
+    const drawn = await view
+      .locator('table.summary tbody tr')
+      .evaluateAll((rows) =>
+        rows
+          .filter((r) => r.querySelector('input[type=checkbox]')?.checked)
+          .map((r) => r.querySelectorAll('td')[1]?.textContent?.trim() ?? ''),
+      );
+    if (drawn.length === 0 || !drawn.every((l) => /^EU\b/.test(l)))
+      throw new Error(`the chart draws ${drawn.join(', ') || 'nothing'}, not the EU series`);
+    // Dates are typed as their labels say (dd/mm/yyyy), not in a mm/dd/yyyy picker.
+    const dates = await view
+      .locator('.filters input[data-param$="Date"]')
+      .evaluateAll((els) => els.map((e) => `${e.getAttribute('type')} ${e.getAttribute('placeholder')}`));
+    if (dates.length === 0 || !dates.every((d) => d === 'text dd/mm/yyyy'))
+      throw new Error(`date fields: ${dates.join(', ') || 'none'}`);
+    // The Member States list shows more than four rows at once.
+    const rows = await view.locator('.filters select[data-param="memberStateCodes"]').getAttribute('size');
+    if (!(Number(rows) > 4)) throw new Error(`the Member States list is ${rows} rows high`);
     await tidyForScreenshot(page);
     // The chart in view, with the filters above it.
     // Scrolls the explorer's own document only (scrollIntoView would scroll the workbench too).
@@ -449,7 +493,7 @@ export async function runUiChecks(page, { apiKey, resultsDir, log }) {
       if (bottom > window.innerHeight) window.scrollBy(0, bottom - window.innerHeight + 40);
     });
     await page.screenshot({ path: join(resultsDir, 'market-explorer.png') });
-    return `${summaryRows} series in the summary, chart ${Math.round(box.width)}×${Math.round(box.height)} px`;
+    return `${summaryRows} series in the summary (drawn: ${drawn.join(', ')}), chart ${Math.round(box.width)}×${Math.round(box.height)} px`;
   });
 
   await check('no error notification from the extension', async () => {

@@ -128,10 +128,16 @@ describe('eforms validate', () => {
     await new Promise<void>((r) => srv.close(() => r()));
     const r = await run(['valid-cn.xml', '--cvs-url', `http://127.0.0.1:${port}`], TEST_API_KEY);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /cannot reach the validation service at http:\/\/127\.0\.0\.1:\d+ \(connection refused\)/);
+    assert.match(
+      r.stderr,
+      /cannot reach the validation service at http:\/\/127\.0\.0\.1:\d+ \(connection refused\)/,
+    );
     // The command line names its own options, never the editor's settings or commands.
     assert.match(r.stderr, /--env/);
-    assert.doesNotMatch(r.stderr, /eforms\.environment|eforms\.validation|eForms: Set API Key|retrying later/);
+    assert.doesNotMatch(
+      r.stderr,
+      /eforms\.environment|eforms\.validation|eForms: Set API Key|retrying later/,
+    );
   });
 
   test('plain http to a remote host: refused, exit 2', async () => {

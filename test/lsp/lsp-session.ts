@@ -43,6 +43,8 @@ export interface SessionOptions {
   settings: Record<string, unknown>;
   /** false: the client declares no workspace/configuration support. */
   configurationSupport?: boolean;
+  /** The `http` section (VS Code's http.proxy, http.proxyStrictSSL, http.noProxy); undefined: none. */
+  http?: Record<string, unknown>;
 }
 
 export class LspSession {
@@ -92,7 +94,9 @@ export class LspSession {
       s.logs.push(p.message);
     });
     connection.onRequest('workspace/configuration', (p: { items: { section?: string }[] }) =>
-      p.items.map((i) => (i.section === 'eforms' ? s.settings : null)),
+      p.items.map((i) =>
+        i.section === 'eforms' ? s.settings : i.section === 'http' ? (o.http ?? null) : null,
+      ),
     );
     connection.onRequest('client/registerCapability', () => null);
     connection.listen();

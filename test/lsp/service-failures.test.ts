@@ -249,7 +249,11 @@ describe('eforms lsp --stdio, a client without workspace/configuration, run mode
 
   test('onSave: an edit waits for the save', async () => {
     const uri = docUri('cli.xml');
+    const m0 = s.mark;
     await s.changeSettings(settingsFor(h.origin, { run: 'onSave' }));
+    // A settings change revalidates the current text once (here from the cache): let it land first, or
+    // its status could be taken for the save's on a loaded machine.
+    await s.nextStatus(m0, 'the revalidation after the settings change', (x) => x.state === 'validated');
     const before = await requestCount(h);
     const mark = s.mark;
     const v = await s.edit(uri, afterProlog(s, uri), afterProlog(s, uri), '\n');

@@ -54,6 +54,9 @@ describe('eforms submit / report / search / stop', () => {
     const again = await run(['stop', n.businessId]);
     assert.equal(again.code, 1);
     assert.match(again.err, /only while the notice is SUBMITTED/);
+    // A terminal user has no My Notices view: the advice names the command instead.
+    assert.match(again.err, /eforms search/);
+    assert.doesNotMatch(again.err, /My Notices/);
   });
 
   test('an invalid notice: created but not submitted (1); the report lands on the notice lines', async () => {

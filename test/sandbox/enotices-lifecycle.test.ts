@@ -66,8 +66,16 @@ describe('publication clock', () => {
     const r = await s.client().submit(n.xml, META);
     assert.equal(r.success, false);
     assert.ok(r.validationReportUrl?.includes(n.businessId));
+    // TED's lifecycle: validation failed is final.
+    assert.equal(await statusOf(n.noticeId), 'VALIDATION_FAILED');
     s.clock.t += 10 * STEP_S * 1000;
-    assert.equal(await statusOf(n.noticeId), 'DRAFT');
+    assert.equal(await statusOf(n.noticeId), 'VALIDATION_FAILED');
+    await assert.rejects(s.client().stopPublication(n.businessId), (e: EnoticesError) => e.status === 403);
+    const listed = await s.client().search({ statuses: ['VALIDATION_FAILED'] });
+    assert.ok(
+      listed.content.some((x) => x.id === n.noticeId),
+      'the status filter finds it',
+    );
     const svrl = await s.client().validationReport(n.businessId);
     assert.match(svrl, /failed-assert/);
     // The fixture documents its static failures; the report holds a failed ERROR assertion.

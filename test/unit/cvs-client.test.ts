@@ -251,7 +251,11 @@ describe('validateNotice against odd servers', () => {
       assert.deepEqual(Buffer.from(body.notice ?? '', 'base64'), bytes);
       assert.equal(body.language, 'fr');
       assert.equal(body.validationMode, 'dynamic');
-      assert.equal(body.eFormsSdkVersion, 'eforms-sdk-1.12', 'sent in the CustomizationID form known clients use');
+      assert.equal(
+        body.eFormsSdkVersion,
+        'eforms-sdk-1.12',
+        'sent in the CustomizationID form known clients use',
+      );
     } finally {
       await close(srv.server);
     }

@@ -27,7 +27,24 @@ export interface EformsApi {
     warnings: number;
     infos: number;
     message?: string;
+    environment: string;
+    ariaLabel: string;
   };
+  publication(): PublicationSnapshot;
+}
+
+/** What EformsExtensionApi.publication() returns (client/publication/index.ts). */
+export interface PublicationSnapshot {
+  tree: {
+    total: number;
+    notices: { businessId: string; status: string }[];
+    problem?: string;
+    groups: string[];
+    nextRefreshSeconds?: number;
+  };
+  reports: string[];
+  reportDiagnostics: Record<string, number>;
+  submitting: string[];
 }
 
 /** The environment the runner (scripts/vscode/session.mjs) gives the extension host. */

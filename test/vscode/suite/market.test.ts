@@ -93,8 +93,15 @@ suite('agri-food market data with the sandbox', () => {
       .map((t) => t.replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!<>|~&])/g, '$1'))
       .find((t) => t.includes('EU market price'));
     assert.ok(mine, `no market hover among: ${texts.join('\n---\n')}`);
-    assert.match(mine, /Latest: €/);
-    assert.match(mine, /12-month change: [+−]?\d/);
+    const latestLine = /Latest: [^\n]*/.exec(mine)?.[0] ?? '';
+    assert.match(latestLine, /Latest: €?\d/, mine);
+    // The currency once: "45.20 €/100kg", never "€45.20 €/100kg".
+    assert.equal((latestLine.match(/€|EUR/g) ?? []).length, 1, latestLine);
+    // The change names the two periods it compares.
+    assert.match(
+      mine,
+      /12-month change: [+−]?\d[^\n]*period from \d{2}\/\d{2}\/\d{4}[^\n]*period from \d{2}\/\d{2}\/\d{4}/,
+    );
     assert.match(mine, /command:eforms\.openMarketExplorer\?/);
     // The price shown is the last EU raw milk price of the sandbox.
     const year = new Date().getUTCFullYear();

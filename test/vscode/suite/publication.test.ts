@@ -1,22 +1,30 @@
 // Publication to the sandbox eNotices2 as the user gets it: "Submit Notice" on an open notice, the
-// "My Notices" view following it from SUBMITTED to PUBLISHED by its own auto-refresh, "Stop Publication"
-// from the context menu moving a notice to STOPPED, and the validation report of a notice that was
-// created but not submitted, placed on the notice as diagnostics. Expected places come from the
-// fixtures' `expect:` header lines and plain text searches, never from the extension's code.
+// "My Notices" view following it from SUBMITTED to PUBLISHED by its own auto-refresh (sooner while
+// SUBMITTED), "Stop Publication" from the context menu moving a notice to STOPPED, and the validation
+// report of a notice whose validation failed (VALIDATION_FAILED, its own group), placed on the notice
+// without repeating what live validation shows, and gone when the report is closed. Expected places
+// come from the fixtures' `expect:` header lines and plain text searches, never from the extension's code.
 
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { Commands } from '../../../client/command-ids';
-import { api, closeAll, codeOf, fixtureText, setSetting, testEnv, waitFor } from './editor-support';
+import {
+  api,
+  closeAll,
+  codeOf,
+  describeDiagnostics,
+  fixtureText,
+  type PublicationSnapshot,
+  SERVICE_SOURCE,
+  setSetting,
+  testEnv,
+  waitFor,
+} from './editor-support';
 
-/** Internal command of client/publication/index.ts: what the view and report views show now. */
-const SNAPSHOT = 'eforms.publication.snapshot';
-interface Snapshot {
-  tree: { total: number; notices: { businessId: string; status: string }[]; problem?: string };
-  reports: string[];
-}
-const snapshot = async () => (await vscode.commands.executeCommand<Snapshot>(SNAPSHOT)) as Snapshot;
+type Snapshot = PublicationSnapshot;
+/** What the view and the report views show now, through the extension's API. */
+const snapshot = async (): Promise<Snapshot> => (await api()).publication();
 
 /** A fixture with a new notice id (and procedure id), opened as an untitled XML editor. */
 async function openFresh(
@@ -99,27 +107,76 @@ suite('publication with the sandbox eNotices2', () => {
     await statusInTree(businessId, 'STOPPED', 10000);
   });
 
-  test('a notice with errors is created but not submitted; its report lands on the notice', async () => {
+  test('while a notice is SUBMITTED the view refreshes sooner than the setting says', async () => {
+    await setSetting('publication.autoRefreshSeconds', 30);
+    try {
+      const { doc, businessId } = await openFresh('valid-cn.xml');
+      const outcome = await vscode.commands.executeCommand<{ success: boolean }>(Commands.submitNotice, {
+        uri: doc.uri.toString(),
+        ...AUTHOR,
+        submitAnyway: true,
+      });
+      assert.equal(outcome?.success, true);
+      await statusInTree(businessId, 'SUBMITTED', 4000);
+      const next = (await snapshot()).tree.nextRefreshSeconds;
+      assert.equal(next, 5, `next refresh in ${next} s while SUBMITTED (setting: 30 s)`);
+    } finally {
+      await setSetting('publication.autoRefreshSeconds', 1);
+    }
+  });
+
+  test('a notice with errors ends VALIDATION_FAILED; its report lands on the notice once, and goes with the report', async () => {
     const { doc, businessId, text } = await openFresh('invalid-cn.xml');
+    // Live validation of the open notice first, so the report has something it must not repeat.
+    await waitFor(
+      'live service diagnostics on the notice',
+      () =>
+        vscode.languages.getDiagnostics(doc.uri).some((d) => d.source === SERVICE_SOURCE) ? true : undefined,
+      () => describeDiagnostics(doc.uri),
+      30000,
+    );
     const outcome = await vscode.commands.executeCommand<{ success: boolean }>(Commands.submitNotice, {
       uri: doc.uri.toString(),
       ...AUTHOR,
       submitAnyway: true,
     });
     assert.equal(outcome?.success, false);
-    await statusInTree(businessId, 'DRAFT', 10000);
+    await statusInTree(businessId, 'VALIDATION_FAILED', 10000);
+    const groups = (await snapshot()).tree.groups;
+    assert.ok(groups.includes('VALIDATION_FAILED'), `groups: ${groups.join(', ')}`);
     const opened = await vscode.commands.executeCommand<{ findings: number }>(Commands.openValidationReport, {
       businessId,
       uri: doc.uri.toString(),
     });
-    assert.ok(opened && opened.findings > 0, 'the report was placed on the open notice');
+    assert.ok(opened && opened.findings > 0, 'the report was mapped onto the open notice');
     assert.ok((await snapshot()).reports.includes(businessId), 'the report view is open');
     // invalid-cn.xml's header expects BR-BT-00002-0052 on cbc:NoticeTypeCode: find that line by text.
+    // Live validation and the report both find it: the Problems view must list it once.
     const line = text.split('\n').findIndex((l) => l.includes('<cbc:NoticeTypeCode'));
-    const diags = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'eForms report');
-    const hit = diags.find((d) => codeOf(d) === 'BR-BT-00002-0052');
-    assert.ok(hit, `BR-BT-00002-0052 among ${diags.map(codeOf).join(', ')}`);
-    assert.equal(hit.range.start.line, line);
-    assert.equal(hit.severity, vscode.DiagnosticSeverity.Error);
+    const all = vscode.languages.getDiagnostics(doc.uri);
+    const hits = all.filter((d) => codeOf(d) === 'BR-BT-00002-0052' && d.range.start.line === line);
+    assert.equal(hits.length, 1, describeDiagnostics(doc.uri));
+    assert.equal(hits[0]?.severity, vscode.DiagnosticSeverity.Error);
+    const key = (d: vscode.Diagnostic) => `${codeOf(d)}@${d.range.start.line}:${d.range.start.character}`;
+    const live = new Set(all.filter((d) => d.source !== 'eForms report').map(key));
+    const repeated = all.filter((d) => d.source === 'eForms report' && live.has(key(d)));
+    assert.deepEqual(repeated.map(key), [], 'report diagnostics repeat live ones');
+    // Closing the report's view (beside the notice) takes its findings away; the notice stays open.
+    await vscode.commands.executeCommand('workbench.action.focusFirstEditorGroup');
+    await vscode.commands.executeCommand('workbench.action.closeEditorsInOtherGroups');
+    assert.ok(
+      vscode.workspace.textDocuments.includes(doc),
+      'the notice must stay open while its report is closed',
+    );
+    await waitFor(
+      'no report diagnostics once the report is closed',
+      async () =>
+        (await snapshot()).reports.length === 0 &&
+        vscode.languages.getDiagnostics(doc.uri).every((d) => d.source !== 'eForms report')
+          ? true
+          : undefined,
+      () => describeDiagnostics(doc.uri),
+      10000,
+    );
   });
 });

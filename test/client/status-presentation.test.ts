@@ -1,0 +1,70 @@
+// The status item's words, for every state and environment: the environment is named (production in
+// capitals), the accessible label is plain words (the `&nbsp;` a MarkdownString tooltip put there is
+// gone), and a notice that is not well-formed says so.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { presentStatus } from '../../client/status-presentation';
+import type { EnvironmentName } from '../../core/environments';
+import type { ValidationState, ValidationStatusParams } from '../../core/protocol';
+
+const STATES: ValidationState[] = [
+  'idle',
+  'validating',
+  'validated',
+  'needsKey',
+  'offline',
+  'error',
+  'malformed',
+  'paused',
+];
+const ENVS: EnvironmentName[] = ['preview', 'production', 'sandbox', 'custom'];
+
+function status(state: ValidationState): ValidationStatusParams {
+  return {
+    state,
+    errors: 2,
+    warnings: 1,
+    infos: 0,
+    validatedAt: 1_000,
+    serviceUrl: 'https://cvs.example.eu',
+    message:
+      state === 'offline' ? 'The validation service at https://cvs.example.eu cannot be reached.' : undefined,
+  };
+}
+
+test('the accessible label is plain words in every state and environment', () => {
+  for (const env of ENVS) {
+    for (const state of STATES) {
+      const p = presentStatus(status(state), env, 10_000);
+      assert.ok(p.ariaLabel.length > 10, `${env}/${state}: ${p.ariaLabel}`);
+      assert.doesNotMatch(p.ariaLabel, /&nbsp;|&[a-z]+;|\$\(|\*\*|\\/, `${env}/${state}: ${p.ariaLabel}`);
+      assert.doesNotMatch(p.tooltip, /&nbsp;/, `${env}/${state}: ${p.tooltip}`);
+    }
+  }
+});
+
+test('the text names the environment; production is marked in capitals and explained', () => {
+  for (const state of STATES) {
+    assert.match(presentStatus(status(state), 'sandbox').text, /eForms \[sandbox\]/);
+    assert.match(presentStatus(status(state), 'preview').text, /eForms \[preview\]/);
+    const prod = presentStatus(status(state), 'production');
+    assert.match(prod.text, /eForms \[PRODUCTION\]/, prod.text);
+    assert.match(prod.tooltip, /PRODUCTION.*published/, prod.tooltip);
+    assert.match(prod.ariaLabel, /PRODUCTION/, prod.ariaLabel);
+    assert.doesNotMatch(presentStatus(status(state), 'preview').text, /PRODUCTION/);
+  }
+});
+
+test('a notice that is not well-formed says so, and points at the Problems view', () => {
+  const p = presentStatus(status('malformed'), 'sandbox');
+  assert.match(p.text, /not well-formed/);
+  assert.doesNotMatch(p.text, /on demand/);
+  assert.equal(p.command, 'workbench.actions.view.problems');
+});
+
+test('validated counts and age read as the user expects', () => {
+  const p = presentStatus(status('validated'), 'sandbox', 31_000);
+  assert.match(p.text, /validated 30 s ago · 2 errors, 1 warning$/);
+  assert.match(p.ariaLabel, /^eForms \[sandbox\]: validated 30 s ago · 2 errors, 1 warning\. Validated by/);
+});
