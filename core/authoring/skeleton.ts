@@ -13,6 +13,8 @@ export interface SkeletonNode {
   order: number;
   attributes: Map<string, string>;
   text?: string;
+  /** The SDK predicates this element was created for (`[cbc:ID/@schemeName='Lot']`): variants stay apart. */
+  variant: string;
   /** The field whose value this element holds, when it is a leaf. */
   field?: string;
   children: SkeletonNode[];
@@ -26,11 +28,13 @@ export interface PlaceholderContext {
   /** Fresh identifiers (UUIDs); one call per identifier. */
   uuid: () => string;
   language: string;
+  /** Values known for some fields in this context (BT-02-notice → cn-standard for a new notice). */
+  known?: Readonly<Record<string, string>>;
 }
 
 /** An empty node for an element name. */
 export function skeletonNode(name: string, key: string, order = Number.POSITIVE_INFINITY): SkeletonNode {
-  return { name, key, order, attributes: new Map(), children: [] };
+  return { name, key, order, variant: '', attributes: new Map(), children: [] };
 }
 
 /**
@@ -49,7 +53,7 @@ export function addPath(root: SkeletonNode, entry: Entry, skip: number, ctx: Pla
       if (f && !at.attributes.has(step.name.slice(1))) at.attributes.set(step.name.slice(1), attributeValue(f, ctx));
       return;
     }
-    at = child(at, step.name, ctx);
+    at = child(at, step.name, ctx, variantOf(step));
     materialize(at, step.predicates, ctx);
   }
   const f = entry.field;
@@ -66,17 +70,24 @@ export function addPath(root: SkeletonNode, entry: Entry, skip: number, ctx: Pla
   }
 }
 
-function child(at: SkeletonNode, name: string, ctx: PlaceholderContext): SkeletonNode {
-  let c = at.children.find((x) => x.name === name);
+export function child(at: SkeletonNode, name: string, ctx: PlaceholderContext, variant = ''): SkeletonNode {
+  // A step without predicates joins any variant already there (it is the same element).
+  let c = at.children.find((x) => x.name === name && (x.variant === variant || variant === '' || x.variant === ''));
   if (!c) {
     const order = ctx.sdk.children.get(at.key)?.get(name)?.order ?? Number.POSITIVE_INFINITY;
     c = skeletonNode(name, at.key ? `${at.key}/${name}` : name, order);
+    c.variant = variant;
     at.children.push(c);
-  }
+  } else if (c.variant === '' && variant !== '') c.variant = variant;
   return c;
 }
 
-function materialize(at: SkeletonNode, predicates: readonly Predicate[], ctx: PlaceholderContext): void {
+/** The predicates of a step as text: the identity of a variant. */
+export function variantOf(step: PathStep): string {
+  return step.predicates.length === 0 ? '' : JSON.stringify(step.predicates);
+}
+
+export function materialize(at: SkeletonNode, predicates: readonly Predicate[], ctx: PlaceholderContext): void {
   for (const p of predicates) {
     if (p.kind === 'and') {
       materialize(at, p.parts, ctx);
@@ -101,6 +112,8 @@ function materialize(at: SkeletonNode, predicates: readonly Predicate[], ctx: Pl
 }
 
 function attributeValue(f: FieldDef, ctx: PlaceholderContext): string {
+  const known = ctx.known?.[f.id];
+  if (known !== undefined) return known;
   if (f.presetValue !== undefined) return f.presetValue;
   if (f.attributeName === 'languageID') return (LANG3[ctx.language] ?? 'ENG').toUpperCase();
   if (f.attributeName === 'currencyID') return 'EUR';
@@ -118,7 +131,10 @@ function firstCode(f: FieldDef, ctx: PlaceholderContext): string | undefined {
 
 /** A value of the right shape, marked as one to fill where the field is free text. */
 export function placeholder(f: FieldDef, ctx: PlaceholderContext): string {
-  if (f.presetValue !== undefined) return f.presetValue;
+  const known = ctx.known?.[f.id];
+  if (known !== undefined) return known;
+  // `{NOW}` is the SDK's way of saying "the moment of sending".
+  if (f.presetValue !== undefined && f.presetValue !== '{NOW}') return f.presetValue;
   switch (f.type) {
     case 'id':
       if (f.id === 'BT-701-notice' || f.id === 'BT-04-notice') return ctx.uuid();
