@@ -20,6 +20,7 @@ import {
   type ValidateNowResult,
   ValidationStatusNotification,
 } from '../core/protocol';
+import { AUTHORING_CAPABILITIES, Authoring } from './authoring/authoring-handlers';
 import { toDiagnostic } from './diagnostics';
 import { SettingsCache } from './settings-cache';
 import { ValidationScheduler } from './validation-scheduler';
@@ -40,13 +41,21 @@ export function startServer(options: ServerOptions = {}): Connection {
   const documents = new TextDocuments(TextDocument);
   const settings = new SettingsCache(undefined, (m) => connection.console.warn(m));
   let dynamicConfigurationChange = false;
+  const authoring = new Authoring({
+    connection,
+    documents,
+    settings: (uri) => settings.get(uri),
+    log: (m) => connection.console.log(m),
+  });
 
   const scheduler = new ValidationScheduler({
     settings: (uri) => settings.get(uri),
     apiKey: apiKey || undefined,
     validate: validateNotice,
     publish: (uri, version, findings) => {
-      void connection.sendDiagnostics({ uri, version, diagnostics: findings.map(toDiagnostic) });
+      const diagnostics = findings.map(toDiagnostic);
+      authoring.diagnosticsPublished(uri, diagnostics);
+      void connection.sendDiagnostics({ uri, version, diagnostics });
     },
     status: (s) => {
       void connection.sendNotification(ValidationStatusNotification.method, s);
@@ -68,6 +77,7 @@ export function startServer(options: ServerOptions = {}): Connection {
           change: TextDocumentSyncKind.Incremental,
           save: { includeText: false },
         },
+        ...AUTHORING_CAPABILITIES,
       },
       serverInfo: {
         name: 'eforms-language-server',
@@ -89,6 +99,7 @@ export function startServer(options: ServerOptions = {}): Connection {
   connection.onDidChangeConfiguration((params) => {
     const pushed = (params.settings as { eforms?: unknown } | null | undefined)?.eforms;
     settings.invalidate(pushed);
+    authoring.settingsChanged();
     scheduler.settingsChanged();
   });
 
@@ -128,6 +139,7 @@ export function startServer(options: ServerOptions = {}): Connection {
   documents.onDidClose((e) => {
     pending.delete(e.document.uri);
     settings.forget(e.document.uri);
+    authoring.forget(e.document.uri);
     scheduler.close(e.document.uri);
   });
 
@@ -139,6 +151,8 @@ export function startServer(options: ServerOptions = {}): Connection {
       return scheduler.validateNow(params.uri);
     },
   );
+
+  authoring.register();
 
   connection.onShutdown(() => scheduler.dispose());
 

@@ -11,7 +11,16 @@ import { attributeValue, type XmlElement, type XmlIndex } from '../xml-index';
 import { noticeFacts, placeAt, rangeOf } from './notice-facts';
 import type { FieldDef, SdkKnowledge } from './sdk-knowledge';
 import { canonicalName, directText, type PathStep, parseSdkPath } from './sdk-paths';
-import { child, materialize, type PlaceholderContext, placeholder, type SkeletonNode, skeletonNode, sortSkeleton, writeSkeleton } from './skeleton';
+import {
+  child,
+  materialize,
+  type PlaceholderContext,
+  placeholder,
+  type SkeletonNode,
+  skeletonNode,
+  sortSkeleton,
+  writeSkeleton,
+} from './skeleton';
 
 /** Code of the diagnostic a front end shows when eNotices2 says this notice id and version exist. */
 export const VERSION_EXISTS = 'notice-version-exists';
@@ -20,7 +29,7 @@ export const VERSION_EXISTS = 'notice-version-exists';
 export interface DiagnosticLike {
   range: Range;
   code?: string | number;
-  message?: string;
+  message?: unknown;
   data?: unknown;
 }
 
@@ -82,7 +91,11 @@ export function codeActions(
   const at = placeAt(c.index, c.index.offsetAt(range.start.line, range.start.character));
   if (at && (at.kind === 'text' || at.kind === 'element-name')) {
     const name = canonicalName(at.element);
-    if (name === 'cbc:VersionID' && at.element.parent === 0 && !out.some((a) => a.title.includes('VersionID'))) {
+    if (
+      name === 'cbc:VersionID' &&
+      at.element.parent === 0 &&
+      !out.some((a) => a.title.includes('VersionID'))
+    ) {
       const bump = bumpVersion(c.index, at.element);
       if (bump) out.push({ ...bump, kind: 'refactor.rewrite', diagnostics: [] });
     }
@@ -123,7 +136,9 @@ function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
   const out: Fix[] = [];
   const start = index.offsetAt(d.range.start.line, d.range.start.character);
   if (code === VERSION_EXISTS) {
-    const v = index.elements[0]?.children.map((i) => index.elements[i] as XmlElement).find((e) => canonicalName(e) === 'cbc:VersionID');
+    const v = index.elements[0]?.children
+      .map((i) => index.elements[i] as XmlElement)
+      .find((e) => canonicalName(e) === 'cbc:VersionID');
     const bump = v ? bumpVersion(index, v) : undefined;
     if (bump) out.push({ action: { ...bump, kind: 'quickfix', isPreferred: true } });
     return out;
@@ -141,7 +156,12 @@ function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
       const ins = insertMissing(c, parent, data.missing, fieldId);
       if (ins)
         out.push({
-          action: { title: `Insert ${ins.name}${fieldId ? ` (${fieldId})` : ''}`, kind: 'quickfix', edits: [ins.edit], isPreferred: true },
+          action: {
+            title: `Insert ${ins.name}${fieldId ? ` (${fieldId})` : ''}`,
+            kind: 'quickfix',
+            edits: [ins.edit],
+            isPreferred: true,
+          },
           group: 'insert-missing',
           groupTitle: 'insert the missing mandatory elements',
         });
@@ -153,7 +173,10 @@ function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
   const e = place.element;
   const name = canonicalName(e);
   if (place.kind === 'text' || place.kind === 'element-name') {
-    const isNoticeId = name === 'cbc:ID' && e.parent === 0 && e.attributes.some((a) => a.local === 'schemeName' && attributeValue(index, a) === 'notice-id');
+    const isNoticeId =
+      name === 'cbc:ID' &&
+      e.parent === 0 &&
+      e.attributes.some((a) => a.local === 'schemeName' && attributeValue(index, a) === 'notice-id');
     const isProcedureId = name === 'cbc:ContractFolderID' && e.parent === 0;
     if ((isNoticeId || isProcedureId) && e.children.length === 0 && e.end > e.startTagEnd) {
       const close = index.text.lastIndexOf('<', e.end - 1);
@@ -181,7 +204,8 @@ function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
     field = c.sdk.identify(index, e)?.field;
     value = directText(index, e);
     const at = index.text.indexOf(value, e.startTagEnd);
-    valueRange = value && at >= 0 ? rangeOf(index, at, at + value.length) : rangeOf(index, e.startTagEnd, e.startTagEnd);
+    valueRange =
+      value && at >= 0 ? rangeOf(index, at, at + value.length) : rangeOf(index, e.startTagEnd, e.startTagEnd);
   }
   if (field && value !== undefined && valueRange) {
     const subtype = noticeFacts(index, c.sdk).subtype;
@@ -211,7 +235,8 @@ export function nearestCodes(value: string, codes: readonly string[], n: number)
   const scored = codes.map((code) => {
     const c = code.toLowerCase();
     let d = distance(v, c);
-    if (v.length > 0 && (c.startsWith(v) || v.startsWith(c))) d = Math.min(d, Math.abs(c.length - v.length) / 2);
+    if (v.length > 0 && (c.startsWith(v) || v.startsWith(c)))
+      d = Math.min(d, Math.abs(c.length - v.length) / 2);
     return { code, d };
   });
   scored.sort((a, b) => a.d - b.d || a.code.localeCompare(b.code));
@@ -229,20 +254,30 @@ function distance(a: string, b: string): number {
     prev[0] = i;
     for (let j = 1; j <= b.length; j++) {
       const tmp = prev[j] as number;
-      prev[j] = Math.min((prev[j] as number) + 1, (prev[j - 1] as number) + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev[j] = Math.min(
+        (prev[j] as number) + 1,
+        (prev[j - 1] as number) + 1,
+        diag + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
       diag = tmp;
     }
   }
   return prev[b.length] as number;
 }
 
-function bumpVersion(index: XmlIndex, v: XmlElement): Omit<AuthoringAction, 'kind' | 'diagnostics'> | undefined {
+function bumpVersion(
+  index: XmlIndex,
+  v: XmlElement,
+): Omit<AuthoringAction, 'kind' | 'diagnostics'> | undefined {
   if (v.end <= v.startTagEnd || v.children.length > 0) return undefined;
   const current = directText(index, v);
   const n = /^\d+$/.test(current) ? Number(current) + 1 : 1;
   const next = String(n).padStart(Math.max(2, current.length), '0');
   const at = index.text.indexOf(current, v.startTagEnd);
-  const range = current && at >= 0 ? rangeOf(index, at, at + current.length) : rangeOf(index, v.startTagEnd, v.startTagEnd);
+  const range =
+    current && at >= 0
+      ? rangeOf(index, at, at + current.length)
+      : rangeOf(index, v.startTagEnd, v.startTagEnd);
   return { title: `Increase cbc:VersionID to ${next}`, edits: [{ range, newText: next }], isPreferred: true };
 }
 
@@ -251,7 +286,9 @@ function customizationIdFix(c: ActionContext): Omit<AuthoringAction, 'diagnostic
   const root = index.elements[0];
   if (!root || !sdk) return undefined;
   const wanted = `eforms-sdk-${/^(\d+\.\d+)/.exec(sdk.version)?.[1] ?? sdk.version}`;
-  const existing = root.children.map((i) => index.elements[i] as XmlElement).find((e) => canonicalName(e) === 'cbc:CustomizationID');
+  const existing = root.children
+    .map((i) => index.elements[i] as XmlElement)
+    .find((e) => canonicalName(e) === 'cbc:CustomizationID');
   if (existing) {
     if (existing.end <= existing.startTagEnd) return undefined;
     const close = index.text.lastIndexOf('<', existing.end - 1);
@@ -263,7 +300,14 @@ function customizationIdFix(c: ActionContext): Omit<AuthoringAction, 'diagnostic
     };
   }
   const ins = insertMissing(c, root, 'cbc:CustomizationID', 'OPT-002-notice');
-  return ins ? { title: `Insert cbc:CustomizationID ${wanted}`, kind: 'quickfix', edits: [ins.edit], isPreferred: true } : undefined;
+  return ins
+    ? {
+        title: `Insert cbc:CustomizationID ${wanted}`,
+        kind: 'quickfix',
+        edits: [ins.edit],
+        isPreferred: true,
+      }
+    : undefined;
 }
 
 /**
@@ -285,7 +329,9 @@ function insertMissing(
   let i = 0;
   for (; i < steps.length - 1; i++) {
     const step = steps[i] as PathStep;
-    const next = at.children.map((k) => index.elements[k] as XmlElement).find((e) => canonicalName(e) === step.name);
+    const next = at.children
+      .map((k) => index.elements[k] as XmlElement)
+      .find((e) => canonicalName(e) === step.name);
     if (!next || next.end < 0 || next.end === next.startTagEnd) break;
     at = next;
   }

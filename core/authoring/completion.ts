@@ -54,7 +54,15 @@ export function completeAt(
       place = parent ? { kind: 'text', element: parent, index: place.element.parent } : undefined;
     }
     if (!place) return [];
-    return elementCompletions(index, sdk, place.element, rangeOf(index, lt, offset), facts.subtype, language, ctx);
+    return elementCompletions(
+      index,
+      sdk,
+      place.element,
+      rangeOf(index, lt, offset),
+      facts.subtype,
+      language,
+      ctx,
+    );
   }
   const place = placeAt(index, offset);
   if (!place) return [];
@@ -63,7 +71,13 @@ export function completeAt(
     const a = place.attribute;
     const entry = sdk.identify(index, e, a.local);
     if (!entry?.field) return [];
-    return valueCompletions(sdk, entry.field, facts.subtype, language, rangeOf(index, a.valueStart, a.valueEnd));
+    return valueCompletions(
+      sdk,
+      entry.field,
+      facts.subtype,
+      language,
+      rangeOf(index, a.valueStart, a.valueEnd),
+    );
   }
   if (place.kind === 'in-tag' || place.kind === 'attribute-name') {
     const { key } = sdk.keyOf(index, e);
@@ -138,11 +152,28 @@ function valueCompletions(
   range: Range,
 ): AuthoringCompletion[] {
   if (f.presetValue !== undefined)
-    return [{ label: f.presetValue, kind: 'value', detail: f.id, insertText: f.presetValue, snippet: false, range, sortText: '0' }];
+    return [
+      {
+        label: f.presetValue,
+        kind: 'value',
+        detail: f.id,
+        insertText: f.presetValue,
+        snippet: false,
+        range,
+        sortText: '0',
+      },
+    ];
   const cl = sdk.codeListOf(f, subtype);
   if (!cl) {
     if (f.type === 'indicator')
-      return ['true', 'false'].map((v) => ({ label: v, kind: 'value', insertText: v, snippet: false, range, sortText: v }));
+      return ['true', 'false'].map((v) => ({
+        label: v,
+        kind: 'value',
+        insertText: v,
+        snippet: false,
+        range,
+        sortText: v,
+      }));
     return [];
   }
   const preferred = sdk.codeList(cl.id);
@@ -206,12 +237,19 @@ function elementCompletions(
     }
     const variants: Variant[] = [];
     for (const [pred, entries] of byPredicate) {
-      const mandatory = entries.some((en) => en.kind === 'field' && sdk.presence(en.id, subtype).mandatory === 'always');
+      const mandatory = entries.some(
+        (en) => en.kind === 'field' && sdk.presence(en.id, subtype).mandatory === 'always',
+      );
       const forbidden = entries.every(
         (en) => en.kind !== 'field' || sdk.presence(en.id, subtype).forbidden === 'always',
       );
       if (forbidden && entries.some((en) => en.kind === 'field') && !mandatory) continue;
-      variants.push({ label: pred ? `${slot.name}${pred}` : slot.name, entries, mandatory, order: slot.order });
+      variants.push({
+        label: pred ? `${slot.name}${pred}` : slot.name,
+        entries,
+        mandatory,
+        order: slot.order,
+      });
     }
     for (const v of variants) {
       const root = skeletonNode(slot.name, key ? `${key}/${slot.name}` : slot.name, slot.order);
@@ -220,12 +258,17 @@ function elementCompletions(
           if (en.steps.length === depth + 1) addPath(wrap(root, key), en, depth, ctx);
           continue;
         }
-        const exact = en.steps.length === depth + 1 || (en.steps.length === depth + 2 && en.steps[depth + 1]?.name.startsWith('@'));
-        if (exact || sdk.presence(en.id, subtype).mandatory === 'always') addPath(wrap(root, key), en, depth, ctx);
+        const exact =
+          en.steps.length === depth + 1 ||
+          (en.steps.length === depth + 2 && en.steps[depth + 1]?.name.startsWith('@'));
+        if (exact || sdk.presence(en.id, subtype).mandatory === 'always')
+          addPath(wrap(root, key), en, depth, ctx);
       }
       sortSkeleton(root);
       const leaf = v.entries.find((en) => en.kind === 'field' && en.steps.length === depth + 1);
-      const detail = leaf ? `${leaf.id} · ${sdk.fieldLabel(leaf.id, language)}` : v.entries.find((en) => en.kind === 'node' && en.steps.length === depth + 1)?.id;
+      const detail = leaf
+        ? `${leaf.id} · ${sdk.fieldLabel(leaf.id, language)}`
+        : v.entries.find((en) => en.kind === 'node' && en.steps.length === depth + 1)?.id;
       const snippet = writeSnippet(root, '', '  ').replace(/\n/g, `\n${indent}`);
       out.push({
         label: v.label,

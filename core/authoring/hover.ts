@@ -47,7 +47,9 @@ export function hoverAt(
       const a = place.attribute;
       entry = sdk?.identify(index, e, a.local);
       range =
-        place.kind === 'attribute-value' ? rangeOf(index, a.valueStart, a.valueEnd) : rangeOf(index, a.start, a.nameEnd);
+        place.kind === 'attribute-value'
+          ? rangeOf(index, a.valueStart, a.valueEnd)
+          : rangeOf(index, a.start, a.nameEnd);
       value = attributeValue(index, a);
       break;
     }
@@ -93,7 +95,9 @@ export function hoverAt(
   }
   if (entry.kind === 'node') {
     const n = entry.node;
-    lines.push(`**${entry.id}**${n?.businessEntityId ? ` · ${n.businessEntityId}` : ''}${n?.repeatable ? ' · repeatable' : ''}`);
+    lines.push(
+      `**${entry.id}**${n?.businessEntityId ? ` · ${n.businessEntityId}` : ''}${n?.repeatable ? ' · repeatable' : ''}`,
+    );
     if (n?.identifierFieldId) lines.push(`Identified by \`${n.identifierFieldId}\``);
     return { markdown: lines.join('\n\n').trim(), range };
   }
@@ -130,7 +134,9 @@ export function hoverAt(
   const rules = sdk.rulesOf(f);
   if (rules.length > 0) {
     const shown = rules.slice(0, MAX_RULES).map((r) => `[${r}](${ruleDocUrl(r)})`);
-    lines.push(`Rules: ${shown.join(', ')}${rules.length > MAX_RULES ? ` and ${rules.length - MAX_RULES} more` : ''}`);
+    lines.push(
+      `Rules: ${shown.join(', ')}${rules.length > MAX_RULES ? ` and ${rules.length - MAX_RULES} more` : ''}`,
+    );
   }
   lines.push(`[${f.btId ?? f.id} in the TED documentation](${fieldDocUrl(f.id)})`);
   return { markdown: lines.join('\n\n').trim(), range };

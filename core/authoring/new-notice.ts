@@ -17,8 +17,14 @@ import {
 
 const ROOTS: Record<string, { name: string; ns: string }> = {
   CN: { name: 'ContractNotice', ns: 'urn:oasis:names:specification:ubl:schema:xsd:ContractNotice-2' },
-  PIN: { name: 'PriorInformationNotice', ns: 'urn:oasis:names:specification:ubl:schema:xsd:PriorInformationNotice-2' },
-  CAN: { name: 'ContractAwardNotice', ns: 'urn:oasis:names:specification:ubl:schema:xsd:ContractAwardNotice-2' },
+  PIN: {
+    name: 'PriorInformationNotice',
+    ns: 'urn:oasis:names:specification:ubl:schema:xsd:PriorInformationNotice-2',
+  },
+  CAN: {
+    name: 'ContractAwardNotice',
+    ns: 'urn:oasis:names:specification:ubl:schema:xsd:ContractAwardNotice-2',
+  },
   BRIN: {
     name: 'BusinessRegistrationInformationNotice',
     ns: 'http://data.europa.eu/p27/eforms-business-registration-information-notice/1',
@@ -45,7 +51,12 @@ export function newNotice(sdk: SdkKnowledge, o: NewNoticeOptions): NewNoticeResu
   const st = subtypes.find((s) => s.subTypeId === o.subtype);
   const root = st?.documentType ? ROOTS[st.documentType] : undefined;
   if (!st || !root)
-    return { ok: false, kind: 'unknown-subtype', subtype: o.subtype, available: subtypes.map((s) => s.subTypeId) };
+    return {
+      ok: false,
+      kind: 'unknown-subtype',
+      subtype: o.subtype,
+      available: subtypes.map((s) => s.subTypeId),
+    };
   const ctx: PlaceholderContext = {
     sdk,
     subtype: st.subTypeId,
@@ -64,7 +75,14 @@ export function newNotice(sdk: SdkKnowledge, o: NewNoticeOptions): NewNoticeResu
   const form = sdk.formFields(st.subTypeId);
   const top = skeletonNode(root.name, '');
   // The notice's identity comes first, whatever the form lists: eNotices2 and the CVS need it.
-  const always = new Set(['OPT-001-notice', 'OPT-002-notice', 'BT-701-notice', 'BT-04-notice', 'BT-757-notice', 'OPP-070-notice']);
+  const always = new Set([
+    'OPT-001-notice',
+    'OPT-002-notice',
+    'BT-701-notice',
+    'BT-04-notice',
+    'BT-757-notice',
+    'OPP-070-notice',
+  ]);
   for (const entry of sdk.entries.values()) {
     if (entry.kind !== 'field' || !entry.field) continue;
     const f = entry.field;
@@ -83,7 +101,11 @@ export function newNotice(sdk: SdkKnowledge, o: NewNoticeOptions): NewNoticeResu
     // An entity (a tender, a lot result) carries its identifier, which references to it need.
     for (const e of sdk.byKey.get(n.key) ?? []) {
       const idField = e.node?.identifierFieldId ? sdk.entries.get(e.node.identifierFieldId) : undefined;
-      if (idField && e.node?.repeatable && !n.children.some((c) => idField.steps[e.steps.length]?.name === c.name))
+      if (
+        idField &&
+        e.node?.repeatable &&
+        !n.children.some((c) => idField.steps[e.steps.length]?.name === c.name)
+      )
         addPath(top, idField, 0, ctx);
     }
     if (n.name.endsWith('DocumentReference') && !n.children.some((c) => c.name === 'cbc:ID')) {

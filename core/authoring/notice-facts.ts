@@ -5,7 +5,7 @@
 // No `vscode` import here, and no I/O.
 
 import type { Range } from '../finding';
-import { type XmlAttribute, type XmlElement, type XmlIndex, contentEnd } from '../xml-index';
+import { contentEnd, type XmlAttribute, type XmlElement, type XmlIndex } from '../xml-index';
 import type { Entry, SdkKnowledge } from './sdk-knowledge';
 import { LANGUAGE_CODES } from './sdk-knowledge';
 import { canonicalName, directText } from './sdk-paths';
@@ -45,17 +45,20 @@ export function placeAt(index: XmlIndex, offset: number): Place | undefined {
     if (i > 10000) break;
   }
   const element = els[at] as XmlElement;
-  if (offset <= element.nameEnd && offset > element.start) return { kind: 'element-name', element, index: at };
+  if (offset <= element.nameEnd && offset > element.start)
+    return { kind: 'element-name', element, index: at };
   if (offset < element.startTagEnd) {
     for (const a of element.attributes) {
-      if (offset >= a.start && offset <= a.nameEnd) return { kind: 'attribute-name', element, index: at, attribute: a };
+      if (offset >= a.start && offset <= a.nameEnd)
+        return { kind: 'attribute-name', element, index: at, attribute: a };
       if (offset >= a.valueStart && offset <= a.valueEnd)
         return { kind: 'attribute-value', element, index: at, attribute: a };
     }
     return { kind: 'in-tag', element, index: at };
   }
   const close = contentEnd(index, element);
-  if (close >= 0 && offset > close && offset <= element.end) return { kind: 'element-name', element, index: at };
+  if (close >= 0 && offset > close && offset <= element.end)
+    return { kind: 'element-name', element, index: at };
   return { kind: 'text', element, index: at };
 }
 
@@ -108,7 +111,6 @@ export function noticeFacts(index: XmlIndex, sdk: SdkKnowledge | undefined): Not
   if (cached) return cached;
   const facts: NoticeFacts = { ids: [], byId: new Map() };
   const els = index.elements;
-  const root = els[0];
   for (let k = 1; k < els.length; k++) {
     const e = els[k] as XmlElement;
     if (e.children.length > 0) {
@@ -137,7 +139,10 @@ export function noticeFacts(index: XmlIndex, sdk: SdkKnowledge | undefined): Not
       field = entry.id;
       definition = entry.field.type === 'id' && entry.field.idScheme !== undefined;
     } else {
-      definition = e.local === 'ID' && els[e.parent]?.local !== 'ProcurementProjectLotReference' && isDefinitionShape(index, e);
+      definition =
+        e.local === 'ID' &&
+        els[e.parent]?.local !== 'ProcurementProjectLotReference' &&
+        isDefinitionShape(index, e);
     }
     const occ: IdOccurrence = { id, element: e, start, end: start + id.length, field, definition };
     facts.ids.push(occ);
@@ -145,7 +150,6 @@ export function noticeFacts(index: XmlIndex, sdk: SdkKnowledge | undefined): Not
     if (list) list.push(occ);
     else facts.byId.set(id, [occ]);
   }
-  void root;
   perSdk.set(key, facts);
   return facts;
 }
@@ -162,7 +166,9 @@ function isDefinitionShape(index: XmlIndex, e: XmlElement): boolean {
     p === 'efac:SettledContract' ||
     p === 'efac:TenderingParty' ||
     (p === 'cac:PartyIdentification' &&
-      ['efac:Company', 'efac:TouchPoint'].includes(canonicalName(index.elements[parent.parent] as XmlElement)))
+      ['efac:Company', 'efac:TouchPoint'].includes(
+        canonicalName(index.elements[parent.parent] as XmlElement),
+      ))
   );
 }
 

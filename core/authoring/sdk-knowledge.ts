@@ -196,9 +196,12 @@ export class SdkKnowledge {
     this.entries.set(def.id, entry);
     push(this.byKey, key, entry);
     const elementSteps = steps.filter((s) => !s.name.startsWith('@'));
-    const attr = steps.length > 0 && steps[steps.length - 1]?.name.startsWith('@') ? steps[steps.length - 1] : undefined;
+    const attr =
+      steps.length > 0 && steps[steps.length - 1]?.name.startsWith('@') ? steps[steps.length - 1] : undefined;
     // xsdSequenceOrder gives the order of the relative path's element steps, which end the absolute path.
-    const orders = (def.xsdSequenceOrder ?? []).map((o) => Object.entries(o)[0]).filter((x) => x !== undefined);
+    const orders = (def.xsdSequenceOrder ?? [])
+      .map((o) => Object.entries(o)[0])
+      .filter((x) => x !== undefined);
     const firstRelative = elementSteps.length - orders.length;
     for (let i = 0; i < elementSteps.length; i++) {
       const parentKey = pathKey(elementSteps.slice(0, i));
@@ -332,7 +335,10 @@ export class SdkKnowledge {
 
   /** A label from translations/<kind>_<lang>.xml (`field|name|BT-24-Lot`), English as the fallback. */
   translation(kind: string, key: string, lang: string): string | undefined {
-    return this.translationTable(kind, lang).get(key) ?? (lang === 'en' ? undefined : this.translationTable(kind, 'en').get(key));
+    return (
+      this.translationTable(kind, lang).get(key) ??
+      (lang === 'en' ? undefined : this.translationTable(kind, 'en').get(key))
+    );
   }
 
   private translationTable(kind: string, lang: string): Map<string, string> {
@@ -350,7 +356,8 @@ export class SdkKnowledge {
       return t;
     }
     const re = /<entry key="([^"]*)">([\s\S]*?)<\/entry>/g;
-    for (let m = re.exec(text); m; m = re.exec(text)) t.set(decodeEntities(m[1] ?? ''), decodeEntities(m[2] ?? ''));
+    for (let m = re.exec(text); m; m = re.exec(text))
+      t.set(decodeEntities(m[1] ?? ''), decodeEntities(m[2] ?? ''));
     return t;
   }
 

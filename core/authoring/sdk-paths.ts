@@ -199,7 +199,8 @@ function selectValues(index: XmlIndex, from: XmlElement, path: readonly PathStep
       const local = step.name.slice(1);
       const out: string[] = [];
       for (const e of current)
-        for (const a of e.attributes) if (a.local === local && a.ns === '') out.push(attributeValue(index, a));
+        for (const a of e.attributes)
+          if (a.local === local && a.ns === '') out.push(attributeValue(index, a));
       return out;
     }
     if (step.name === 'text()') {

@@ -50,7 +50,8 @@ export function addPath(root: SkeletonNode, entry: Entry, skip: number, ctx: Pla
     const step = steps[i] as PathStep;
     if (step.name.startsWith('@')) {
       const f = entry.field;
-      if (f && !at.attributes.has(step.name.slice(1))) at.attributes.set(step.name.slice(1), attributeValue(f, ctx));
+      if (f && !at.attributes.has(step.name.slice(1)))
+        at.attributes.set(step.name.slice(1), attributeValue(f, ctx));
       return;
     }
     at = child(at, step.name, ctx, variantOf(step));
@@ -72,7 +73,9 @@ export function addPath(root: SkeletonNode, entry: Entry, skip: number, ctx: Pla
 
 export function child(at: SkeletonNode, name: string, ctx: PlaceholderContext, variant = ''): SkeletonNode {
   // A step without predicates joins any variant already there (it is the same element).
-  let c = at.children.find((x) => x.name === name && (x.variant === variant || variant === '' || x.variant === ''));
+  let c = at.children.find(
+    (x) => x.name === name && (x.variant === variant || variant === '' || x.variant === ''),
+  );
   if (!c) {
     const order = ctx.sdk.children.get(at.key)?.get(name)?.order ?? Number.POSITIVE_INFINITY;
     c = skeletonNode(name, at.key ? `${at.key}/${name}` : name, order);
@@ -87,7 +90,11 @@ export function variantOf(step: PathStep): string {
   return step.predicates.length === 0 ? '' : JSON.stringify(step.predicates);
 }
 
-export function materialize(at: SkeletonNode, predicates: readonly Predicate[], ctx: PlaceholderContext): void {
+export function materialize(
+  at: SkeletonNode,
+  predicates: readonly Predicate[],
+  ctx: PlaceholderContext,
+): void {
   for (const p of predicates) {
     if (p.kind === 'and') {
       materialize(at, p.parts, ctx);

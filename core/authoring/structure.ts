@@ -5,11 +5,28 @@
 
 import type { Range } from '../finding';
 import type { XmlElement, XmlIndex } from '../xml-index';
-import { captionOf, entityOf, INTERNAL_ID, type IdOccurrence, noticeFacts, placeAt, rangeOf } from './notice-facts';
+import {
+  captionOf,
+  entityOf,
+  type IdOccurrence,
+  INTERNAL_ID,
+  noticeFacts,
+  placeAt,
+  rangeOf,
+} from './notice-facts';
 import type { SdkKnowledge } from './sdk-knowledge';
 import { canonicalName, directText } from './sdk-paths';
 
-export type SymbolKind = 'notice' | 'procedure' | 'lot' | 'organisation' | 'result' | 'tender' | 'contract' | 'party' | 'group';
+export type SymbolKind =
+  | 'notice'
+  | 'procedure'
+  | 'lot'
+  | 'organisation'
+  | 'result'
+  | 'tender'
+  | 'contract'
+  | 'party'
+  | 'group';
 
 export interface NoticeSymbol {
   name: string;
@@ -49,9 +66,24 @@ const SHAPES: Record<string, Shape> = {
     caption: ['cac:PartyName', 'cbc:Name'],
     label: 'Touchpoint',
   },
-  'efac:UltimateBeneficialOwner': { kind: 'party', id: ['cbc:ID'], caption: ['cbc:FamilyName'], label: 'Beneficial owner' },
-  'efac:LotResult': { kind: 'result', id: ['cbc:ID'], caption: ['efac:TenderLot', 'cbc:ID'], label: 'Lot result' },
-  'efac:LotTender': { kind: 'tender', id: ['cbc:ID'], caption: ['efac:TenderReference', 'cbc:ID'], label: 'Tender' },
+  'efac:UltimateBeneficialOwner': {
+    kind: 'party',
+    id: ['cbc:ID'],
+    caption: ['cbc:FamilyName'],
+    label: 'Beneficial owner',
+  },
+  'efac:LotResult': {
+    kind: 'result',
+    id: ['cbc:ID'],
+    caption: ['efac:TenderLot', 'cbc:ID'],
+    label: 'Lot result',
+  },
+  'efac:LotTender': {
+    kind: 'tender',
+    id: ['cbc:ID'],
+    caption: ['efac:TenderReference', 'cbc:ID'],
+    label: 'Tender',
+  },
   'efac:SettledContract': { kind: 'contract', id: ['cbc:ID'], caption: ['cbc:Title'], label: 'Contract' },
   'efac:TenderingParty': { kind: 'party', id: ['cbc:ID'], caption: ['cbc:Name'], label: 'Tendering party' },
   'cac:ContractingParty': {
@@ -109,14 +141,20 @@ function symbolOf(index: XmlIndex, e: XmlElement, shape: Shape): NoticeSymbol {
     const v = scheme ? index.text.slice(scheme.valueStart, scheme.valueEnd) : '';
     label = v === 'Part' ? 'Part' : v === 'LotsGroup' ? 'Group of lots' : 'Lot';
   }
-  const name = id ? `${id}${caption && caption !== id ? ` ${caption}` : ''}` : caption ? `${label}: ${caption}` : label;
+  const name = id
+    ? `${id}${caption && caption !== id ? ` ${caption}` : ''}`
+    : caption
+      ? `${label}: ${caption}`
+      : label;
   const idEl = shape.id ? elementAt(index, e, shape.id) : undefined;
   return {
     name: oneLine(name),
     detail: label,
     kind: shape.kind,
     range: extent(index, e),
-    selectionRange: idEl ? rangeOf(index, idEl.start, idEl.end < 0 ? idEl.nameEnd : idEl.end) : rangeOf(index, e.start + 1, e.nameEnd),
+    selectionRange: idEl
+      ? rangeOf(index, idEl.start, idEl.end < 0 ? idEl.nameEnd : idEl.end)
+      : rangeOf(index, e.start + 1, e.nameEnd),
     children: [],
   };
 }
@@ -153,19 +191,29 @@ function textAt(index: XmlIndex, e: XmlElement, path: readonly string[]): string
 }
 
 /** The identifier occurrence under an offset, if any. */
-export function identifierAt(index: XmlIndex, sdk: SdkKnowledge | undefined, offset: number): IdOccurrence | undefined {
+export function identifierAt(
+  index: XmlIndex,
+  sdk: SdkKnowledge | undefined,
+  offset: number,
+): IdOccurrence | undefined {
   const place = placeAt(index, offset);
-  if (!place || place.kind !== 'text') return undefined;
+  if (place?.kind !== 'text') return undefined;
   const facts = noticeFacts(index, sdk);
   const value = directText(index, place.element);
   if (!INTERNAL_ID.test(value)) return undefined;
   return facts.byId.get(value)?.find((o) => o.element === place.element);
 }
 
-export function definitionOf(index: XmlIndex, sdk: SdkKnowledge | undefined, offset: number): Range | undefined {
+export function definitionOf(
+  index: XmlIndex,
+  sdk: SdkKnowledge | undefined,
+  offset: number,
+): Range | undefined {
   const occ = identifierAt(index, sdk, offset);
   if (!occ) return undefined;
-  const def = noticeFacts(index, sdk).byId.get(occ.id)?.find((o) => o.definition);
+  const def = noticeFacts(index, sdk)
+    .byId.get(occ.id)
+    ?.find((o) => o.definition);
   return def ? rangeOf(index, def.start, def.end) : undefined;
 }
 
@@ -205,12 +253,16 @@ export function renameIdentifier(
   if (!occ) return { ok: false, kind: 'not-an-identifier' };
   const scheme = occ.id.slice(0, 3);
   const wanted = newName.trim();
-  if (!INTERNAL_ID.test(wanted) || wanted.slice(0, 3) !== scheme) return { ok: false, kind: 'bad-format', wanted: `${scheme}-0000` };
+  if (!INTERNAL_ID.test(wanted) || wanted.slice(0, 3) !== scheme)
+    return { ok: false, kind: 'bad-format', wanted: `${scheme}-0000` };
   const facts = noticeFacts(index, sdk);
   if (wanted !== occ.id && facts.byId.has(wanted)) return { ok: false, kind: 'taken', id: wanted };
   return {
     ok: true,
-    edits: (facts.byId.get(occ.id) ?? []).map((o) => ({ range: rangeOf(index, o.start, o.end), newText: wanted })),
+    edits: (facts.byId.get(occ.id) ?? []).map((o) => ({
+      range: rangeOf(index, o.start, o.end),
+      newText: wanted,
+    })),
   };
 }
 

@@ -1,0 +1,387 @@
+// The language server's authoring requests: hover, completion, code actions, document and workspace
+// symbols, definition, references, rename, and the New Notice messages. Each handler finds the SDK the
+// notice needs (eforms.sdk.path, chosen by the pinned or declared version through core/sdk), keeps one
+// index per document version, calls core/authoring, and answers null rather than dying on odd input.
+// Errors from core carry a kind; they are worded here, for LSP clients.
+
+import {
+  type CodeAction,
+  CodeActionKind,
+  type CompletionItem,
+  CompletionItemKind,
+  type Connection,
+  type Diagnostic,
+  type DocumentSymbol,
+  InsertTextFormat,
+  InsertTextMode,
+  type Location,
+  ResponseError,
+  type ServerCapabilities,
+  SymbolKind,
+  type TextDocuments,
+  type WorkspaceSymbol,
+} from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { codeActions } from '../../core/authoring/code-actions';
+import { completeAt } from '../../core/authoring/completion';
+import { hoverAt } from '../../core/authoring/hover';
+import { newNotice } from '../../core/authoring/new-notice';
+import { type SdkKnowledge, sdkKnowledge } from '../../core/authoring/sdk-knowledge';
+import {
+  definitionOf,
+  documentSymbols,
+  type NoticeSymbol,
+  prepareRename,
+  referencesOf,
+  renameIdentifier,
+} from '../../core/authoring/structure';
+import { declaredSdkVersion } from '../../core/customization-id';
+import {
+  type NewNoticeParams,
+  NewNoticeRequest,
+  type NewNoticeResult,
+  type NoticeSubtypeItem,
+  type NoticeSubtypesParams,
+  NoticeSubtypesRequest,
+} from '../../core/protocol';
+import { chooseSdkRelease, listSdkReleases, type SdkRelease } from '../../core/sdk';
+import type { EformsSettings } from '../../core/settings';
+import { indexXml, type XmlIndex } from '../../core/xml-index';
+
+export const AUTHORING_CAPABILITIES: ServerCapabilities = {
+  hoverProvider: true,
+  completionProvider: { triggerCharacters: ['<', '"', ':', ' '], resolveProvider: false },
+  codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
+  documentSymbolProvider: { label: 'eForms' },
+  workspaceSymbolProvider: true,
+  definitionProvider: true,
+  referencesProvider: true,
+  renameProvider: { prepareProvider: true },
+};
+
+export interface AuthoringDeps {
+  connection: Connection;
+  documents: TextDocuments<TextDocument>;
+  settings: (uri: string) => Promise<EformsSettings>;
+  log: (message: string) => void;
+}
+
+const SYMBOL_KINDS: Record<NoticeSymbol['kind'], SymbolKind> = {
+  notice: SymbolKind.File,
+  procedure: SymbolKind.Namespace,
+  lot: SymbolKind.Package,
+  organisation: SymbolKind.Class,
+  result: SymbolKind.Event,
+  tender: SymbolKind.Object,
+  contract: SymbolKind.Struct,
+  party: SymbolKind.Interface,
+  group: SymbolKind.Namespace,
+};
+
+const COMPLETION_KINDS = {
+  value: CompletionItemKind.Value,
+  attribute: CompletionItemKind.Property,
+  element: CompletionItemKind.Snippet,
+  reference: CompletionItemKind.Reference,
+} as const;
+
+export class Authoring {
+  private readonly indexes = new Map<string, { version: number; index: XmlIndex }>();
+  private readonly published = new Map<string, Diagnostic[]>();
+  private readonly releases = new Map<string, SdkRelease[]>();
+  private readonly warned = new Set<string>();
+
+  constructor(private readonly d: AuthoringDeps) {}
+
+  /** The diagnostics last published for a document: "fix all" works over them. */
+  diagnosticsPublished(uri: string, diagnostics: Diagnostic[]): void {
+    this.published.set(uri, diagnostics);
+  }
+
+  forget(uri: string): void {
+    this.indexes.delete(uri);
+    this.published.delete(uri);
+  }
+
+  /** The settings changed: eforms.sdk.path may point elsewhere now. */
+  settingsChanged(): void {
+    this.releases.clear();
+  }
+
+  register(): void {
+    const c = this.d.connection;
+    c.onHover((p) =>
+      this.safe('hover', null, async () => {
+        const at = await this.at(p.textDocument.uri);
+        if (!at) return null;
+        const h = hoverAt(
+          at.index,
+          at.sdk,
+          at.index.offsetAt(p.position.line, p.position.character),
+          at.language,
+        );
+        return h ? { contents: { kind: 'markdown' as const, value: h.markdown }, range: h.range } : null;
+      }),
+    );
+    c.onCompletion((p) =>
+      this.safe('completion', null, async () => {
+        const at = await this.at(p.textDocument.uri);
+        if (!at?.sdk) return null;
+        const items = completeAt(
+          at.index,
+          at.sdk,
+          at.index.offsetAt(p.position.line, p.position.character),
+          at.language,
+          {
+            today: today(),
+            uuid: () => crypto.randomUUID(),
+          },
+        );
+        return {
+          isIncomplete: false,
+          items: items.map(
+            (i): CompletionItem => ({
+              label: i.label,
+              kind: COMPLETION_KINDS[i.kind],
+              detail: i.detail,
+              documentation: i.documentation,
+              sortText: i.sortText,
+              filterText: i.filterText,
+              textEdit: { range: i.range, newText: i.insertText },
+              insertTextFormat: i.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+              insertTextMode: InsertTextMode.asIs,
+            }),
+          ),
+        };
+      }),
+    );
+    c.onCodeAction((p) =>
+      this.safe('code actions', null, async () => {
+        const at = await this.at(p.textDocument.uri);
+        if (!at) return null;
+        const all = this.published.get(p.textDocument.uri) ?? [];
+        const actions = codeActions(
+          { index: at.index, sdk: at.sdk, language: at.language, today: today() },
+          p.context.diagnostics,
+          [...all, ...p.context.diagnostics.filter((d) => !all.some((x) => sameDiagnostic(x, d)))],
+          p.range,
+        );
+        return actions.map(
+          (a): CodeAction => ({
+            title: a.title,
+            kind:
+              a.kind === 'quickfix'
+                ? CodeActionKind.QuickFix
+                : a.kind === 'source.fixAll'
+                  ? CodeActionKind.SourceFixAll
+                  : CodeActionKind.RefactorRewrite,
+            diagnostics: a.diagnostics as Diagnostic[],
+            isPreferred: a.isPreferred,
+            edit: { changes: { [p.textDocument.uri]: a.edits } },
+          }),
+        );
+      }),
+    );
+    c.onDocumentSymbol((p) =>
+      this.safe('document symbols', null, async () => {
+        const at = await this.at(p.textDocument.uri);
+        return at ? documentSymbols(at.index, at.sdk).map(toDocumentSymbol) : null;
+      }),
+    );
+    c.onWorkspaceSymbol((p) =>
+      this.safe('workspace symbols', [], async () => {
+        const q = p.query.trim().toLowerCase();
+        const out: WorkspaceSymbol[] = [];
+        for (const doc of this.d.documents.all()) {
+          const at = await this.at(doc.uri);
+          if (!at) continue;
+          const walk = (syms: NoticeSymbol[], container?: string) => {
+            for (const s of syms) {
+              if (
+                s.kind !== 'notice' &&
+                s.kind !== 'group' &&
+                s.kind !== 'procedure' &&
+                (!q || s.name.toLowerCase().includes(q))
+              )
+                out.push({
+                  name: s.name,
+                  kind: SYMBOL_KINDS[s.kind],
+                  containerName: container,
+                  location: { uri: doc.uri, range: s.selectionRange },
+                });
+              walk(s.children, s.kind === 'notice' ? `${s.name} ${s.detail ?? ''}`.trim() : container);
+            }
+          };
+          walk(documentSymbols(at.index, at.sdk));
+        }
+        return out;
+      }),
+    );
+    c.onDefinition((p) =>
+      this.safe('definition', null, async () => {
+        const at = await this.at(p.textDocument.uri);
+        if (!at) return null;
+        const r = definitionOf(at.index, at.sdk, at.index.offsetAt(p.position.line, p.position.character));
+        return r ? ({ uri: p.textDocument.uri, range: r } satisfies Location) : null;
+      }),
+    );
+    c.onReferences((p) =>
+      this.safe('references', null, async () => {
+        const at = await this.at(p.textDocument.uri);
+        if (!at) return null;
+        const offset = at.index.offsetAt(p.position.line, p.position.character);
+        return referencesOf(at.index, at.sdk, offset, p.context.includeDeclaration).map(
+          (range): Location => ({ uri: p.textDocument.uri, range }),
+        );
+      }),
+    );
+    c.onPrepareRename((p) =>
+      this.safe('prepare rename', null, async () => {
+        const at = await this.at(p.textDocument.uri);
+        if (!at) return null;
+        return (
+          prepareRename(at.index, at.sdk, at.index.offsetAt(p.position.line, p.position.character)) ?? null
+        );
+      }),
+    );
+    c.onRenameRequest(async (p) => {
+      const at = await this.at(p.textDocument.uri);
+      if (!at) return null;
+      const r = renameIdentifier(
+        at.index,
+        at.sdk,
+        at.index.offsetAt(p.position.line, p.position.character),
+        p.newName,
+      );
+      if (r.ok) return { changes: { [p.textDocument.uri]: r.edits } };
+      if (r.kind === 'taken')
+        return new ResponseError(
+          1,
+          `${r.id} is already used in this notice: choose a free identifier, so that two entities do not share one.`,
+        );
+      if (r.kind === 'bad-format')
+        return new ResponseError(
+          1,
+          `An identifier of this kind has the form ${r.wanted} (same prefix, four digits).`,
+        );
+      return new ResponseError(
+        1,
+        'Place the cursor on an identifier such as ORG-0001 or LOT-0002 to rename it.',
+      );
+    });
+    c.onRequest(NewNoticeRequest.method, (p: NewNoticeParams) => this.newNotice(p));
+    c.onRequest(NoticeSubtypesRequest.method, (p: NoticeSubtypesParams) => this.subtypes(p));
+  }
+
+  private async newNotice(p: NewNoticeParams): Promise<NewNoticeResult> {
+    const s = await this.d.settings(p?.scopeUri ?? '');
+    const choice = this.choose(s, undefined);
+    if (!choice.ok) return { ok: false, kind: choice.kind, detail: choice.detail };
+    const r = newNotice(choice.sdk, { subtype: String(p?.subtype ?? ''), language: s.validation.language });
+    if (!r.ok)
+      return { ok: false, kind: r.kind, detail: r.kind === 'unknown-subtype' ? r.subtype : r.problem };
+    return { ok: true, xml: r.xml, sdkVersion: choice.sdk.version };
+  }
+
+  private async subtypes(p: NoticeSubtypesParams): Promise<NoticeSubtypeItem[]> {
+    const s = await this.d.settings(p?.scopeUri ?? '');
+    const choice = this.choose(s, undefined);
+    if (!choice.ok) return [];
+    const lang = s.validation.language;
+    return choice.sdk.noticeSubtypes().map((t) => ({
+      id: t.subTypeId,
+      label: `${t.subTypeId} · ${t.type ?? ''}`.trim(),
+      description: choice.sdk.translation('notice', `notice|name|${t.subTypeId}`, lang) ?? t.description,
+    }));
+  }
+
+  private choose(
+    s: EformsSettings,
+    declared: string | undefined,
+  ):
+    | { ok: true; sdk: SdkKnowledge }
+    | { ok: false; kind: 'no-sdk' | 'version-missing' | 'no-version'; detail?: string } {
+    const root = s.sdk.path;
+    if (!root) return { ok: false, kind: 'no-sdk' };
+    let releases = this.releases.get(root);
+    if (!releases) {
+      releases = listSdkReleases(root);
+      this.releases.set(root, releases);
+    }
+    const pick = chooseSdkRelease(releases, { pinned: s.validation.sdkVersion, declared });
+    if (!pick.ok) {
+      // Without a declared version, the newest release serves (authoring help, not validation).
+      if (pick.kind === 'no-version' && releases[0])
+        return { ok: true, sdk: sdkKnowledge(releases[0].dir, releases[0].version) };
+      if (
+        pick.kind === 'version-missing' &&
+        !s.validation.sdkVersion &&
+        releases[0] &&
+        declared === undefined
+      )
+        return { ok: true, sdk: sdkKnowledge(releases[0].dir, releases[0].version) };
+      return {
+        ok: false,
+        kind: pick.kind,
+        detail: pick.kind === 'version-missing' ? pick.wanted : undefined,
+      };
+    }
+    const sdk = sdkKnowledge(pick.release.dir, pick.release.version);
+    if (sdk.problem && !this.warned.has(sdk.dir)) {
+      this.warned.add(sdk.dir);
+      this.d.log(sdk.problem);
+    }
+    return { ok: true, sdk };
+  }
+
+  /** The document's index (kept per version), its SDK knowledge (if any) and the language to label in. */
+  private async at(
+    uri: string,
+  ): Promise<{ index: XmlIndex; sdk?: SdkKnowledge; language: string } | undefined> {
+    const doc = this.d.documents.get(uri);
+    if (!doc) return undefined;
+    let cached = this.indexes.get(uri);
+    if (!cached || cached.version !== doc.version) {
+      cached = { version: doc.version, index: indexXml(doc.getText()) };
+      this.indexes.set(uri, cached);
+    }
+    const index = cached.index;
+    if (!index.elements[0]) return undefined;
+    const s = await this.d.settings(uri);
+    const choice = this.choose(s, declaredSdkVersion(index));
+    return { index, sdk: choice.ok ? choice.sdk : undefined, language: s.validation.language };
+  }
+
+  private async safe<T>(what: string, fallback: T, f: () => Promise<T>): Promise<T> {
+    try {
+      return await f();
+    } catch (err) {
+      this.d.log(`${what} failed: ${(err as Error).message}`);
+      return fallback;
+    }
+  }
+}
+
+function sameDiagnostic(a: Diagnostic, b: Diagnostic): boolean {
+  return (
+    a.code === b.code &&
+    a.message === b.message &&
+    a.range.start.line === b.range.start.line &&
+    a.range.start.character === b.range.start.character
+  );
+}
+
+function toDocumentSymbol(s: NoticeSymbol): DocumentSymbol {
+  return {
+    name: s.name || '(unnamed)',
+    detail: s.detail,
+    kind: SYMBOL_KINDS[s.kind],
+    range: s.range,
+    selectionRange: s.selectionRange,
+    children: s.children.map(toDocumentSymbol),
+  };
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
