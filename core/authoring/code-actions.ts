@@ -172,7 +172,7 @@ function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
   if (!place) return out;
   const e = place.element;
   const name = canonicalName(e);
-  if (place.kind === 'text' || place.kind === 'element-name') {
+  if (place.kind !== 'attribute-name' && place.kind !== 'attribute-value') {
     const isNoticeId =
       name === 'cbc:ID' &&
       e.parent === 0 &&
