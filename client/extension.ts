@@ -41,6 +41,10 @@ export class EformsClientState implements ExtensionState, vscode.Disposable {
     this.languageClient = new EformsLanguageClient(context, log, this.keys, this.status);
   }
 
+  serverRequest<R>(method: string, params: unknown): Promise<R | undefined> {
+    return this.languageClient.request<R>(method, params);
+  }
+
   settings(scope?: vscode.Uri): EformsSettings {
     return readConfig(scope);
   }
