@@ -222,3 +222,22 @@ export function captionOf(
   if (rest.length === 0 || rest.some((n) => n.startsWith('@'))) return undefined;
   return textAt(index, entity, rest) || undefined;
 }
+
+/** The first element (or attribute's element) in the notice that is this field, or undefined. */
+export function locateField(index: XmlIndex, sdk: SdkKnowledge, fieldId: string): XmlElement | undefined {
+  const entry = sdk.entries.get(fieldId);
+  if (!entry) return undefined;
+  const elementSteps = entry.steps.filter((s) => !s.name.startsWith('@'));
+  const last = elementSteps[elementSteps.length - 1]?.name;
+  if (!last) return undefined;
+  const local = last.slice(last.indexOf(':') + 1);
+  const attr = entry.steps[entry.steps.length - 1]?.name.startsWith('@')
+    ? entry.steps[entry.steps.length - 1]?.name.slice(1)
+    : undefined;
+  for (const e of index.elements) {
+    if (e.local !== local) continue;
+    if (attr && !e.attributes.some((a) => a.local === attr)) continue;
+    if (sdk.identify(index, e, attr)?.id === fieldId) return e;
+  }
+  return undefined;
+}

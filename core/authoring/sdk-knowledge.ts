@@ -164,6 +164,7 @@ export class SdkKnowledge {
   private codeListFiles: Map<string, { filename: string; parentId?: string }> | undefined;
   private subtypes: NoticeSubtype[] | undefined;
   private identifiedBy: Map<string, Entry> | undefined;
+  private rules: Map<string, { owner: string; efx: string }> | undefined;
 
   constructor(
     readonly dir: string,
@@ -331,6 +332,25 @@ export class SdkKnowledge {
       if (m?.[1] && !out.includes(m[1])) out.push(m[1]);
     }
     return out;
+  }
+
+  /** The field whose assertion a rule is, and the other fields its test and condition involve. */
+  ruleFields(ruleId: string): { owner: string; involved: string[] } | undefined {
+    if (!this.rules) {
+      this.rules = new Map();
+      for (const f of this.fields.values())
+        for (const c of f.assert?.constraints ?? []) {
+          const m = /^rule\|text\|(.+)$/.exec(c.message ?? '');
+          if (m?.[1] && !this.rules.has(m[1]))
+            this.rules.set(m[1], { owner: f.id, efx: `${c.condition ?? ''} ${String(c.value ?? '')}` });
+        }
+    }
+    const r = this.rules.get(ruleId);
+    if (!r) return undefined;
+    const involved: string[] = [];
+    for (const m of r.efx.matchAll(/\b(?:BT|OPT|OPP)-[\w()]+(?:-[\w()]+)*/g))
+      if (m[0] !== r.owner && this.fields.has(m[0]) && !involved.includes(m[0])) involved.push(m[0]);
+    return { owner: r.owner, involved };
   }
 
   /** A label from translations/<kind>_<lang>.xml (`field|name|BT-24-Lot`), English as the fallback. */

@@ -11,6 +11,7 @@ import {
   CompletionItemKind,
   type Connection,
   type Diagnostic,
+  type DiagnosticRelatedInformation,
   type DocumentSymbol,
   InsertTextFormat,
   InsertTextMode,
@@ -24,8 +25,9 @@ import {
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { codeActions } from '../../core/authoring/code-actions';
 import { completeAt } from '../../core/authoring/completion';
-import { hoverAt } from '../../core/authoring/hover';
+import { hoverAt, ruleDocUrl } from '../../core/authoring/hover';
 import { newNotice } from '../../core/authoring/new-notice';
+import { locateField } from '../../core/authoring/notice-facts';
 import { type SdkKnowledge, sdkKnowledge } from '../../core/authoring/sdk-knowledge';
 import {
   definitionOf,
@@ -78,6 +80,9 @@ const SYMBOL_KINDS: Record<NoticeSymbol['kind'], SymbolKind> = {
   group: SymbolKind.Namespace,
 };
 
+/** Related places shown per diagnostic: more would bury the one the rule is about. */
+const MAX_RELATED = 3;
+
 const COMPLETION_KINDS = {
   value: CompletionItemKind.Value,
   attribute: CompletionItemKind.Property,
@@ -90,15 +95,58 @@ export class Authoring {
   private readonly published = new Map<string, Diagnostic[]>();
   private readonly releases = new Map<string, SdkRelease[]>();
   private readonly warned = new Set<string>();
+  /** The SDK and language each document was last served with (diagnostics are enriched with them). */
+  private readonly sdkOf = new Map<string, SdkKnowledge>();
+  private readonly language = new Map<string, string>();
 
   constructor(private readonly d: AuthoringDeps) {}
 
-  /** The diagnostics last published for a document: "fix all" works over them. */
+  /**
+   * Adds to the diagnostics about to be published a link to the rule's documentation and, for a rule
+   * that involves other fields, where those are in the notice; then keeps them for "fix all".
+   * Synchronous, so that publications keep their order: it uses the SDK this document was last served
+   * with, and leaves diagnostics as they are before that.
+   */
   diagnosticsPublished(uri: string, diagnostics: Diagnostic[]): void {
     this.published.set(uri, diagnostics);
+    const sdk = this.sdkOf.get(uri);
+    let index: XmlIndex | undefined;
+    for (const d of diagnostics) {
+      const code = typeof d.code === 'string' ? d.code : undefined;
+      if (!code || !/^BR-[A-Z]+-\d{5}-\d{4}$/.test(code)) continue;
+      d.codeDescription = { href: ruleDocUrl(code) };
+      const rule = sdk?.ruleFields(code);
+      if (!sdk || !rule || rule.involved.length === 0) continue;
+      if (!index) {
+        const doc = this.d.documents.get(uri);
+        if (!doc) return;
+        index = this.indexFor(uri, doc);
+      }
+      const related: DiagnosticRelatedInformation[] = [];
+      for (const id of rule.involved.slice(0, MAX_RELATED)) {
+        const e = locateField(index, sdk, id);
+        if (!e) continue;
+        related.push({
+          location: { uri, range: { start: index.positionAt(e.start), end: index.positionAt(e.nameEnd) } },
+          message: `${id} · ${sdk.fieldLabel(id, this.language.get(uri) ?? 'en')}`,
+        });
+      }
+      if (related.length > 0) d.relatedInformation = related;
+    }
+  }
+
+  private indexFor(uri: string, doc: TextDocument): XmlIndex {
+    let cached = this.indexes.get(uri);
+    if (!cached || cached.version !== doc.version) {
+      cached = { version: doc.version, index: indexXml(doc.getText()) };
+      this.indexes.set(uri, cached);
+    }
+    return cached.index;
   }
 
   forget(uri: string): void {
+    this.sdkOf.delete(uri);
+    this.language.delete(uri);
     this.indexes.delete(uri);
     this.published.delete(uri);
   }
@@ -110,6 +158,9 @@ export class Authoring {
 
   register(): void {
     const c = this.d.connection;
+    // Loads the SDK while the notice opens, so that the first hover does not wait for fields.json and
+    // the first diagnostics get their related places.
+    this.d.documents.onDidOpen((e) => void this.safe('warm-up', undefined, () => this.at(e.document.uri)));
     c.onHover((p) =>
       this.safe('hover', null, async () => {
         const at = await this.at(p.textDocument.uri);
@@ -340,15 +391,13 @@ export class Authoring {
   ): Promise<{ index: XmlIndex; sdk?: SdkKnowledge; language: string } | undefined> {
     const doc = this.d.documents.get(uri);
     if (!doc) return undefined;
-    let cached = this.indexes.get(uri);
-    if (!cached || cached.version !== doc.version) {
-      cached = { version: doc.version, index: indexXml(doc.getText()) };
-      this.indexes.set(uri, cached);
-    }
-    const index = cached.index;
+    const index = this.indexFor(uri, doc);
     if (!index.elements[0]) return undefined;
     const s = await this.d.settings(uri);
     const choice = this.choose(s, declaredSdkVersion(index));
+    if (choice.ok) this.sdkOf.set(uri, choice.sdk);
+    else this.sdkOf.delete(uri);
+    this.language.set(uri, s.validation.language);
     return { index, sdk: choice.ok ? choice.sdk : undefined, language: s.validation.language };
   }
 

@@ -551,4 +551,27 @@ describe('authoring over LSP', { skip }, () => {
     assert.match(applyEdits(xml, bump.edit?.changes?.[uri] ?? []), /<cbc:VersionID>02<\/cbc:VersionID>/);
     await s.closeDocument(uri);
   });
+
+  test('diagnostics link to their rule and point at the other field a cross-field rule involves', async () => {
+    const xml = (await newNotice('16')).replace(
+      /(<cac:ProcurementProjectLot>[\s\S]*?<cac:TenderingProcess>)/,
+      '$1\n      <cac:TenderSubmissionDeadlinePeriod><cbc:EndDate>2000-01-01Z</cbc:EndDate><cbc:EndTime>12:00:00Z</cbc:EndTime></cac:TenderSubmissionDeadlinePeriod>',
+    );
+    const uri = docUri('related.xml');
+    const mark = s.mark;
+    await s.open(uri, xml);
+    const pub = await s.nextPublish(uri, mark, 'BR-BT-00131-0151', (p) =>
+      p.diagnostics.some((d) => d.code === 'BR-BT-00131-0151'),
+    );
+    const d = pub.diagnostics.find((x) => x.code === 'BR-BT-00131-0151') as {
+      codeDescription?: { href: string };
+      relatedInformation?: { location: { range: { start: Pos } }; message: string }[];
+    };
+    assert.match(d.codeDescription?.href ?? '', /^https:\/\/.*BR-BT-00131-0151/);
+    // fields.json says the rule compares BT-131(d)-Lot with BT-05(a)-notice, cbc:IssueDate.
+    const rel = d.relatedInformation?.find((r) => r.message.startsWith('BT-05(a)-notice'));
+    assert.ok(rel, JSON.stringify(d.relatedInformation));
+    assert.equal(offsetOf(xml, rel.location.range.start), xml.indexOf('<cbc:IssueDate>'));
+    await s.closeDocument(uri);
+  });
 });
