@@ -9,6 +9,7 @@ import { SDK_NAMESPACES } from './sdk-paths';
 import {
   addPath,
   type PlaceholderContext,
+  placeholder,
   type SkeletonNode,
   skeletonNode,
   sortSkeleton,
@@ -96,6 +97,11 @@ export function newNotice(sdk: SdkKnowledge, o: NewNoticeOptions): NewNoticeResu
   // A lot result must name its lot (the schema wants one of its children; the SDK leaves it optional).
   const resultLot = sdk.entries.get('BT-13713-LotResult');
   const withIds = (n: SkeletonNode) => {
+    // An element a predicate required (`[cbc:CompanyID/@schemeName = 'national']`) gets its field's value.
+    if (n.children.length === 0 && n.text === undefined && n.key) {
+      const f = sdk.byKey.get(n.key)?.find((e) => e.kind === 'field')?.field;
+      n.text = f ? placeholder(f, ctx) : 'TODO';
+    }
     if (n.name === 'efac:LotResult' && resultLot && !n.children.some((c) => c.name === 'efac:TenderLot'))
       addPath(top, resultLot, 0, ctx);
     // An entity (a tender, a lot result) carries its identifier, which references to it need.
