@@ -31,13 +31,24 @@ export function placeAt(index: XmlIndex, offset: number): Place | undefined {
   // Descend: the deepest element whose extent holds the offset.
   for (;;) {
     const e = els[at] as XmlElement;
+    // Children are in document order: the last one starting at or before the offset is the candidate.
+    const kids = e.children;
+    let lo = 0;
+    let hi = kids.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if ((els[kids[mid] as number] as XmlElement).start <= offset) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
     let next = -1;
-    for (const c of e.children) {
+    if (found >= 0) {
+      const c = kids[found] as number;
       const ch = els[c] as XmlElement;
-      if (ch.start > offset) break;
       const end = ch.end < 0 ? Number.POSITIVE_INFINITY : ch.end;
-      if (offset >= ch.start && offset < end) next = c;
-      else if (offset === end && ch.end >= 0 && offset <= ch.start) next = c;
+      if (offset < end) next = c;
     }
     if (next < 0) break;
     at = next;
@@ -111,26 +122,21 @@ export function noticeFacts(index: XmlIndex, sdk: SdkKnowledge | undefined): Not
   if (cached) return cached;
   const facts: NoticeFacts = { ids: [], byId: new Map() };
   const els = index.elements;
-  for (let k = 1; k < els.length; k++) {
-    const e = els[k] as XmlElement;
-    if (e.children.length > 0) {
-      if (facts.subtype === undefined && e.local === 'NoticeSubType') {
-        const code = e.children.map((c) => els[c] as XmlElement).find((c) => c.local === 'SubTypeCode');
-        if (code) facts.subtype = directText(index, code) || undefined;
-      }
-      continue;
-    }
-    if (e.local === 'NoticeLanguageCode' && e.parent === 0 && facts.language === undefined)
-      facts.language = FROM_THREE[directText(index, e).toUpperCase()];
-    if (e.end < 0 || e.end === e.startTagEnd) continue;
-    // Cheap test first: most leaves are not identifiers.
-    const from = e.startTagEnd;
-    const to = contentEnd(index, e);
-    if (to - from < 8 || to - from > 64) continue;
-    const raw = index.text.slice(from, to);
-    const id = raw.trim();
-    if (!INTERNAL_ID.test(id)) continue;
-    const start = from + raw.indexOf(id);
+  const text = index.text;
+  // The text is searched, not every element visited: the index builds elements lazily, and a
+  // 100-lot notice has tens of thousands of them but only a few places that matter here.
+  const sub = /<(?:[\w.-]+:)?SubTypeCode\b[^>]*>\s*([^<\s]+)\s*</.exec(text);
+  if (sub) facts.subtype = sub[1];
+  const lang = /<(?:[\w.-]+:)?NoticeLanguageCode\b[^>]*>\s*([A-Za-z]{3})\s*</.exec(text);
+  if (lang?.[1]) facts.language = FROM_THREE[lang[1].toUpperCase()];
+  const candidates = />\s*([A-Z]{3}-\d{4})\s*<\//g;
+  for (let m = candidates.exec(text); m; m = candidates.exec(text)) {
+    const id = m[1] as string;
+    const start = m.index + m[0].indexOf(id);
+    const place = placeAt(index, start);
+    if (place?.kind !== 'text') continue;
+    const e = place.element;
+    if (e.children.length > 0) continue;
     let field: string | undefined;
     let definition = false;
     if (sdk) {
