@@ -6,11 +6,14 @@
 import * as vscode from 'vscode';
 import { declaredSdkVersion } from '../../core/customization-id';
 import { CvsError, validateNotice } from '../../core/cvs-client';
+import { EnoticesError } from '../../core/enotices-client';
+import { EnoticesCodes } from '../../core/enotices-messages';
 import { readNoticeIdentity } from '../../core/notice-identity';
 import { REPORT_LANGUAGES } from '../../core/settings';
 import { parseSvrl } from '../../core/svrl';
 import { mapSvrl } from '../../core/svrl-mapping';
 import { indexXml } from '../../core/xml-index';
+import { markVersionExists } from '../authoring/version-exists';
 import { Commands, Views } from '../command-ids';
 import type { ExtensionState } from '../extension-state';
 import { enoticesClient, showFailure } from './connection';
@@ -127,6 +130,8 @@ export class SubmitFlow {
       );
     } catch (err) {
       void showFailure(this.state, err, 'Submitting the notice');
+      if (err instanceof EnoticesError && err.code === EnoticesCodes.noticeAlreadyExists)
+        markVersionExists(this.state, doc);
       if (err instanceof Error && /already exists/.test(err.message)) this.onSubmitted();
       return undefined;
     }

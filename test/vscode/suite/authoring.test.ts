@@ -3,11 +3,13 @@
 // come from the fixture's text and the SDK's files, read here. Skips when ../shared is absent.
 
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { Commands } from '../../../client/command-ids';
 import {
+  api,
   closeAll,
   diagnostics,
   fixtureText,
@@ -16,6 +18,7 @@ import {
   PROJECT_ROOT,
   positionAt,
   setSetting,
+  testEnv,
   waitFor,
 } from './editor-support';
 
@@ -151,5 +154,49 @@ suite('authoring', () => {
     assert.equal(editor?.document.getText(), xml);
     assert.match(xml, /<cbc:SubTypeCode listName="notice-subtype">16<\/cbc:SubTypeCode>/);
     assert.equal(editor?.document.languageId, 'xml');
+  });
+
+  test('a second submission of the same version offers to raise cbc:VersionID', async function () {
+    this.timeout(90000);
+    if (!testEnv.sandboxUrl || !testEnv.apiKey) this.skip();
+    await api();
+    await setSetting('environment', 'sandbox');
+    await setSetting('sandboxUrl', testEnv.sandboxUrl);
+    await vscode.commands.executeCommand(Commands.setApiKey, testEnv.apiKey);
+    const text = fixtureText('valid-cn.xml')
+      .replace(/(<cbc:ID schemeName="notice-id">)[^<]*(<\/cbc:ID>)/, `$1${randomUUID()}$2`)
+      .replace(/(<cbc:ContractFolderID>)[^<]*(<\/cbc:ContractFolderID>)/, `$1${randomUUID()}$2`);
+    const version = /<cbc:VersionID>([^<]*)</.exec(text)?.[1] as string;
+    const doc = await vscode.workspace.openTextDocument({ language: 'xml', content: text });
+    await vscode.window.showTextDocument(doc);
+    const args = { uri: doc.uri.toString(), email: 'buyer@example.org', locale: 'en', submitAnyway: true };
+    const first = await vscode.commands.executeCommand<{ success: boolean }>(Commands.submitNotice, args);
+    assert.ok(first, 'the first submission went through');
+    await vscode.commands.executeCommand(Commands.submitNotice, args);
+    const d = await waitFor('the notice-version-exists diagnostic', () =>
+      vscode.languages
+        .getDiagnostics(doc.uri)
+        .find((x) => String(typeof x.code === 'object' ? x.code.value : x.code) === 'notice-version-exists'),
+    );
+    const next = String(Number(version) + 1).padStart(version.length, '0');
+    const actions = await waitFor('the VersionID quick fix', async () => {
+      const a = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        doc.uri,
+        d.range,
+        vscode.CodeActionKind.QuickFix.value,
+      );
+      return a?.find((x) => x.title === `Increase cbc:VersionID to ${next}`);
+    });
+    assert.ok(actions.edit);
+    assert.equal(await vscode.workspace.applyEdit(actions.edit), true);
+    assert.ok(doc.getText().includes(`<cbc:VersionID>${next}</cbc:VersionID>`));
+    await waitFor('the diagnostic to go once the notice changed', () =>
+      vscode.languages
+        .getDiagnostics(doc.uri)
+        .some((x) => String(typeof x.code === 'object' ? x.code.value : x.code) === 'notice-version-exists')
+        ? undefined
+        : true,
+    );
   });
 });
