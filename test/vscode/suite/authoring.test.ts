@@ -36,13 +36,16 @@ function hoverText(hovers: vscode.Hover[]): string {
 }
 
 suite('authoring', () => {
+  let previous: string | undefined;
   suiteSetup(async function () {
     if (!existsSync(SDK_DIR)) this.skip();
+    previous = vscode.workspace.getConfiguration('eforms').inspect<string>('sdk.path')?.globalValue;
     await setSetting('sdk.path', SDK_DIR);
   });
   suiteTeardown(async () => {
     await closeAll();
-    await setSetting('sdk.path', undefined);
+    // The runner's own value stays for the UI checks that follow.
+    await setSetting('sdk.path', previous);
   });
 
   test('hover on cbc:ProcedureCode shows the field, its label and the code label', async () => {
