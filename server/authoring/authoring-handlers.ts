@@ -364,13 +364,17 @@ export class Authoring {
       // Without a declared version, the newest release serves (authoring help, not validation).
       if (pick.kind === 'no-version' && releases[0])
         return { ok: true, sdk: sdkKnowledge(releases[0].dir, releases[0].version) };
-      if (
-        pick.kind === 'version-missing' &&
-        !s.validation.sdkVersion &&
-        releases[0] &&
-        declared === undefined
-      )
-        return { ok: true, sdk: sdkKnowledge(releases[0].dir, releases[0].version) };
+      // A notice declaring a release that is not on disk still gets help from the newest one (unless
+      // the user pinned a version): field ids and code lists change little between minors.
+      if (pick.kind === 'version-missing' && !s.validation.sdkVersion && releases[0]) {
+        const newest = releases[0];
+        const note = `${root}: no SDK ${pick.wanted}; authoring help uses ${newest.version}`;
+        if (!this.warned.has(note)) {
+          this.warned.add(note);
+          this.d.log(note);
+        }
+        return { ok: true, sdk: sdkKnowledge(newest.dir, newest.version) };
+      }
       return {
         ok: false,
         kind: pick.kind,
