@@ -6,7 +6,7 @@
 import type { Range } from '../finding';
 import type { XmlIndex } from '../xml-index';
 import { attributeValue } from '../xml-index';
-import { captionOf, entityOf, INTERNAL_ID, noticeFacts, type Place, placeAt, rangeOf } from './notice-facts';
+import { captionOf, entityOf, INTERNAL_ID, noticeFacts, placeAt, rangeOf } from './notice-facts';
 import type { Entry, SdkKnowledge } from './sdk-knowledge';
 import { canonicalName, directText } from './sdk-paths';
 
@@ -141,5 +141,3 @@ export function hoverAt(
   lines.push(`[${f.btId ?? f.id} in the TED documentation](${fieldDocUrl(f.id)})`);
   return { markdown: lines.join('\n\n').trim(), range };
 }
-
-export type { Place };

@@ -5,15 +5,7 @@
 
 import type { Range } from '../finding';
 import type { XmlElement, XmlIndex } from '../xml-index';
-import {
-  captionOf,
-  entityOf,
-  type IdOccurrence,
-  INTERNAL_ID,
-  noticeFacts,
-  placeAt,
-  rangeOf,
-} from './notice-facts';
+import { type IdOccurrence, INTERNAL_ID, noticeFacts, placeAt, rangeOf } from './notice-facts';
 import type { SdkKnowledge } from './sdk-knowledge';
 import { canonicalName, directText } from './sdk-paths';
 
@@ -265,5 +257,3 @@ export function renameIdentifier(
     })),
   };
 }
-
-export { captionOf, entityOf };

@@ -296,7 +296,7 @@ export class Authoring {
       }),
     );
     c.onRenameRequest(async (p) => {
-      const at = await this.at(p.textDocument.uri);
+      const at = await this.safe('rename', undefined, () => this.at(p.textDocument.uri));
       if (!at) return null;
       const r = renameIdentifier(
         at.index,
@@ -320,8 +320,16 @@ export class Authoring {
         'Place the cursor on an identifier such as ORG-0001 or LOT-0002 to rename it.',
       );
     });
-    c.onRequest(NewNoticeRequest.method, (p: NewNoticeParams) => this.newNotice(p));
-    c.onRequest(NoticeSubtypesRequest.method, (p: NoticeSubtypesParams) => this.subtypes(p));
+    c.onRequest(NewNoticeRequest.method, (p: NewNoticeParams) =>
+      this.safe(
+        'new notice',
+        { ok: false, kind: 'sdk-unreadable', detail: 'see the log' } as NewNoticeResult,
+        () => this.newNotice(p),
+      ),
+    );
+    c.onRequest(NoticeSubtypesRequest.method, (p: NoticeSubtypesParams) =>
+      this.safe('notice subtypes', [] as NoticeSubtypeItem[], () => this.subtypes(p)),
+    );
   }
 
   private async newNotice(p: NewNoticeParams): Promise<NewNoticeResult> {
