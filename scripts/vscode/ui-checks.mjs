@@ -511,7 +511,6 @@ export async function runUiChecks(page, { apiKey, resultsDir, log }) {
       await row.first().waitFor({ state: 'visible', timeout: 20000 });
       await page.screenshot({ path: join(resultsDir, 'authoring-outline.png') });
     });
-
   }
 
   await check('no error notification from the extension', async () => {
