@@ -70,6 +70,9 @@ export function startServer(options: ServerOptions = {}): Connection {
         connection.workspace.getConfiguration({ scopeUri, section: 'eforms' }).then((v: unknown) => v),
       );
     dynamicConfigurationChange = ws?.didChangeConfiguration?.dynamicRegistration === true;
+    authoring.setWorkspaceFolders(
+      params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []),
+    );
     return {
       capabilities: {
         textDocumentSync: {

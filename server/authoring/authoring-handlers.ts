@@ -4,6 +4,9 @@
 // index per document version, calls core/authoring, and answers null rather than dying on odd input.
 // Errors from core carry a kind; they are worded here, for LSP clients.
 
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   type CodeAction,
   CodeActionKind,
@@ -38,6 +41,7 @@ import {
   renameIdentifier,
 } from '../../core/authoring/structure';
 import { declaredSdkVersion } from '../../core/customization-id';
+import { noticeKindOf } from '../../core/notice-kind';
 import {
   type NewNoticeParams,
   NewNoticeRequest,
@@ -98,8 +102,41 @@ export class Authoring {
   /** The SDK and language each document was last served with (diagnostics are enriched with them). */
   private readonly sdkOf = new Map<string, SdkKnowledge>();
   private readonly language = new Map<string, string>();
+  private folders: string[] = [];
+  /** Outline of notices on disk (workspace symbols), by path, valid while mtime and size stay. */
+  private readonly files = new Map<string, { mtimeMs: number; size: number; symbols?: NoticeSymbol[] }>();
 
   constructor(private readonly d: AuthoringDeps) {}
+
+  /** Folders searched by workspace symbols (the client's workspace folders). */
+  setWorkspaceFolders(uris: readonly string[]): void {
+    this.folders = uris.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u));
+  }
+
+  private async fileSymbols(file: string, uri: string): Promise<NoticeSymbol[] | undefined> {
+    let stat: { mtimeMs: number; size: number };
+    try {
+      stat = statSync(file);
+    } catch {
+      return undefined;
+    }
+    const cached = this.files.get(file);
+    if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.symbols;
+    let symbols: NoticeSymbol[] | undefined;
+    try {
+      const text = readFileSync(file, 'utf8');
+      const index = indexXml(text);
+      if (noticeKindOf(index) !== undefined) {
+        const s = await this.d.settings(uri);
+        const choice = this.choose(s, declaredSdkVersion(index));
+        symbols = documentSymbols(index, choice.ok ? choice.sdk : undefined);
+      }
+    } catch {
+      symbols = undefined;
+    }
+    this.files.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, symbols });
+    return symbols;
+  }
 
   /**
    * Adds to the diagnostics about to be published a link to the rule's documentation and, for a rule
@@ -243,27 +280,35 @@ export class Authoring {
       this.safe('workspace symbols', [], async () => {
         const q = p.query.trim().toLowerCase();
         const out: WorkspaceSymbol[] = [];
+        const walk = (uri: string, syms: NoticeSymbol[], container?: string) => {
+          for (const s of syms) {
+            if (
+              s.kind !== 'notice' &&
+              s.kind !== 'group' &&
+              s.kind !== 'procedure' &&
+              (!q || s.name.toLowerCase().includes(q))
+            )
+              out.push({
+                name: s.name,
+                kind: SYMBOL_KINDS[s.kind],
+                containerName: container,
+                location: { uri, range: s.selectionRange },
+              });
+            walk(uri, s.children, s.kind === 'notice' ? `${s.name} ${s.detail ?? ''}`.trim() : container);
+          }
+        };
+        const open = new Set<string>();
         for (const doc of this.d.documents.all()) {
+          open.add(doc.uri);
           const at = await this.at(doc.uri);
-          if (!at) continue;
-          const walk = (syms: NoticeSymbol[], container?: string) => {
-            for (const s of syms) {
-              if (
-                s.kind !== 'notice' &&
-                s.kind !== 'group' &&
-                s.kind !== 'procedure' &&
-                (!q || s.name.toLowerCase().includes(q))
-              )
-                out.push({
-                  name: s.name,
-                  kind: SYMBOL_KINDS[s.kind],
-                  containerName: container,
-                  location: { uri: doc.uri, range: s.selectionRange },
-                });
-              walk(s.children, s.kind === 'notice' ? `${s.name} ${s.detail ?? ''}`.trim() : container);
-            }
-          };
-          walk(documentSymbols(at.index, at.sdk));
+          if (at) walk(doc.uri, documentSymbols(at.index, at.sdk));
+        }
+        // Notices on disk in the workspace folders, read once per modification.
+        for (const file of noticeFiles(this.folders)) {
+          const uri = pathToFileURL(file).toString();
+          if (open.has(uri)) continue;
+          const syms = await this.fileSymbols(file, uri);
+          if (syms) walk(uri, syms);
         }
         return out;
       }),
@@ -445,4 +490,38 @@ function toDocumentSymbol(s: NoticeSymbol): DocumentSymbol {
 
 function today(): string {
   return new Date().toISOString().slice(0, 10);
+}
+
+/** Workspace files searched for notices: a bound on count, size and depth keeps a large tree cheap. */
+const MAX_FILES = 2000;
+const MAX_FILE_BYTES = 20 * 1024 * 1024;
+const MAX_DEPTH = 8;
+const SKIP_DIRS = new Set(['node_modules', '.git', 'out', 'dist', '.cache']);
+
+function noticeFiles(roots: readonly string[]): string[] {
+  const out: string[] = [];
+  const visit = (dir: string, depth: number) => {
+    if (depth > MAX_DEPTH || out.length >= MAX_FILES) return;
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (out.length >= MAX_FILES) return;
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) visit(p, depth + 1);
+      } else if (e.isFile() && e.name.toLowerCase().endsWith('.xml')) {
+        try {
+          if (statSync(p).size <= MAX_FILE_BYTES) out.push(p);
+        } catch {
+          // Gone since the listing.
+        }
+      }
+    }
+  };
+  for (const r of roots) visit(r, 0);
+  return out;
 }

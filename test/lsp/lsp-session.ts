@@ -43,6 +43,8 @@ export interface SessionOptions {
   settings: Record<string, unknown>;
   /** false: the client declares no workspace/configuration support. */
   configurationSupport?: boolean;
+  /** Workspace folder URIs sent in initialize (none by default). */
+  workspaceFolders?: string[];
 }
 
 export class LspSession {
@@ -100,6 +102,8 @@ export class LspSession {
     await connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: null,
+      workspaceFolders:
+        o.workspaceFolders?.map((uri) => ({ uri, name: uri.split('/').pop() ?? uri })) ?? null,
       capabilities: {
         workspace: { configuration, didChangeConfiguration: { dynamicRegistration: false } },
         textDocument: { synchronization: { didSave: true }, publishDiagnostics: { versionSupport: true } },
