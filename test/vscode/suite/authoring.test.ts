@@ -35,6 +35,12 @@ function hoverText(hovers: vscode.Hover[]): string {
     .join('\n');
 }
 
+/** Reverts and closes an untitled notice a test made, so that no save dialog waits at the end. */
+async function discard(doc: vscode.TextDocument): Promise<void> {
+  await vscode.window.showTextDocument(doc);
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+}
+
 suite('authoring', () => {
   let previous: string | undefined;
   suiteSetup(async function () {
@@ -148,6 +154,7 @@ suite('authoring', () => {
         ? undefined
         : true,
     );
+    await discard(doc);
   });
 
   test('New Notice opens a notice of the chosen subtype', async () => {
@@ -157,6 +164,7 @@ suite('authoring', () => {
     assert.equal(editor?.document.getText(), xml);
     assert.match(xml, /<cbc:SubTypeCode listName="notice-subtype">16<\/cbc:SubTypeCode>/);
     assert.equal(editor?.document.languageId, 'xml');
+    if (editor) await discard(editor.document);
   });
 
   test('a second submission of the same version offers to raise cbc:VersionID', async function () {
@@ -201,5 +209,6 @@ suite('authoring', () => {
         ? undefined
         : true,
     );
+    await discard(doc);
   });
 });
