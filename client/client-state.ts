@@ -66,6 +66,10 @@ export class EformsClientState implements ExtensionState, vscode.Disposable {
     return (await vscode.commands.executeCommand<string | undefined>(Commands.setApiKey)) ?? undefined;
   }
 
+  serverRequest<R>(method: string, params: unknown): Promise<R | undefined> {
+    return this.languageClient.request<R>(method, params);
+  }
+
   isNotice(doc: vscode.TextDocument): boolean {
     const hit = this.noticeCache.get(doc);
     if (hit && hit.version === doc.version) return hit.notice;

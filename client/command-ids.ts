@@ -28,6 +28,9 @@ export const Commands = {
   refreshMarketPrices: 'eforms.refreshMarketPrices',
   /** Exports the open explorer's rows as CSV (optional target file argument skips the save dialog). */
   exportMarketCsv: 'eforms.marketExplorer.exportCsv',
+  // Authoring
+  /** A new notice of a chosen subtype from the SDK (a subtype argument skips the picker). */
+  newNotice: 'eforms.newNotice',
 } as const;
 
 export const Views = {

@@ -28,6 +28,8 @@ export interface ExtensionState {
   readonly onDidChangeApiKey: vscode.Event<void>;
   /** Fires when any `eforms.*` setting changes. */
   readonly onDidChangeSettings: vscode.Event<void>;
+  /** A custom request of core/protocol.ts to the language server (started if needed); undefined if it cannot run. */
+  serverRequest<R>(method: string, params: unknown): Promise<R | undefined>;
 }
 
 /** What features add to the extension's API (EformsExtensionApi), for tests and other extensions. */

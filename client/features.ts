@@ -1,7 +1,8 @@
 // The features beside live validation. Each registers its own commands, views and providers.
 
+import { registerNewNotice } from './authoring/new-notice-command';
 import type { Feature } from './extension-state';
 import { registerMarket } from './market';
 import { registerPublication } from './publication';
 
-export const features: Feature[] = [registerPublication, registerMarket];
+export const features: Feature[] = [registerPublication, registerMarket, registerNewNotice];

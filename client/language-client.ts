@@ -64,6 +64,13 @@ export class EformsLanguageClient implements vscode.Disposable {
     return this.client.sendRequest(ValidateNowRequest.type, { uri: uri.toString() });
   }
 
+  /** A custom request of core/protocol.ts; undefined when the server is not running. */
+  async request<R>(method: string, params: unknown): Promise<R | undefined> {
+    await this.ensureStarted();
+    if (!this.client) return undefined;
+    return this.client.sendRequest<R>(method, params);
+  }
+
   private async start(): Promise<void> {
     const serverModule = this.context.asAbsolutePath('dist/server.js');
     const env: NodeJS.ProcessEnv = { ...process.env };

@@ -68,3 +68,41 @@ export namespace ValidateNowRequest {
   export const method = 'eforms/validateNow';
   export const type = new RequestType<ValidateNowParams, ValidateNowResult, void>(method);
 }
+
+// Authoring (issue 10).
+
+export interface NewNoticeParams {
+  /** Notice subtype (`16`, `E3`, `X01`). */
+  subtype: string;
+  /** A document whose settings (eforms.sdk.path, language) apply; absent: the workspace's. */
+  scopeUri?: string;
+}
+/** The notice's XML, or a problem with a kind and fields that the client words. */
+export type NewNoticeResult =
+  | { ok: true; xml: string; sdkVersion: string }
+  | {
+      ok: false;
+      kind: 'no-sdk' | 'version-missing' | 'no-version' | 'unknown-subtype' | 'sdk-unreadable';
+      detail?: string;
+    };
+
+/** client -> server: write a new notice of a subtype from the SDK's structure. */
+export namespace NewNoticeRequest {
+  export const method = 'eforms/newNotice';
+  export const type = new RequestType<NewNoticeParams, NewNoticeResult, void>(method);
+}
+
+export interface NoticeSubtypesParams {
+  scopeUri?: string;
+}
+export interface NoticeSubtypeItem {
+  id: string;
+  label: string;
+  description?: string;
+}
+
+/** client -> server: the notice subtypes of the SDK in use, for the New Notice picker. */
+export namespace NoticeSubtypesRequest {
+  export const method = 'eforms/noticeSubtypes';
+  export const type = new RequestType<NoticeSubtypesParams, NoticeSubtypeItem[], void>(method);
+}

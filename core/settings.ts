@@ -60,6 +60,8 @@ export interface EformsSettings {
   };
   publication: { apiFamily: PublicationApiFamily; autoRefreshSeconds: number; pageSize: number };
   agrifood: { cacheTtlHours: number; timeoutMs: number };
+  /** `path`: a folder holding one eForms SDK release, or a folder of releases named by version; empty: none. */
+  sdk: { path: string };
 }
 
 /**
@@ -83,6 +85,7 @@ export const DEFAULT_SETTINGS: EformsSettings = {
   },
   publication: { apiFamily: 'v2', autoRefreshSeconds: 30, pageSize: 20 },
   agrifood: { cacheTtlHours: 12, timeoutMs: 120000 },
+  sdk: { path: '' },
 };
 
 type Raw = Record<string, unknown> | undefined | null;
@@ -140,6 +143,7 @@ export function readSettings(raw: Raw): EformsSettings {
       cacheTtlHours: int(flat['agrifood.cacheTtlHours'], d.agrifood.cacheTtlHours, 0, 24 * 365),
       timeoutMs: int(flat['agrifood.timeoutMs'], d.agrifood.timeoutMs, 1000, 3600000),
     },
+    sdk: { path: str(flat['sdk.path'], d.sdk.path) },
   };
 }
 

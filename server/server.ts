@@ -21,6 +21,7 @@ import {
   ValidationStatusNotification,
 } from '../core/protocol';
 import { VersionRangeCache } from '../core/version-range';
+import { AUTHORING_CAPABILITIES, Authoring } from './authoring/authoring-handlers';
 import { toDiagnostic } from './diagnostics';
 import { applyClientProxySettings } from './proxy-settings';
 import { SettingsCache } from './settings-cache';
@@ -44,13 +45,21 @@ export function startServer(options: ServerOptions = {}): Connection {
   let dynamicConfigurationChange = false;
   let configurationRequests = false;
   const versionRanges = new VersionRangeCache();
+  const authoring = new Authoring({
+    connection,
+    documents,
+    settings: (uri) => settings.get(uri),
+    log: (m) => connection.console.log(m),
+  });
 
   const scheduler = new ValidationScheduler({
     settings: (uri) => settings.get(uri),
     apiKey: apiKey || undefined,
     validate: validateNotice,
     publish: (uri, version, findings) => {
-      void connection.sendDiagnostics({ uri, version, diagnostics: findings.map(toDiagnostic) });
+      const diagnostics = findings.map(toDiagnostic);
+      authoring.diagnosticsPublished(uri, diagnostics);
+      void connection.sendDiagnostics({ uri, version, diagnostics });
     },
     status: (s) => {
       void connection.sendNotification(ValidationStatusNotification.method, s);
@@ -67,6 +76,9 @@ export function startServer(options: ServerOptions = {}): Connection {
       );
     dynamicConfigurationChange = ws?.didChangeConfiguration?.dynamicRegistration === true;
     configurationRequests = ws?.configuration === true;
+    authoring.setWorkspaceFolders(
+      params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []),
+    );
     return {
       capabilities: {
         textDocumentSync: {
@@ -74,6 +86,7 @@ export function startServer(options: ServerOptions = {}): Connection {
           change: TextDocumentSyncKind.Incremental,
           save: { includeText: false },
         },
+        ...AUTHORING_CAPABILITIES,
       },
       serverInfo: {
         name: 'eforms-language-server',
@@ -99,6 +112,7 @@ export function startServer(options: ServerOptions = {}): Connection {
     const pushed = (params.settings as { eforms?: unknown } | null | undefined)?.eforms;
     settings.invalidate(pushed);
     if (configurationRequests) void applyClientProxySettings(connection);
+    authoring.settingsChanged();
     scheduler.settingsChanged();
   });
 
@@ -138,6 +152,7 @@ export function startServer(options: ServerOptions = {}): Connection {
   documents.onDidClose((e) => {
     pending.delete(e.document.uri);
     settings.forget(e.document.uri);
+    authoring.forget(e.document.uri);
     scheduler.close(e.document.uri);
   });
 
@@ -149,6 +164,8 @@ export function startServer(options: ServerOptions = {}): Connection {
       return scheduler.validateNow(params.uri);
     },
   );
+
+  authoring.register();
 
   connection.onShutdown(() => scheduler.dispose());
 

@@ -12,6 +12,7 @@ import { REPORT_LANGUAGES } from '../../core/settings';
 import { parseSvrl } from '../../core/svrl';
 import { mapSvrl } from '../../core/svrl-mapping';
 import { indexXml } from '../../core/xml-index';
+import { markVersionExists } from '../authoring/version-exists';
 import { Commands, Views } from '../command-ids';
 import type { ExtensionState } from '../extension-state';
 import { wordFailure } from '../failure-wording';
@@ -123,8 +124,11 @@ export class SubmitFlow {
       );
     } catch (err) {
       void showFailure(this.state, err, 'Submitting the notice');
-      // It may be this very submission, sent before: the list shows it.
-      if (err instanceof EnoticesError && err.kind === 'already-exists') this.onSubmitted();
+      if (err instanceof EnoticesError && err.kind === 'already-exists') {
+        markVersionExists(this.state, doc);
+        // It may be this very submission, sent before: the list shows it.
+        this.onSubmitted();
+      }
       return undefined;
     }
     this.state.log.info(

@@ -204,7 +204,7 @@ try {
     await ui.goto(workbenchUrl(server.origin, dirs.workspace, PROJECT_ROOT));
     summary.ui.checks = await withTimeout(
       runUiChecks(ui, { apiKey, resultsDir: RESULTS_DIR, log }),
-      Math.min(timeoutMs, 180000),
+      Math.min(timeoutMs, 300000),
       'The UI checks',
     );
     if (summary.ui.checks.some((c) => !c.ok) && exitCode === 0) exitCode = 1;

@@ -99,8 +99,16 @@ export function testSettings(sandboxOrigin) {
     'eforms.sandboxUrl': sandboxOrigin,
     'eforms.validation.debounceMs': 200,
     'eforms.trace.server': 'verbose',
+    // Authoring reads the official SDK in ../shared when it is there (never copied).
+    ...(existsSync(SHARED_SDK) ? { 'eforms.sdk.path': SHARED_SDK } : {}),
   };
 }
+
+const SHARED_SDK = join(
+  process.env.EFORMS_SHARED_DIR ?? join(PROJECT_ROOT, '..', 'shared'),
+  'eforms-sdk',
+  '1.15.1',
+);
 
 /**
  * The environment of the editor process, isolated in the run folder. EFORMS_API_KEY is removed

@@ -236,6 +236,41 @@ async function quickInputLabels(page) {
     .evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') || r.textContent || ''));
 }
 
+/** Moves the cursor to a zero-based line and column of the active editor (Go to Line, one-based). */
+async function goTo(page, line, column) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+G');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill(`:${line + 1}:${column + 1}`);
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10000 });
+}
+
+/** Zero-based line and column of the first `needle` (plus `delta`) in a fixture notice. */
+function fixturePosition(name, needle, delta = 0) {
+  const text = readFileSync(join(PROJECT_ROOT, 'test', 'fixtures', 'notices', name), 'utf8');
+  const before = text.slice(0, text.indexOf(needle) + delta).split('\n');
+  return { line: before.length - 1, column: (before[before.length - 1] ?? '').length };
+}
+
+/** Whether the workbench was given an SDK (the runner sets eforms.sdk.path when ../shared has one). */
+const SDK_AVAILABLE = (() => {
+  try {
+    readFileSync(
+      join(
+        process.env.EFORMS_SHARED_DIR ?? join(PROJECT_ROOT, '..', 'shared'),
+        'eforms-sdk',
+        '1.15.1',
+        'VERSION',
+      ),
+    );
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
 export async function runUiChecks(page, { apiKey, resultsDir, log }) {
   const checks = [];
   async function check(name, fn) {
@@ -495,6 +530,32 @@ export async function runUiChecks(page, { apiKey, resultsDir, log }) {
     await page.screenshot({ path: join(resultsDir, 'market-explorer.png') });
     return `${summaryRows} series in the summary (drawn: ${drawn.join(', ')}), chart ${Math.round(box.width)}×${Math.round(box.height)} px`;
   });
+
+  if (SDK_AVAILABLE) {
+    await check('hover on a field shows its SDK documentation', async () => {
+      await quickOpen(page, 'valid-cn.xml');
+      const p = fixturePosition('valid-cn.xml', '>open<', 2);
+      await goTo(page, p.line, p.column);
+      const hover = page.locator('.monaco-hover', { hasText: 'BT-105-Procedure' });
+      // From the palette: the browser keeps some chords (Ctrl+K) for itself.
+      for (let i = 0; i < 5 && !(await hover.first().isVisible()); i++) {
+        await runFromPalette(page, 'Show or Focus Hover');
+        await page.waitForTimeout(1000);
+      }
+      await hover.first().waitFor({ state: 'visible', timeout: 15000 });
+      await page.screenshot({ path: join(resultsDir, 'authoring-hover.png') });
+      await page.keyboard.press('Escape');
+    });
+
+    await check('the outline shows lots and organisations', async () => {
+      await runFromPalette(page, 'Explorer: Focus on Outline View');
+      // Room for the outline: the file list is not what this screenshot shows.
+      await collapsePane(page, 'workspace').catch(() => {});
+      const row = page.locator('.monaco-list-row', { hasText: 'ORG-0001' });
+      await row.first().waitFor({ state: 'visible', timeout: 20000 });
+      await page.screenshot({ path: join(resultsDir, 'authoring-outline.png') });
+    });
+  }
 
   await check('no error notification from the extension', async () => {
     const toasts = await errorNotifications(page);

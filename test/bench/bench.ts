@@ -4,12 +4,19 @@
 
 import { cpus, loadavg } from 'node:os';
 import { agrifoodBenchSection } from './agrifood-bench';
+import { authoringSection } from './authoring-bench';
 import { type BenchSection, isRow, type Row } from './bench-kit';
 import { indexSections } from './index-bench';
 import { lspSections } from './lsp-bench';
 import { reportSections } from './report-bench';
 
-const SECTIONS: BenchSection[] = [...indexSections, ...reportSections, ...lspSections, agrifoodBenchSection];
+const SECTIONS: BenchSection[] = [
+  ...indexSections,
+  ...reportSections,
+  ...lspSections,
+  agrifoodBenchSection,
+  authoringSection,
+];
 
 function formatValue(row: Row): string {
   const v = row.value;

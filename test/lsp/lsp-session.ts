@@ -45,6 +45,8 @@ export interface SessionOptions {
   configurationSupport?: boolean;
   /** The `http` section (VS Code's http.proxy, http.proxyStrictSSL, http.noProxy); undefined: none. */
   http?: Record<string, unknown>;
+  /** Workspace folder URIs sent in initialize (none by default). */
+  workspaceFolders?: string[];
 }
 
 export class LspSession {
@@ -104,6 +106,8 @@ export class LspSession {
     await connection.sendRequest('initialize', {
       processId: process.pid,
       rootUri: null,
+      workspaceFolders:
+        o.workspaceFolders?.map((uri) => ({ uri, name: uri.split('/').pop() ?? uri })) ?? null,
       capabilities: {
         workspace: { configuration, didChangeConfiguration: { dynamicRegistration: false } },
         textDocument: { synchronization: { didSave: true }, publishDiagnostics: { versionSupport: true } },

@@ -1,0 +1,386 @@
+// Quick fixes for the diagnostics of a notice, each decided from the notice and the SDK rather than
+// from a message's words: insert a missing mandatory element where the schema orders it, replace an
+// unknown code with the nearest valid ones, generate a fresh UUID for a notice or procedure id, raise
+// cbc:VersionID after eNotices2 reported that the version exists, and fix all of one kind in the file.
+// No `vscode` import here, and no I/O.
+
+import { randomUUID } from 'node:crypto';
+import type { Range } from '../finding';
+import { CUSTOMIZATION_ID } from '../local-checks';
+import { attributeValue, type XmlElement, type XmlIndex } from '../xml-index';
+import { noticeFacts, placeAt, rangeOf } from './notice-facts';
+import type { FieldDef, SdkKnowledge } from './sdk-knowledge';
+import { canonicalName, directText, type PathStep, parseSdkPath } from './sdk-paths';
+import {
+  child,
+  materialize,
+  type PlaceholderContext,
+  placeholder,
+  type SkeletonNode,
+  skeletonNode,
+  sortSkeleton,
+  writeSkeleton,
+} from './skeleton';
+
+/** Code of the diagnostic a front end shows when eNotices2 says this notice id and version exist. */
+export const VERSION_EXISTS = 'notice-version-exists';
+
+/** The diagnostic as the client sends it back in a code action request. */
+export interface DiagnosticLike {
+  range: Range;
+  code?: string | number;
+  message?: unknown;
+  data?: unknown;
+}
+
+export interface TextEditLike {
+  range: Range;
+  newText: string;
+}
+
+export interface AuthoringAction {
+  title: string;
+  kind: 'quickfix' | 'refactor.rewrite' | 'source.fixAll';
+  diagnostics: DiagnosticLike[];
+  edits: TextEditLike[];
+  isPreferred?: boolean;
+}
+
+export interface ActionContext {
+  index: XmlIndex;
+  sdk: SdkKnowledge | undefined;
+  language: string;
+  today: string;
+  uuid?: () => string;
+}
+
+const MAX_SUGGESTIONS = 3;
+
+/** Fixes for the diagnostics in the request, plus "fix all" over every diagnostic of the document. */
+export function codeActions(
+  c: ActionContext,
+  requested: readonly DiagnosticLike[],
+  all: readonly DiagnosticLike[],
+  range: Range,
+): AuthoringAction[] {
+  const out: AuthoringAction[] = [];
+  const seenKinds = new Set<string>();
+  for (const d of requested) {
+    const fixes = fixesFor(c, d);
+    out.push(...fixes.map((f) => ({ ...f.action, diagnostics: [d] })));
+    for (const f of fixes) {
+      if (!f.group || seenKinds.has(f.group)) continue;
+      seenKinds.add(f.group);
+      const same = all.filter((x) => x !== d && fixesFor(c, x).some((g) => g.group === f.group));
+      if (same.length === 0) continue;
+      const every = [d, ...same.filter((x) => !sameDiagnostic(x, d))];
+      const edits: TextEditLike[] = [];
+      for (const x of every) {
+        const g = fixesFor(c, x).find((y) => y.group === f.group);
+        if (g) edits.push(...g.action.edits);
+      }
+      out.push({
+        title: `Fix all in this file: ${f.groupTitle ?? f.group} (${every.length})`,
+        kind: 'quickfix',
+        diagnostics: every,
+        edits: dropOverlaps(edits),
+      });
+    }
+  }
+  // Offered without a diagnostic, where the cursor is.
+  const at = placeAt(c.index, c.index.offsetAt(range.start.line, range.start.character));
+  if (at && (at.kind === 'text' || at.kind === 'element-name')) {
+    const name = canonicalName(at.element);
+    if (
+      name === 'cbc:VersionID' &&
+      at.element.parent === 0 &&
+      !out.some((a) => a.title.includes('VersionID'))
+    ) {
+      const bump = bumpVersion(c.index, at.element);
+      if (bump) out.push({ ...bump, kind: 'refactor.rewrite', diagnostics: [] });
+    }
+  }
+  return out;
+}
+
+function sameDiagnostic(a: DiagnosticLike, b: DiagnosticLike): boolean {
+  return (
+    a.code === b.code &&
+    a.range.start.line === b.range.start.line &&
+    a.range.start.character === b.range.start.character &&
+    a.message === b.message
+  );
+}
+
+function dropOverlaps(edits: TextEditLike[]): TextEditLike[] {
+  const seen = new Set<string>();
+  return edits.filter((e) => {
+    const k = `${e.range.start.line}:${e.range.start.character}:${e.range.end.line}:${e.range.end.character}:${e.newText}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+interface Fix {
+  action: Omit<AuthoringAction, 'diagnostics'>;
+  /** Fixes of one group can be applied together ("fix all"). */
+  group?: string;
+  groupTitle?: string;
+}
+
+function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
+  const { index } = c;
+  const code = typeof d.code === 'string' ? d.code : String(d.code ?? '');
+  const data = (d.data ?? {}) as { missing?: unknown; field?: unknown };
+  const out: Fix[] = [];
+  const start = index.offsetAt(d.range.start.line, d.range.start.character);
+  if (code === VERSION_EXISTS) {
+    const v = index.elements[0]?.children
+      .map((i) => index.elements[i] as XmlElement)
+      .find((e) => canonicalName(e) === 'cbc:VersionID');
+    const bump = v ? bumpVersion(index, v) : undefined;
+    if (bump) out.push({ action: { ...bump, kind: 'quickfix', isPreferred: true } });
+    return out;
+  }
+  if (code === CUSTOMIZATION_ID) {
+    const fix = customizationIdFix(c);
+    if (fix) out.push({ action: fix });
+    return out;
+  }
+  if (typeof data.missing === 'string' && data.missing && c.sdk) {
+    const place = placeAt(index, start + 1);
+    const parent = place?.element;
+    const fieldId = typeof data.field === 'string' ? data.field : undefined;
+    if (parent) {
+      const ins = insertMissing(c, parent, data.missing, fieldId);
+      if (ins)
+        out.push({
+          action: {
+            title: `Insert ${ins.name}${fieldId ? ` (${fieldId})` : ''}`,
+            kind: 'quickfix',
+            edits: [ins.edit],
+            isPreferred: true,
+          },
+          group: 'insert-missing',
+          groupTitle: 'insert the missing mandatory elements',
+        });
+    }
+    return out;
+  }
+  const place = placeAt(index, start);
+  if (!place) return out;
+  const e = place.element;
+  const name = canonicalName(e);
+  if (place.kind !== 'attribute-name' && place.kind !== 'attribute-value') {
+    const isNoticeId =
+      name === 'cbc:ID' &&
+      e.parent === 0 &&
+      e.attributes.some((a) => a.local === 'schemeName' && attributeValue(index, a) === 'notice-id');
+    const isProcedureId = name === 'cbc:ContractFolderID' && e.parent === 0;
+    if ((isNoticeId || isProcedureId) && e.children.length === 0 && e.end > e.startTagEnd) {
+      const close = index.text.lastIndexOf('<', e.end - 1);
+      const uuid = (c.uuid ?? randomUUID)();
+      out.push({
+        action: {
+          title: `Generate a fresh UUID for ${isNoticeId ? 'the notice id (BT-701)' : 'the procedure id (BT-04)'}`,
+          kind: 'quickfix',
+          edits: [{ range: rangeOf(index, e.startTagEnd, close), newText: uuid }],
+          isPreferred: true,
+        },
+      });
+      return out;
+    }
+  }
+  if (!c.sdk) return out;
+  let value: string | undefined;
+  let valueRange: Range | undefined;
+  let field: FieldDef | undefined;
+  if (place.kind === 'attribute-value' || place.kind === 'attribute-name') {
+    field = c.sdk.identify(index, e, place.attribute.local)?.field;
+    value = attributeValue(index, place.attribute);
+    valueRange = rangeOf(index, place.attribute.valueStart, place.attribute.valueEnd);
+  } else if (e.children.length === 0 && e.end > e.startTagEnd) {
+    field = c.sdk.identify(index, e)?.field;
+    value = directText(index, e);
+    const at = index.text.indexOf(value, e.startTagEnd);
+    valueRange =
+      value && at >= 0 ? rangeOf(index, at, at + value.length) : rangeOf(index, e.startTagEnd, e.startTagEnd);
+  }
+  if (field && value !== undefined && valueRange) {
+    const subtype = noticeFacts(index, c.sdk).subtype;
+    const cl = c.sdk.codeListOf(field, subtype);
+    const list = cl ? (c.sdk.codeList(cl.id) ?? c.sdk.codeList(cl.general)) : undefined;
+    if (cl && list && !list.labels.has(value)) {
+      const nearest = nearestCodes(value, list.codes, MAX_SUGGESTIONS);
+      nearest.forEach((code, i) => {
+        const label = c.sdk?.codeLabel(list.id, code, c.language);
+        out.push({
+          action: {
+            title: `Did you mean '${code}'${label ? ` (${label})` : ''}?`,
+            kind: 'quickfix',
+            edits: [{ range: valueRange as Range, newText: code }],
+            isPreferred: i === 0,
+          },
+        });
+      });
+    }
+  }
+  return out;
+}
+
+/** Up to `n` codes closest to `value` (edit distance, case-insensitive; prefixes count as close). */
+export function nearestCodes(value: string, codes: readonly string[], n: number): string[] {
+  const v = value.trim().toLowerCase();
+  const scored = codes.map((code) => {
+    const c = code.toLowerCase();
+    let d = distance(v, c);
+    if (v.length > 0 && (c.startsWith(v) || v.startsWith(c)))
+      d = Math.min(d, Math.abs(c.length - v.length) / 2);
+    return { code, d };
+  });
+  scored.sort((a, b) => a.d - b.d || a.code.localeCompare(b.code));
+  const limit = Math.max(2, Math.ceil(v.length / 2));
+  const close = scored.filter((s) => s.d <= limit).slice(0, n);
+  return (close.length > 0 ? close : scored.slice(0, n)).map((s) => s.code);
+}
+
+function distance(a: string, b: string): number {
+  if (a === b) return 0;
+  const prev = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0] as number;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j] as number;
+      prev[j] = Math.min(
+        (prev[j] as number) + 1,
+        (prev[j - 1] as number) + 1,
+        diag + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      diag = tmp;
+    }
+  }
+  return prev[b.length] as number;
+}
+
+function bumpVersion(
+  index: XmlIndex,
+  v: XmlElement,
+): Omit<AuthoringAction, 'kind' | 'diagnostics'> | undefined {
+  if (v.end <= v.startTagEnd || v.children.length > 0) return undefined;
+  const current = directText(index, v);
+  const n = /^\d+$/.test(current) ? Number(current) + 1 : 1;
+  const next = String(n).padStart(Math.max(2, current.length), '0');
+  const at = index.text.indexOf(current, v.startTagEnd);
+  const range =
+    current && at >= 0
+      ? rangeOf(index, at, at + current.length)
+      : rangeOf(index, v.startTagEnd, v.startTagEnd);
+  return { title: `Increase cbc:VersionID to ${next}`, edits: [{ range, newText: next }], isPreferred: true };
+}
+
+function customizationIdFix(c: ActionContext): Omit<AuthoringAction, 'diagnostics'> | undefined {
+  const { index, sdk } = c;
+  const root = index.elements[0];
+  if (!root || !sdk) return undefined;
+  const wanted = `eforms-sdk-${/^(\d+\.\d+)/.exec(sdk.version)?.[1] ?? sdk.version}`;
+  const existing = root.children
+    .map((i) => index.elements[i] as XmlElement)
+    .find((e) => canonicalName(e) === 'cbc:CustomizationID');
+  if (existing) {
+    if (existing.end <= existing.startTagEnd) return undefined;
+    const close = index.text.lastIndexOf('<', existing.end - 1);
+    return {
+      title: `Set cbc:CustomizationID to ${wanted}`,
+      kind: 'quickfix',
+      edits: [{ range: rangeOf(index, existing.startTagEnd, close), newText: wanted }],
+      isPreferred: true,
+    };
+  }
+  const ins = insertMissing(c, root, 'cbc:CustomizationID', 'OPT-002-notice');
+  return ins
+    ? {
+        title: `Insert cbc:CustomizationID ${wanted}`,
+        kind: 'quickfix',
+        edits: [ins.edit],
+        isPreferred: true,
+      }
+    : undefined;
+}
+
+/**
+ * The edit inserting `missing` (a relative path, as SVRL diagnostics name it) under `parent`: down the
+ * part of the path that exists, then the rest as new elements placed after the last sibling that the
+ * schema orders before it.
+ */
+function insertMissing(
+  c: ActionContext,
+  parent: XmlElement,
+  missing: string,
+  fieldId: string | undefined,
+): { name: string; edit: TextEditLike } | undefined {
+  const { index, sdk } = c;
+  if (!sdk || parent.end < 0 || parent.end === parent.startTagEnd) return undefined;
+  const steps = parseSdkPath(missing).filter((s) => !s.name.startsWith('@') && s.name !== 'text()');
+  if (steps.length === 0) return undefined;
+  let at = parent;
+  let i = 0;
+  for (; i < steps.length - 1; i++) {
+    const step = steps[i] as PathStep;
+    const next = at.children
+      .map((k) => index.elements[k] as XmlElement)
+      .find((e) => canonicalName(e) === step.name);
+    if (!next || next.end < 0 || next.end === next.startTagEnd) break;
+    at = next;
+  }
+  const { key } = at.parent < 0 ? { key: '' } : sdk.keyOf(index, at);
+  const facts = noticeFacts(index, sdk);
+  const ctx: PlaceholderContext = {
+    sdk,
+    subtype: facts.subtype,
+    today: c.today,
+    uuid: c.uuid ?? randomUUID,
+    language: facts.language ?? c.language,
+  };
+  const field = fieldId ? sdk.fields.get(fieldId) : undefined;
+  const holder: SkeletonNode = skeletonNode('', key);
+  let node = holder;
+  for (let j = i; j < steps.length; j++) {
+    const step = steps[j] as PathStep;
+    node = child(node, step.name, ctx);
+    materialize(node, step.predicates, ctx);
+  }
+  if (node.children.length === 0 && node.text === undefined) {
+    node.text = field ? placeholder(field, ctx) : 'TODO';
+    for (const a of field?.attributes ?? []) {
+      const af = sdk.fields.get(a);
+      if (af?.attributeName && af.presetValue !== undefined && !node.attributes.has(af.attributeName))
+        node.attributes.set(af.attributeName, af.presetValue);
+    }
+  }
+  sortSkeleton(holder);
+  const first = holder.children[0];
+  if (!first) return undefined;
+  // After the last child the schema orders before the new one; else first in the element.
+  let after = -1;
+  for (const k of at.children) {
+    const ch = index.elements[k] as XmlElement;
+    const o = sdk.children.get(key)?.get(canonicalName(ch))?.order ?? Number.POSITIVE_INFINITY;
+    if (o <= first.order) after = ch.end;
+  }
+  const indent = childIndent(index, at);
+  const xml = writeSkeleton(first, indent);
+  const offset = after >= 0 ? after : at.startTagEnd;
+  return { name: first.name, edit: { range: rangeOf(index, offset, offset), newText: `\n${xml}` } };
+}
+
+function childIndent(index: XmlIndex, e: XmlElement): string {
+  const first = e.children[0] !== undefined ? index.elements[e.children[0]] : undefined;
+  const of = (x: XmlElement) => {
+    const lineStart = index.text.lastIndexOf('\n', x.start - 1) + 1;
+    return /^[ \t]*/.exec(index.text.slice(lineStart, x.start))?.[0] ?? '';
+  };
+  return first ? of(first) : `${of(e)}  `;
+}

@@ -1,0 +1,527 @@
+// The language server's authoring requests: hover, completion, code actions, document and workspace
+// symbols, definition, references, rename, and the New Notice messages. Each handler finds the SDK the
+// notice needs (eforms.sdk.path, chosen by the pinned or declared version through core/sdk), keeps one
+// index per document version, calls core/authoring, and answers null rather than dying on odd input.
+// Errors from core carry a kind; they are worded here, for LSP clients.
+
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  type CodeAction,
+  CodeActionKind,
+  type CompletionItem,
+  CompletionItemKind,
+  type Connection,
+  type Diagnostic,
+  type DiagnosticRelatedInformation,
+  type DocumentSymbol,
+  InsertTextFormat,
+  InsertTextMode,
+  type Location,
+  ResponseError,
+  type ServerCapabilities,
+  SymbolKind,
+  type TextDocuments,
+  type WorkspaceSymbol,
+} from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { codeActions } from '../../core/authoring/code-actions';
+import { completeAt } from '../../core/authoring/completion';
+import { hoverAt, ruleDocUrl } from '../../core/authoring/hover';
+import { newNotice } from '../../core/authoring/new-notice';
+import { locateField } from '../../core/authoring/notice-facts';
+import { type SdkKnowledge, sdkKnowledge } from '../../core/authoring/sdk-knowledge';
+import {
+  definitionOf,
+  documentSymbols,
+  type NoticeSymbol,
+  prepareRename,
+  referencesOf,
+  renameIdentifier,
+} from '../../core/authoring/structure';
+import { declaredSdkVersion } from '../../core/customization-id';
+import { noticeKindOf } from '../../core/notice-kind';
+import {
+  type NewNoticeParams,
+  NewNoticeRequest,
+  type NewNoticeResult,
+  type NoticeSubtypeItem,
+  type NoticeSubtypesParams,
+  NoticeSubtypesRequest,
+} from '../../core/protocol';
+import { chooseSdkRelease, listSdkReleases, type SdkRelease } from '../../core/sdk';
+import type { EformsSettings } from '../../core/settings';
+import { indexXml, type XmlIndex } from '../../core/xml-index';
+
+export const AUTHORING_CAPABILITIES: ServerCapabilities = {
+  hoverProvider: true,
+  completionProvider: { triggerCharacters: ['<', '"', ':', ' '], resolveProvider: false },
+  codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
+  documentSymbolProvider: { label: 'eForms' },
+  workspaceSymbolProvider: true,
+  definitionProvider: true,
+  referencesProvider: true,
+  renameProvider: { prepareProvider: true },
+};
+
+export interface AuthoringDeps {
+  connection: Connection;
+  documents: TextDocuments<TextDocument>;
+  settings: (uri: string) => Promise<EformsSettings>;
+  log: (message: string) => void;
+}
+
+const SYMBOL_KINDS: Record<NoticeSymbol['kind'], SymbolKind> = {
+  notice: SymbolKind.File,
+  procedure: SymbolKind.Namespace,
+  lot: SymbolKind.Package,
+  organisation: SymbolKind.Class,
+  result: SymbolKind.Event,
+  tender: SymbolKind.Object,
+  contract: SymbolKind.Struct,
+  party: SymbolKind.Interface,
+  group: SymbolKind.Namespace,
+};
+
+/** Related places shown per diagnostic: more would bury the one the rule is about. */
+const MAX_RELATED = 3;
+
+const COMPLETION_KINDS = {
+  value: CompletionItemKind.Value,
+  attribute: CompletionItemKind.Property,
+  element: CompletionItemKind.Snippet,
+  reference: CompletionItemKind.Reference,
+} as const;
+
+export class Authoring {
+  private readonly indexes = new Map<string, { version: number; index: XmlIndex }>();
+  private readonly published = new Map<string, Diagnostic[]>();
+  private readonly releases = new Map<string, SdkRelease[]>();
+  private readonly warned = new Set<string>();
+  /** The SDK and language each document was last served with (diagnostics are enriched with them). */
+  private readonly sdkOf = new Map<string, SdkKnowledge>();
+  private readonly language = new Map<string, string>();
+  private folders: string[] = [];
+  /** Outline of notices on disk (workspace symbols), by path, valid while mtime and size stay. */
+  private readonly files = new Map<string, { mtimeMs: number; size: number; symbols?: NoticeSymbol[] }>();
+
+  constructor(private readonly d: AuthoringDeps) {}
+
+  /** Folders searched by workspace symbols (the client's workspace folders). */
+  setWorkspaceFolders(uris: readonly string[]): void {
+    this.folders = uris.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u));
+  }
+
+  private async fileSymbols(file: string, uri: string): Promise<NoticeSymbol[] | undefined> {
+    let stat: { mtimeMs: number; size: number };
+    try {
+      stat = statSync(file);
+    } catch {
+      return undefined;
+    }
+    const cached = this.files.get(file);
+    if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.symbols;
+    let symbols: NoticeSymbol[] | undefined;
+    try {
+      const text = readFileSync(file, 'utf8');
+      const index = indexXml(text);
+      if (noticeKindOf(index) !== undefined) {
+        const s = await this.d.settings(uri);
+        const choice = this.choose(s, declaredSdkVersion(index));
+        symbols = documentSymbols(index, choice.ok ? choice.sdk : undefined);
+      }
+    } catch {
+      symbols = undefined;
+    }
+    this.files.set(file, { mtimeMs: stat.mtimeMs, size: stat.size, symbols });
+    return symbols;
+  }
+
+  /**
+   * Adds to the diagnostics about to be published a link to the rule's documentation and, for a rule
+   * that involves other fields, where those are in the notice; then keeps them for "fix all".
+   * Synchronous, so that publications keep their order: it uses the SDK this document was last served
+   * with, and leaves diagnostics as they are before that.
+   */
+  diagnosticsPublished(uri: string, diagnostics: Diagnostic[]): void {
+    this.published.set(uri, diagnostics);
+    const sdk = this.sdkOf.get(uri);
+    let index: XmlIndex | undefined;
+    for (const d of diagnostics) {
+      const code = typeof d.code === 'string' ? d.code : undefined;
+      if (!code || !/^BR-[A-Z]+-\d{5}-\d{4}$/.test(code)) continue;
+      d.codeDescription = { href: ruleDocUrl(code) };
+      const rule = sdk?.ruleFields(code);
+      if (!sdk || !rule || rule.involved.length === 0) continue;
+      if (!index) {
+        const doc = this.d.documents.get(uri);
+        if (!doc) return;
+        index = this.indexFor(uri, doc);
+      }
+      const related: DiagnosticRelatedInformation[] = [];
+      for (const id of rule.involved.slice(0, MAX_RELATED)) {
+        const e = locateField(index, sdk, id);
+        if (!e) continue;
+        related.push({
+          location: { uri, range: { start: index.positionAt(e.start), end: index.positionAt(e.nameEnd) } },
+          message: `${id} · ${sdk.fieldLabel(id, this.language.get(uri) ?? 'en')}`,
+        });
+      }
+      if (related.length > 0) d.relatedInformation = related;
+    }
+  }
+
+  private indexFor(uri: string, doc: TextDocument): XmlIndex {
+    let cached = this.indexes.get(uri);
+    if (!cached || cached.version !== doc.version) {
+      cached = { version: doc.version, index: indexXml(doc.getText()) };
+      this.indexes.set(uri, cached);
+    }
+    return cached.index;
+  }
+
+  forget(uri: string): void {
+    this.sdkOf.delete(uri);
+    this.language.delete(uri);
+    this.indexes.delete(uri);
+    this.published.delete(uri);
+  }
+
+  /** The settings changed: eforms.sdk.path may point elsewhere now. */
+  settingsChanged(): void {
+    this.releases.clear();
+  }
+
+  register(): void {
+    const c = this.d.connection;
+    // Loads the SDK while the notice opens, so that the first hover does not wait for fields.json and
+    // the first diagnostics get their related places.
+    this.d.documents.onDidOpen((e) => void this.safe('warm-up', undefined, () => this.at(e.document.uri)));
+    c.onHover((p) =>
+      this.safe('hover', null, async () => {
+        const at = await this.at(p.textDocument.uri);
+        if (!at) return null;
+        const h = hoverAt(
+          at.index,
+          at.sdk,
+          at.index.offsetAt(p.position.line, p.position.character),
+          at.language,
+        );
+        return h ? { contents: { kind: 'markdown' as const, value: h.markdown }, range: h.range } : null;
+      }),
+    );
+    c.onCompletion((p) =>
+      this.safe('completion', null, async () => {
+        const at = await this.at(p.textDocument.uri);
+        if (!at?.sdk) return null;
+        const items = completeAt(
+          at.index,
+          at.sdk,
+          at.index.offsetAt(p.position.line, p.position.character),
+          at.language,
+          {
+            today: today(),
+            uuid: () => crypto.randomUUID(),
+          },
+        );
+        return {
+          isIncomplete: false,
+          items: items.map(
+            (i): CompletionItem => ({
+              label: i.label,
+              kind: COMPLETION_KINDS[i.kind],
+              detail: i.detail,
+              documentation: i.documentation,
+              sortText: i.sortText,
+              filterText: i.filterText,
+              textEdit: { range: i.range, newText: i.insertText },
+              insertTextFormat: i.snippet ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+              insertTextMode: InsertTextMode.asIs,
+            }),
+          ),
+        };
+      }),
+    );
+    c.onCodeAction((p) =>
+      this.safe('code actions', null, async () => {
+        const at = await this.at(p.textDocument.uri);
+        if (!at) return null;
+        const all = this.published.get(p.textDocument.uri) ?? [];
+        const actions = codeActions(
+          { index: at.index, sdk: at.sdk, language: at.language, today: today() },
+          p.context.diagnostics,
+          [...all, ...p.context.diagnostics.filter((d) => !all.some((x) => sameDiagnostic(x, d)))],
+          p.range,
+        );
+        return actions.map(
+          (a): CodeAction => ({
+            title: a.title,
+            kind:
+              a.kind === 'quickfix'
+                ? CodeActionKind.QuickFix
+                : a.kind === 'source.fixAll'
+                  ? CodeActionKind.SourceFixAll
+                  : CodeActionKind.RefactorRewrite,
+            diagnostics: a.diagnostics as Diagnostic[],
+            isPreferred: a.isPreferred,
+            edit: { changes: { [p.textDocument.uri]: a.edits } },
+          }),
+        );
+      }),
+    );
+    c.onDocumentSymbol((p) =>
+      this.safe('document symbols', null, async () => {
+        const at = await this.at(p.textDocument.uri);
+        return at ? documentSymbols(at.index, at.sdk).map(toDocumentSymbol) : null;
+      }),
+    );
+    c.onWorkspaceSymbol((p) =>
+      this.safe('workspace symbols', [], async () => {
+        const q = p.query.trim().toLowerCase();
+        const out: WorkspaceSymbol[] = [];
+        const walk = (uri: string, syms: NoticeSymbol[], container?: string) => {
+          for (const s of syms) {
+            if (
+              s.kind !== 'notice' &&
+              s.kind !== 'group' &&
+              s.kind !== 'procedure' &&
+              (!q || s.name.toLowerCase().includes(q))
+            )
+              out.push({
+                name: s.name,
+                kind: SYMBOL_KINDS[s.kind],
+                containerName: container,
+                location: { uri, range: s.selectionRange },
+              });
+            walk(uri, s.children, s.kind === 'notice' ? `${s.name} ${s.detail ?? ''}`.trim() : container);
+          }
+        };
+        const open = new Set<string>();
+        for (const doc of this.d.documents.all()) {
+          open.add(doc.uri);
+          const at = await this.at(doc.uri);
+          if (at) walk(doc.uri, documentSymbols(at.index, at.sdk));
+        }
+        // Notices on disk in the workspace folders, read once per modification.
+        for (const file of noticeFiles(this.folders)) {
+          const uri = pathToFileURL(file).toString();
+          if (open.has(uri)) continue;
+          const syms = await this.fileSymbols(file, uri);
+          if (syms) walk(uri, syms);
+        }
+        return out;
+      }),
+    );
+    c.onDefinition((p) =>
+      this.safe('definition', null, async () => {
+        const at = await this.at(p.textDocument.uri);
+        if (!at) return null;
+        const r = definitionOf(at.index, at.sdk, at.index.offsetAt(p.position.line, p.position.character));
+        return r ? ({ uri: p.textDocument.uri, range: r } satisfies Location) : null;
+      }),
+    );
+    c.onReferences((p) =>
+      this.safe('references', null, async () => {
+        const at = await this.at(p.textDocument.uri);
+        if (!at) return null;
+        const offset = at.index.offsetAt(p.position.line, p.position.character);
+        return referencesOf(at.index, at.sdk, offset, p.context.includeDeclaration).map(
+          (range): Location => ({ uri: p.textDocument.uri, range }),
+        );
+      }),
+    );
+    c.onPrepareRename((p) =>
+      this.safe('prepare rename', null, async () => {
+        const at = await this.at(p.textDocument.uri);
+        if (!at) return null;
+        return (
+          prepareRename(at.index, at.sdk, at.index.offsetAt(p.position.line, p.position.character)) ?? null
+        );
+      }),
+    );
+    c.onRenameRequest(async (p) => {
+      const at = await this.safe('rename', undefined, () => this.at(p.textDocument.uri));
+      if (!at) return null;
+      const r = renameIdentifier(
+        at.index,
+        at.sdk,
+        at.index.offsetAt(p.position.line, p.position.character),
+        p.newName,
+      );
+      if (r.ok) return { changes: { [p.textDocument.uri]: r.edits } };
+      if (r.kind === 'taken')
+        return new ResponseError(
+          1,
+          `${r.id} is already used in this notice: choose a free identifier, so that two entities do not share one.`,
+        );
+      if (r.kind === 'bad-format')
+        return new ResponseError(
+          1,
+          `An identifier of this kind has the form ${r.wanted} (same prefix, four digits).`,
+        );
+      return new ResponseError(
+        1,
+        'Place the cursor on an identifier such as ORG-0001 or LOT-0002 to rename it.',
+      );
+    });
+    c.onRequest(NewNoticeRequest.method, (p: NewNoticeParams) =>
+      this.safe(
+        'new notice',
+        { ok: false, kind: 'sdk-unreadable', detail: 'see the log' } as NewNoticeResult,
+        () => this.newNotice(p),
+      ),
+    );
+    c.onRequest(NoticeSubtypesRequest.method, (p: NoticeSubtypesParams) =>
+      this.safe('notice subtypes', [] as NoticeSubtypeItem[], () => this.subtypes(p)),
+    );
+  }
+
+  private async newNotice(p: NewNoticeParams): Promise<NewNoticeResult> {
+    const s = await this.d.settings(p?.scopeUri ?? '');
+    const choice = this.choose(s, undefined);
+    if (!choice.ok) return { ok: false, kind: choice.kind, detail: choice.detail };
+    const r = newNotice(choice.sdk, { subtype: String(p?.subtype ?? ''), language: s.validation.language });
+    if (!r.ok)
+      return { ok: false, kind: r.kind, detail: r.kind === 'unknown-subtype' ? r.subtype : r.problem };
+    return { ok: true, xml: r.xml, sdkVersion: choice.sdk.version };
+  }
+
+  private async subtypes(p: NoticeSubtypesParams): Promise<NoticeSubtypeItem[]> {
+    const s = await this.d.settings(p?.scopeUri ?? '');
+    const choice = this.choose(s, undefined);
+    if (!choice.ok) return [];
+    const lang = s.validation.language;
+    return choice.sdk.noticeSubtypes().map((t) => ({
+      id: t.subTypeId,
+      label: `${t.subTypeId} · ${t.type ?? ''}`.trim(),
+      description: choice.sdk.translation('notice', `notice|name|${t.subTypeId}`, lang) ?? t.description,
+    }));
+  }
+
+  private choose(
+    s: EformsSettings,
+    declared: string | undefined,
+  ):
+    | { ok: true; sdk: SdkKnowledge }
+    | { ok: false; kind: 'no-sdk' | 'version-missing' | 'no-version'; detail?: string } {
+    const root = s.sdk.path;
+    if (!root) return { ok: false, kind: 'no-sdk' };
+    let releases = this.releases.get(root);
+    if (!releases) {
+      releases = listSdkReleases(root);
+      this.releases.set(root, releases);
+    }
+    const pick = chooseSdkRelease(releases, { pinned: s.validation.sdkVersion, declared });
+    if (!pick.ok) {
+      // Without a declared version, the newest release serves (authoring help, not validation).
+      if (pick.kind === 'no-version' && releases[0])
+        return { ok: true, sdk: sdkKnowledge(releases[0].dir, releases[0].version) };
+      // A notice declaring a release that is not on disk still gets help from the newest one (unless
+      // the user pinned a version): field ids and code lists change little between minors.
+      if (pick.kind === 'version-missing' && !s.validation.sdkVersion && releases[0]) {
+        const newest = releases[0];
+        const note = `${root}: no SDK ${pick.wanted}; authoring help uses ${newest.version}`;
+        if (!this.warned.has(note)) {
+          this.warned.add(note);
+          this.d.log(note);
+        }
+        return { ok: true, sdk: sdkKnowledge(newest.dir, newest.version) };
+      }
+      return {
+        ok: false,
+        kind: pick.kind,
+        detail: pick.kind === 'version-missing' ? pick.wanted : undefined,
+      };
+    }
+    const sdk = sdkKnowledge(pick.release.dir, pick.release.version);
+    if (sdk.problem && !this.warned.has(sdk.dir)) {
+      this.warned.add(sdk.dir);
+      this.d.log(sdk.problem);
+    }
+    return { ok: true, sdk };
+  }
+
+  /** The document's index (kept per version), its SDK knowledge (if any) and the language to label in. */
+  private async at(
+    uri: string,
+  ): Promise<{ index: XmlIndex; sdk?: SdkKnowledge; language: string } | undefined> {
+    const doc = this.d.documents.get(uri);
+    if (!doc) return undefined;
+    const index = this.indexFor(uri, doc);
+    if (!index.elements[0]) return undefined;
+    const s = await this.d.settings(uri);
+    const choice = this.choose(s, declaredSdkVersion(index));
+    if (choice.ok) this.sdkOf.set(uri, choice.sdk);
+    else this.sdkOf.delete(uri);
+    this.language.set(uri, s.validation.language);
+    return { index, sdk: choice.ok ? choice.sdk : undefined, language: s.validation.language };
+  }
+
+  private async safe<T>(what: string, fallback: T, f: () => Promise<T>): Promise<T> {
+    try {
+      return await f();
+    } catch (err) {
+      this.d.log(`${what} failed: ${(err as Error).message}`);
+      return fallback;
+    }
+  }
+}
+
+function sameDiagnostic(a: Diagnostic, b: Diagnostic): boolean {
+  return (
+    a.code === b.code &&
+    a.message === b.message &&
+    a.range.start.line === b.range.start.line &&
+    a.range.start.character === b.range.start.character
+  );
+}
+
+function toDocumentSymbol(s: NoticeSymbol): DocumentSymbol {
+  return {
+    name: s.name || '(unnamed)',
+    detail: s.detail,
+    kind: SYMBOL_KINDS[s.kind],
+    range: s.range,
+    selectionRange: s.selectionRange,
+    children: s.children.map(toDocumentSymbol),
+  };
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+/** Workspace files searched for notices: a bound on count, size and depth keeps a large tree cheap. */
+const MAX_FILES = 2000;
+const MAX_FILE_BYTES = 20 * 1024 * 1024;
+const MAX_DEPTH = 8;
+const SKIP_DIRS = new Set(['node_modules', '.git', 'out', 'dist', '.cache']);
+
+function noticeFiles(roots: readonly string[]): string[] {
+  const out: string[] = [];
+  const visit = (dir: string, depth: number) => {
+    if (depth > MAX_DEPTH || out.length >= MAX_FILES) return;
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (out.length >= MAX_FILES) return;
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) visit(p, depth + 1);
+      } else if (e.isFile() && e.name.toLowerCase().endsWith('.xml')) {
+        try {
+          if (statSync(p).size <= MAX_FILE_BYTES) out.push(p);
+        } catch {
+          // Gone since the listing.
+        }
+      }
+    }
+  };
+  for (const r of roots) visit(r, 0);
+  return out;
+}
