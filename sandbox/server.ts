@@ -29,6 +29,8 @@ export interface SandboxOptions {
   services?: ((ctx: SandboxContext) => SandboxService)[];
   /** Where a request that failed inside the sandbox is logged (default: stderr). */
   log?: (message: string) => void;
+  /** Deadline for receiving a whole request (default INPUT_LIMITS.requestMs); tests shorten it. */
+  requestTimeoutMs?: number;
 }
 
 export interface RunningSandbox {
@@ -81,7 +83,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     if (!req.complete) req.resume();
   };
 
-  const server: Server = createServer((req, res) => {
+  const requestTimeout = options.requestTimeoutMs ?? INPUT_LIMITS.requestMs.max;
+  // Node looks for overdue requests every connectionsCheckingInterval (30 s by default).
+  const checkEvery = Math.max(100, Math.min(30_000, Math.floor(requestTimeout / 4)));
+  const server: Server = createServer({ connectionsCheckingInterval: checkEvery }, (req, res) => {
     // A client that resets the connection errors these streams: that is its business, not a crash.
     req.on('error', () => undefined);
     res.on('error', () => undefined);
@@ -122,7 +127,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   // Receiving a request (headers and body) has a deadline: a body that trickles in would hold a
   // connection and its buffers forever. Sending the answer has none, so large agri-food answers and the
   // cvs.slow fault are never cut.
-  server.requestTimeout = INPUT_LIMITS.requestMs.max;
+  server.requestTimeout = requestTimeout;
+  server.headersTimeout = Math.min(server.headersTimeout, requestTimeout);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
