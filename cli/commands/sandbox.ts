@@ -3,6 +3,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { installCrashGuard } from '../../core/crash-guard';
 import { SANDBOX_DEFAULT_PORT } from '../../core/environments';
 import { SANDBOX_DEMO_KEY } from '../../sandbox/context';
 import { startSandbox } from '../../sandbox/server';
@@ -47,6 +48,9 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port must be 0..65535\n${USAGE}`);
   const keys = values['api-key'] ?? [];
+  // The sandbox serves every test and every editor of the machine: an error no handler caught is logged,
+  // and it keeps serving.
+  const removeGuard = installCrashGuard((m) => io.err(m), 'sandbox');
   const running = await startSandbox({
     port,
     apiKeys: keys,
@@ -67,6 +71,7 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  removeGuard();
   io.out('sandbox stopped');
   return 0;
 }
