@@ -249,3 +249,20 @@ describe('notice store: orphans of interrupted submissions', () => {
     ]);
   });
 });
+
+describe('agri-food emulation: dates', () => {
+  test('beginDate=31/02/2024 is refused with 400, not rolled over to March', async () => {
+    const sb = await startSandbox({ port: 0, dataDir: mkdtempSync(join(tmpdir(), 'eforms-dates-')) });
+    try {
+      const get = (q: string) => fetch(`${sb.origin}/agrifood/api/pigmeat/prices?${q}`);
+      const bad = await get('beginDate=31/02/2024&endDate=31/03/2024');
+      assert.equal(bad.status, 400);
+      assert.match(JSON.stringify(await bad.json()), /31\/02\/2024/);
+      for (const q of ['beginDate=30/02/2024', 'endDate=00/01/2024', 'beginDate=01/13/2024'])
+        assert.equal((await get(q)).status, 400, q);
+      assert.equal((await get('beginDate=29/02/2024&endDate=31/03/2024')).status, 200, 'a real leap day');
+    } finally {
+      await sb.close();
+    }
+  });
+});
