@@ -2,7 +2,7 @@
 // input, text and SARIF output, a byte-order mark and UTF-16 columns — on files written here.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -196,5 +196,30 @@ describe('eforms check: hostile output paths (built CLI)', () => {
     const [f] = JSON.parse(r.stdout) as { id: string; message: string }[];
     assert.equal(f.id, 'X\u009b31m');
     assert.ok(f.message.includes('\u202etxt.exe'));
+  });
+});
+
+describe('eforms: inputs over their limit', () => {
+  test('a notice over 30 MB is refused before it is read or sent: exit 2, the limit named', () => {
+    // A sparse file: its size is over the limit without writing 30 MB.
+    const name = 'huge.xml';
+    writeFileSync(join(dir, name), '');
+    truncateSync(join(dir, name), 31 * 1024 * 1024);
+    for (const args of [
+      ['check', name, '--svrl', 'x.svrl'],
+      ['validate', name, '--env', 'sandbox'],
+    ]) {
+      const r = spawnSync(process.execPath, [CLI, ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, EFORMS_API_KEY: 'k', EFORMS_SANDBOX_URL: 'http://127.0.0.1:9' },
+      });
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(
+        r.stderr,
+        /cannot use the notice huge\.xml: The notice is larger than 30 MB \(31\.0 MB\), the most this tool accepts: make it smaller\./,
+      );
+      assert.doesNotMatch(r.stderr, /setting|environment|URL/i, 'not reported as a settings problem');
+    }
   });
 });
