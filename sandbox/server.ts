@@ -98,7 +98,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   });
 
   const route = (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    } catch {
+      // `//host/...` with a host the URL parser refuses, `http://[`: not a path any service has.
+      return sendJson(res, 400, { error: 'Bad Request', message: 'the request target is not a valid path' });
+    }
     const path = url.pathname;
     const done = (p: Promise<void>) => p.catch((err: unknown) => internalError(req, res, err));
     if (path === '/_sandbox/health') return sendJson(res, 200, { ok: true });

@@ -123,9 +123,11 @@ describe('sandbox: hostile requests', () => {
     assertWholeNotices(dataDir);
   });
 
-  test('a request URL the URL parser refuses, and handlers that throw: 500, logged, still answering', async () => {
-    const answer = await raw(sb.port, 'GET http://[ HTTP/1.1\r\nHost: x\r\n\r\n', { waitMs: 2_000 });
-    assert.match(answer, /^HTTP\/1\.1 500 /);
+  test('a request target the URL parser refuses is a 400; handlers that throw: 500, logged, still answering', async () => {
+    for (const target of ['http://[', '//..%2f/../x']) {
+      const answer = await raw(sb.port, `GET ${target} HTTP/1.1\r\nHost: x\r\n\r\n`, { waitMs: 2_000 });
+      assert.match(answer, /^HTTP\/1\.1 400 /);
+    }
     for (const path of ['/_throws/sync', '/_throws/async']) {
       const r = await fetch(`${sb.origin}${path}`);
       assert.equal(r.status, 500);
