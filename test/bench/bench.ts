@@ -8,8 +8,15 @@ import { type BenchSection, isRow, type Row } from './bench-kit';
 import { indexSections } from './index-bench';
 import { lspSections } from './lsp-bench';
 import { reportSections } from './report-bench';
+import { scalingSections } from './scaling-bench';
 
-const SECTIONS: BenchSection[] = [...indexSections, ...reportSections, ...lspSections, agrifoodBenchSection];
+const SECTIONS: BenchSection[] = [
+  ...indexSections,
+  ...reportSections,
+  ...lspSections,
+  agrifoodBenchSection,
+  ...scalingSections,
+];
 
 function formatValue(row: Row): string {
   const v = row.value;
