@@ -1,15 +1,33 @@
 // Reading the files named on the command line: one friendly sentence for each way that can fail, so
 // every subcommand says "cannot read the notice x.xml: no such file" the same way. No `vscode` import.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { INPUT_LIMITS, type InputKind, overLimitMessage } from '../core/input-limits';
 import { UsageError } from './io';
 
 /** A named input file cannot be read or is not text: one line for the user, exit status 2. */
 export class InputFileError extends UsageError {}
 
-/** The file's exact bytes (sent as they are to the services). */
-export function readInputFile(cwd: string, path: string, what: string): Buffer {
+/**
+ * The file's exact bytes (sent as they are to the services). A file over its limit (a notice by default)
+ * is refused before it is read or sent: the services would refuse it anyway, with a status that reads
+ * like a settings problem.
+ */
+export function readInputFile(
+  cwd: string,
+  path: string,
+  what: string,
+  limit: InputKind = 'noticeBytes',
+): Buffer {
+  let size = -1;
+  try {
+    size = statSync(resolve(cwd, path)).size;
+  } catch {
+    // readFileSync below says why in the usual words.
+  }
+  if (size > INPUT_LIMITS[limit].max)
+    throw new InputFileError(`cannot use the ${what} ${path}: ${overLimitMessage(limit, size)}`);
   try {
     return readFileSync(resolve(cwd, path));
   } catch (e) {

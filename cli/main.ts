@@ -2,6 +2,7 @@
 // `eforms`: the command-line tool, a thin layer over core/. Each subcommand lives in cli/commands/.
 // No `vscode` import here.
 
+import { terminalText } from '../core/terminal-text';
 import { environmentHelp } from './environment';
 import { type CliIo, EXIT_FAILURE, UsageError } from './io';
 import { commands } from './registry';
@@ -20,7 +21,9 @@ Run 'eforms <command> --help' for a command's options.
 Environment variables, read by every command:
 ${environmentHelp()}`;
 
-export async function main(argv: string[], io: CliIo): Promise<number> {
+export async function main(argv: string[], given: CliIo): Promise<number> {
+  // Messages are for people at a terminal: whatever a file or a service put in them is escaped.
+  const io: CliIo = { ...given, err: (t) => given.err(terminalText(t)) };
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.out(HELP);
@@ -51,9 +54,24 @@ declare const __VERSION__: string | undefined;
 const VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : 'dev';
 
 if (require.main === module) {
+  // A reader that goes away (`eforms check ... | head -1`) is not an error of the command: stop writing
+  // and exit with the command's own status, which says what it found, not a stack trace and 1.
+  const closed = { out: false, err: false };
+  process.stdout.on('error', () => {
+    closed.out = true;
+  });
+  process.stderr.on('error', () => {
+    closed.err = true;
+  });
   const io: CliIo = {
-    out: (t) => process.stdout.write(`${t}\n`),
-    err: (t) => process.stderr.write(`${t}\n`),
+    // Output piped to a file or a program is data and stays as it is (findings and tables are escaped
+    // by core/output-formats whatever the stream); a terminal gets every line through the sanitiser.
+    out: (t) => {
+      if (!closed.out) process.stdout.write(`${process.stdout.isTTY ? terminalText(t) : t}\n`);
+    },
+    err: (t) => {
+      if (!closed.err) process.stderr.write(`${terminalText(t)}\n`);
+    },
     env: process.env,
     cwd: process.cwd(),
   };
@@ -63,7 +81,8 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (err) => {
-      process.stderr.write(`eforms: ${err instanceof Error ? err.stack : String(err)}\n`);
+      if (!closed.err)
+        process.stderr.write(terminalText(`eforms: ${err instanceof Error ? err.stack : String(err)}\n`));
       process.exitCode = EXIT_FAILURE;
     },
   );

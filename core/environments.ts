@@ -87,3 +87,25 @@ export function keyTransportProblem(url: string): string | undefined {
   if (u.protocol === 'http:' && isLoopbackUrl(url)) return undefined;
   return `Refusing to send the API key to ${u.protocol}//${u.host}: use https (plain http is allowed only for loopback addresses).`;
 }
+
+/**
+ * A URL as it may be shown or sent to a client: without `user:password@` (a URL setting may carry
+ * credentials for a proxy or a gateway; they never belong in a status, a log or a message).
+ */
+export function withoutCredentials(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.username === '' && u.password === '') return url;
+    u.username = '';
+    u.password = '';
+    return u.href.replace(/\/$/, url.endsWith('/') ? '/' : '');
+  } catch {
+    // Not a URL: drop anything up to an '@' that could be credentials.
+    return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
+  }
+}
+
+/** Text (a log line, a message) with the `user:password@` of every URL in it removed. */
+export function withoutUrlCredentials(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1');
+}

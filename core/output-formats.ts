@@ -4,6 +4,7 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Finding, Severity } from './finding';
+import { terminalLine } from './terminal-text';
 
 export type OutputFormat = 'text' | 'json' | 'sarif';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'sarif'];
@@ -21,7 +22,8 @@ export function formatFindings(findings: Finding[], file: string, format: Output
       // One-based, as compilers print them and editors parse them; the column counts UTF-16 units.
       const line = f.range.start.line + 1;
       const col = f.range.start.character + 1;
-      return `${file}:${line}:${col}: ${f.severity} ${f.id} ${oneLine(f.message)}`;
+      // Report text comes from a service or a file: through the one terminal sanitiser, every field.
+      return `${terminalLine(file)}:${line}:${col}: ${f.severity} ${terminalLine(f.id)} ${terminalLine(f.message)}`;
     })
     .join('\n');
 }

@@ -324,21 +324,24 @@ class Evaluator {
       return this.applyPredicates(list, step.predicates, rest);
     } else {
       // Descendants in document order: the contiguous run of elements after this one that lie in its
-      // subtree (all of them for the document node), without recursion.
-      const pool: number[] = [];
-      const from = node.el + 1;
-      for (let k = from; k < elements.length && (node.el < 0 || elements[k].parent >= node.el); k++)
-        pool.push(k);
-      this.spend(pool.length);
+      // subtree (all of them for the document node), read in place, without recursion or a copy. A
+      // position first (`//cac:X[2]`) stops the walk at that match.
+      const first = step.predicates.length > 0 ? step.predicates[0].trim() : '';
+      const stopAt = /^\d+$/.test(first) ? Number(first) : Number.POSITIVE_INFINITY;
       const pick = (anyNs: boolean): void => {
-        for (const c of pool) {
-          const e = elements[c];
+        const from = node.el + 1;
+        let k = from;
+        for (; k < elements.length && (node.el < 0 || elements[k].parent >= node.el); k++) {
+          const e = elements[k];
           if (
             (step.local === null || e.local === step.local) &&
             (anyNs || step.ns === null || e.ns === step.ns)
-          )
-            candidates.push({ el: c, attr: -1 });
+          ) {
+            candidates.push({ el: k, attr: -1 });
+            if (candidates.length >= stopAt) break;
+          }
         }
+        this.spend(k - from + 1);
       };
       pick(false);
       if (candidates.length === 0 && step.unprefixed) pick(true);

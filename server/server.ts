@@ -13,7 +13,9 @@ import {
   TextDocuments,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { installCrashGuard } from '../core/crash-guard';
 import { validateNotice } from '../core/cvs-client';
+import { withoutCredentials, withoutUrlCredentials } from '../core/environments';
 import {
   type ValidateNowParams,
   ValidateNowRequest,
@@ -34,6 +36,8 @@ export interface ServerOptions {
   connection?: Connection;
   /** Defaults to process.env.EFORMS_API_KEY. */
   apiKey?: string;
+  /** Whether to install the process-wide crash guard (default true: the server owns its process). */
+  crashGuard?: boolean;
 }
 
 /** Starts the eForms language server and returns its connection (already listening). */
@@ -51,6 +55,18 @@ export function startServer(options: ServerOptions = {}): Connection {
     settings: (uri) => settings.get(uri),
     log: (m) => connection.console.log(m),
   });
+  // A server must survive any message: what a handler throws is logged once, and the server goes on.
+  const runSafe = (what: string, fn: () => void): void => {
+    try {
+      fn();
+    } catch (err) {
+      connection.console.error(
+        `eForms language server: ${what} failed (ignored, the server keeps running): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+      );
+    }
+  };
+  if (options.crashGuard !== false)
+    installCrashGuard((m) => connection.console.error(m), 'eForms language server');
 
   const scheduler = new ValidationScheduler({
     settings: (uri) => settings.get(uri),
@@ -62,9 +78,13 @@ export function startServer(options: ServerOptions = {}): Connection {
       void connection.sendDiagnostics({ uri, version, diagnostics });
     },
     status: (s) => {
-      void connection.sendNotification(ValidationStatusNotification.method, s);
+      // A URL setting may carry `user:password@`: neither the status nor the log ever shows it.
+      const shown = { ...s };
+      if (s.serviceUrl !== undefined) shown.serviceUrl = withoutCredentials(s.serviceUrl);
+      if (s.message !== undefined) shown.message = withoutUrlCredentials(s.message);
+      void connection.sendNotification(ValidationStatusNotification.method, shown);
     },
-    log: (m) => connection.console.log(m),
+    log: (m) => connection.console.log(withoutUrlCredentials(m)),
     versionRange: (o) => versionRanges.get(o),
   });
 
@@ -116,7 +136,12 @@ export function startServer(options: ServerOptions = {}): Connection {
     scheduler.settingsChanged();
   });
 
-  const snapshot = (d: TextDocument) => ({ uri: d.uri, version: d.version, text: d.getText() });
+  // A client may send anything as a document's text (a number, null, an object): such a document reads
+  // as empty, which its local checks report, rather than as a crash in the index.
+  const snapshot = (d: TextDocument) => {
+    const text: unknown = d.getText();
+    return { uri: d.uri, version: d.version, text: typeof text === 'string' ? text : '' };
+  };
   // Changes that arrive faster than a large notice is indexed are coalesced: only the latest version of
   // each document is computed (and published), once the queued messages have been read.
   const pending = new Set<string>();
@@ -126,17 +151,17 @@ export function startServer(options: ServerOptions = {}): Connection {
     for (const uri of [...pending]) {
       pending.delete(uri);
       const d = documents.get(uri);
-      if (d) scheduler.change(snapshot(d));
+      if (d) runSafe(`checking ${uri}`, () => scheduler.change(snapshot(d)));
     }
   };
   const flushOne = (uri: string) => {
     if (!pending.delete(uri)) return;
     const d = documents.get(uri);
-    if (d) scheduler.change(snapshot(d));
+    if (d) runSafe(`checking ${uri}`, () => scheduler.change(snapshot(d)));
   };
   documents.onDidOpen((e) => {
     pending.delete(e.document.uri);
-    scheduler.open(snapshot(e.document));
+    runSafe(`opening ${e.document.uri}`, () => scheduler.open(snapshot(e.document)));
   });
   documents.onDidChangeContent((e) => {
     pending.add(e.document.uri);
@@ -147,13 +172,15 @@ export function startServer(options: ServerOptions = {}): Connection {
   });
   documents.onDidSave((e) => {
     flushOne(e.document.uri);
-    scheduler.save(snapshot(e.document));
+    runSafe(`saving ${e.document.uri}`, () => scheduler.save(snapshot(e.document)));
   });
   documents.onDidClose((e) => {
     pending.delete(e.document.uri);
-    settings.forget(e.document.uri);
-    authoring.forget(e.document.uri);
-    scheduler.close(e.document.uri);
+    runSafe(`closing ${e.document.uri}`, () => {
+      settings.forget(e.document.uri);
+      authoring.forget(e.document.uri);
+      scheduler.close(e.document.uri);
+    });
   });
 
   connection.onRequest(

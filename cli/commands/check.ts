@@ -3,6 +3,7 @@
 // as text, JSON or SARIF. It never contacts a service and never writes files.
 
 import { type Finding, sortByPosition } from '../../core/finding';
+import type { InputKind } from '../../core/input-limits';
 import { formatFindings, isOutputFormat, OUTPUT_FORMATS, summarize } from '../../core/output-formats';
 import { type ReportMisfit, reportMisfits } from '../../core/report-fit';
 import { parseSvrl, SvrlFormatError } from '../../core/svrl';
@@ -28,8 +29,8 @@ invalid file.`;
 const HINT = "Run 'eforms check --help' for usage.";
 
 /** The file's exact text: UTF-8, a leading byte-order mark dropped (editors do not show it). */
-function readText(cwd: string, path: string, what: string): string {
-  return decodeInputText(readInputFile(cwd, path, what), path, what);
+function readText(cwd: string, path: string, what: string, limit: InputKind): string {
+  return decodeInputText(readInputFile(cwd, path, what, limit), path, what);
 }
 
 export async function check(args: string[], io: CliIo): Promise<number> {
@@ -53,8 +54,8 @@ export async function check(args: string[], io: CliIo): Promise<number> {
   const svrlArg = values.svrl;
   let findings: Finding[];
   try {
-    const noticeText = readText(io.cwd, noticeArg, 'notice');
-    const svrlText = readText(io.cwd, svrlArg, 'SVRL report');
+    const noticeText = readText(io.cwd, noticeArg, 'notice', 'noticeBytes');
+    const svrlText = readText(io.cwd, svrlArg, 'SVRL report', 'svrlBytes');
     let report: ReturnType<typeof parseSvrl>;
     try {
       report = parseSvrl(svrlText);

@@ -8,6 +8,7 @@ import { formatFindings, isOutputFormat, summarize } from '../../core/output-for
 import { reportMisfits } from '../../core/report-fit';
 import { parseSvrl, type SvrlReport } from '../../core/svrl';
 import { mapSvrl, severityOf } from '../../core/svrl-mapping';
+import { terminalLine } from '../../core/terminal-text';
 import { indexXml } from '../../core/xml-index';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
 import { misfitText } from './check';
@@ -86,8 +87,11 @@ export async function report(args: string[], io: CliIo): Promise<number> {
       ),
     );
   else {
+    // Report text from the service: through the one terminal sanitiser, as every text output.
     for (const a of asserts)
-      io.out(`${severityOf(a.role)} ${a.id} ${a.location}\n    ${a.text.replace(/\s+/g, ' ')}`);
+      io.out(
+        `${severityOf(a.role)} ${terminalLine(a.id)} ${terminalLine(a.location)}\n    ${terminalLine(a.text)}`,
+      );
     const errors = asserts.filter((a) => severityOf(a.role) === 'error').length;
     io.out(
       `${id}: ${asserts.length} assertion${asserts.length === 1 ? '' : 's'} failed, ${errors} error${errors === 1 ? '' : 's'}. Add --notice FILE to see them on the notice's lines.`,

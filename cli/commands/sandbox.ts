@@ -3,6 +3,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { installCrashGuard } from '../../core/crash-guard';
 import { SANDBOX_DEFAULT_PORT } from '../../core/environments';
 import { SANDBOX_DEMO_KEY } from '../../sandbox/context';
 import { startSandbox } from '../../sandbox/server';
@@ -68,6 +69,9 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
   if (!Number.isFinite(publishStepSeconds) || publishStepSeconds <= 0 || publishStepSeconds > 86400)
     throw new UsageError(`--publish-delay takes a number of seconds between 1 and 86400\n${USAGE}`);
   const keys = values['api-key'] ?? [];
+  // The sandbox serves every test and every editor of the machine: an error no handler caught is logged,
+  // and it keeps serving.
+  const removeGuard = installCrashGuard((m) => io.err(m), 'sandbox');
   const running = await startSandbox({
     port,
     apiKeys: keys,
@@ -90,6 +94,7 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  removeGuard();
   io.out('sandbox stopped');
   return 0;
 }

@@ -2,6 +2,7 @@
 // injection defused), Markdown tables and aligned plain-text tables for terminals. Service strings
 // are untrusted: control characters never reach the output.
 
+import { terminalLine } from '../terminal-text';
 import { ENDPOINTS } from './endpoints';
 import { formatAmount } from './price';
 import type { RecordTypes, SectorId } from './records';
@@ -16,10 +17,16 @@ function text(v: unknown): string {
   return String(v).replace(CONTROL, '');
 }
 
+/**
+ * A signed plain number (`-2`, `+1.5`, `-1,234.5`, `+3.0 %`): the only text starting with + or - that a
+ * spreadsheet cannot run. `-2+3+cmd|...` starts with a sign and a digit too, and is a formula.
+ */
+const SIGNED_NUMBER = /^[-+]\d+(?:[.,]\d+)*(?:[eE][-+]?\d+)?(?: ?%)?$/;
+
 /** One CSV cell: quoted when needed; text starting with = + - @ gets a leading ' so spreadsheets do not run it. */
 export function csvCell(v: unknown): string {
   let s = text(v).replace(/[\r\n]+/g, ' ');
-  if (typeof v === 'string' && /^[=+\-@\t]/.test(s) && !/^[-+]?\d/.test(s)) s = `'${s}`;
+  if (typeof v === 'string' && /^[=+\-@\t]/.test(s) && !SIGNED_NUMBER.test(s)) s = `'${s}`;
   return /[",;\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
@@ -50,10 +57,18 @@ export function toMarkdown(header: readonly string[], rows: readonly (readonly u
   return `${out.join('\n')}\n`;
 }
 
-/** Columns padded to their widest cell, for terminals. */
+/**
+ * Columns padded to their widest cell (at most 60), for terminals: every cell through the one terminal
+ * sanitiser. Widths are found by a loop, never by spreading the rows into a call: 187,000 rows overflowed
+ * the stack that way.
+ */
 export function toTextTable(header: readonly string[], rows: readonly (readonly unknown[])[]): string {
-  const cells = [header.map(text), ...rows.map((r) => r.map((v) => text(v).replace(/\s+/g, ' ')))];
-  const widths = header.map((_, i) => Math.min(60, Math.max(...cells.map((r) => (r[i] ?? '').length))));
+  const cell = (v: unknown) => (v === null || v === undefined ? '' : terminalLine(String(v)));
+  const cells = [header.map(cell), ...rows.map((r) => r.map(cell))];
+  const widths = header.map(() => 0);
+  for (const r of cells)
+    for (let i = 0; i < widths.length; i++)
+      widths[i] = Math.max(widths[i], Math.min(60, (r[i] ?? '').length));
   return cells
     .map((r) =>
       r

@@ -5,7 +5,7 @@
 
 import { MEMBER_STATES } from '../../core/agrifood/member-states';
 import type { SectorId } from '../../core/agrifood/records';
-import { DAY, WEEK_RULES, type WeekRule, weekOf } from '../../core/agrifood/weeks';
+import { DAY, parseDmy, WEEK_RULES, type WeekRule, weekOf } from '../../core/agrifood/weeks';
 import { type Combo, type GenPeriod, MODELS, type Model, type PriceStyle } from './catalogue';
 
 const ISO: WeekRule = { startMonth: 0, meaning: 'ISO 8601', documented: true };
@@ -148,9 +148,11 @@ function ints(q: RawQuery, name: string): Set<number> | undefined {
 function dmy(q: RawQuery, name: string): number | undefined {
   const v = q.get(name)?.[0];
   if (v === undefined) return undefined;
-  const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(v);
-  if (!m) throw new BadParameter(`Failed to parse date '${v}' of parameter '${name}' (expected dd/MM/yyyy)`);
-  return Date.UTC(Number(m[3]), Number(m[2]) - 1, Number(m[1]));
+  // Strictly: Date.UTC would roll 31/02/2024 over to 2 March instead of refusing it.
+  const t = /^\d{2}\/\d{2}\/\d{4}$/.test(v) ? parseDmy(v) : undefined;
+  if (t === undefined)
+    throw new BadParameter(`Failed to parse date '${v}' of parameter '${name}' (expected dd/MM/yyyy)`);
+  return t;
 }
 
 /** The records of `sector` matching `q`, lazily. Throws BadParameter for values the service cannot read. */

@@ -3,7 +3,7 @@
 // with entities decoded, and the absolute paths the official reports print as `location`.
 // It never throws on odd content and never reads anything outside the notice it is given.
 
-import type { XmlElement, XmlIndex } from '../../core/xml-index';
+import { contentEnd as endTagStart, type XmlElement, type XmlIndex } from '../../core/xml-index';
 
 /** The prefixes of `svrl:ns-prefix-in-attribute-values`, in the order of the official reports. */
 export const SVRL_NAMESPACES: readonly (readonly [string, string])[] = [
@@ -35,6 +35,10 @@ export const NOTICE_ROOT_NAMESPACES: ReadonlySet<string> = new Set([
 export class NoticeNode {
   readonly children: NoticeNode[] = [];
   private textCache: string | undefined;
+  private locationCache: string | undefined;
+  /** Place among the siblings of the same name (1-based), and how many there are; set by the parent. */
+  private sameNameIndex = 0;
+  private sameNameCount = 0;
 
   constructor(
     readonly index: XmlIndex,
@@ -72,7 +76,9 @@ export class NoticeNode {
       this.textCache = '';
       return '';
     }
-    const closeAt = src.lastIndexOf('</', el.end);
+    // The own end tag's '<', found from the index: a search from el.end itself matched the parent's
+    // end tag when it followed at once (`...</cbc:Note></cac:Lot>`), and took its name as text.
+    const closeAt = endTagStart(this.index, el);
     const contentEnd = closeAt >= el.startTagEnd ? closeAt : el.end;
     let out = '';
     let pos = el.startTagEnd;
@@ -121,16 +127,41 @@ export class NoticeNode {
 
   /** The absolute location as the official reports write it: `[n]` only where siblings share a name. */
   get location(): string {
-    const steps: string[] = [];
-    for (let n: NoticeNode | undefined = this; n; n = n.parent) {
-      let step = qualified(n.el.ns, n.el.local);
-      if (n.parent) {
-        const same = n.parent.children.filter((c) => c.el.local === n?.el.local && c.el.ns === n?.el.ns);
-        if (same.length > 1) step += `[${same.indexOf(n) + 1}]`;
-      }
-      steps.push(step);
+    if (this.locationCache !== undefined) return this.locationCache;
+    // Up to the nearest ancestor whose location is known, then down: no recursion, however deep.
+    const chain: NoticeNode[] = [];
+    for (let n: NoticeNode | undefined = this; n && n.locationCache === undefined; n = n.parent)
+      chain.push(n);
+    for (let k = chain.length - 1; k >= 0; k--) {
+      const n = chain[k];
+      n.locationCache = `${n.parent?.locationCache ?? ''}/${n.step()}`;
     }
-    return `/${steps.reverse().join('/')}`;
+    return this.locationCache as unknown as string;
+  }
+
+  /** This element's step in a location: `[n]` only where siblings share its name. */
+  private step(): string {
+    const step = qualified(this.el.ns, this.el.local);
+    if (!this.parent) return step;
+    // Positions among same-named siblings are counted once per parent, for all its children: a count
+    // per finding was quadratic (20,000 failing siblings blocked the sandbox for 42 s).
+    if (this.sameNameCount === 0) this.parent.numberChildren();
+    return this.sameNameCount > 1 ? `${step}[${this.sameNameIndex}]` : step;
+  }
+
+  private numberChildren(): void {
+    const seen = new Map<string, NoticeNode[]>();
+    for (const c of this.children) {
+      const key = `${c.el.ns}\u0000${c.el.local}`;
+      let group = seen.get(key);
+      if (group === undefined) {
+        group = [];
+        seen.set(key, group);
+      }
+      group.push(c);
+      c.sameNameIndex = group.length;
+    }
+    for (const group of seen.values()) for (const c of group) c.sameNameCount = group.length;
   }
 
   /** Depth-first walk, the node itself first (document order). */

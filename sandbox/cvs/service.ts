@@ -11,6 +11,7 @@
 //   cvs.non-xml    answers 200 with an HTML page instead of SVRL (a proxy or maintenance page).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { INPUT_LIMITS } from '../../core/input-limits';
 import type { SandboxContext, SandboxService } from '../context';
 import { BodyTooLargeError, readBody, sendJson, sendText } from '../http-kit';
 import { runCvsValidation, SDK_MAJOR, SDK_MAX_MINOR } from './validator';
@@ -24,8 +25,8 @@ export const ACCEPTED_SDK_RANGE = {
 };
 /** Delay of the cvs.slow fault: longer than a client's short test timeout, short enough for a test run. */
 export const CVS_SLOW_MS = 4000;
-/** Largest request body accepted (base64 of a notice of about 30 MB). */
-const MAX_BODY = 40 * 1024 * 1024;
+/** Largest request body accepted: the base64 of a notice at the notice limit, and the options. */
+const MAX_BODY = INPUT_LIMITS.cvsRequestBytes.max;
 
 export function createCvsService(ctx: SandboxContext): SandboxService {
   const timers = new Set<NodeJS.Timeout>();

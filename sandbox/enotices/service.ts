@@ -32,6 +32,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isBusinessId, isNoticeId } from '../../core/business-id';
 import { NOTICE_STATUSES } from '../../core/enotices-client';
 import { EnoticesCodes as C, type EnoticesCode } from '../../core/enotices-messages';
+import { INPUT_LIMITS } from '../../core/input-limits';
 import { readNoticeIdentity } from '../../core/notice-identity';
 import type { SandboxContext, SandboxService } from '../context';
 import { parseSdkVersion, runCvsValidation, SDK_MAJOR, SDK_MAX_MINOR } from '../cvs/validator';
@@ -50,7 +51,10 @@ export interface EnoticesServiceOptions {
 type Family = 'v2' | 'legacy';
 type Op = 'submit' | 'convert' | 'validation-report' | 'search' | 'stop-publication';
 
-const MAX_NOTICE_BYTES = 32 * 1024 * 1024;
+const MAX_NOTICE_BYTES = INPUT_LIMITS.noticeBytes.max;
+/** A language tag as BCP 47 shapes it (`en`, `fr-BE`); anything else in noticeAuthorLocale is refused. */
+const LOCALE = /^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8})*$/;
+const SUBMIT_PARTS: ReadonlySet<string> = new Set(['metadata', 'notice']);
 const STATUSES: readonly NoticeStatusName[] = NOTICE_STATUSES;
 const SORTABLE = new Set([
   'id',
@@ -122,7 +126,12 @@ export function createEnoticesService(
     const account = authenticate(req, 'submit');
     let parts: Map<string, Buffer>;
     try {
-      parts = await readMultipart(req, { partBytes: MAX_NOTICE_BYTES, parts: 10 });
+      parts = await readMultipart(req, {
+        partBytes: MAX_NOTICE_BYTES,
+        totalBytes: INPUT_LIMITS.multipartBytes.max,
+        parts: 10,
+        keep: SUBMIT_PARTS,
+      });
     } catch (err) {
       if (err instanceof MultipartError) {
         if (err.tooLarge) throw new Refusal(400, C.noticeInvalid, `The request was refused: ${err.message}.`);
@@ -133,6 +142,12 @@ export function createEnoticesService(
     const metaRaw = parts.get('metadata');
     if (metaRaw === undefined)
       throw new Refusal(400, C.metadataMissing, 'Required part "metadata" is missing.');
+    if (metaRaw.length > INPUT_LIMITS.metadataBytes.max)
+      throw new Refusal(
+        400,
+        C.metadataMissing,
+        `The "metadata" part is larger than ${INPUT_LIMITS.metadataBytes.max} bytes.`,
+      );
     const noticeBytes = parts.get('notice');
     if (noticeBytes === undefined)
       throw new Refusal(400, C.noticeMissing, 'Required part "notice" is missing.');
@@ -150,7 +165,13 @@ export function createEnoticesService(
       throw new Refusal(400, C.authorEmailMissing, 'noticeAuthorEmail is missing from the metadata.');
     if (!locale)
       throw new Refusal(400, C.authorLocaleMissing, 'noticeAuthorLocale is missing from the metadata.');
-    if (email.length > 254 || !EMAIL.test(email))
+    if (locale.length > INPUT_LIMITS.localeChars.max || !LOCALE.test(locale))
+      throw new Refusal(
+        400,
+        C.authorLocaleMissing,
+        `noticeAuthorLocale "${printable(locale)}" is not a language code such as en or fr-BE (at most ${INPUT_LIMITS.localeChars.max} characters).`,
+      );
+    if (email.length > INPUT_LIMITS.emailChars.max || !EMAIL.test(email))
       throw new Refusal(400, C.authorEmailInvalid, 'noticeAuthorEmail is not a valid e-mail address.');
     if (noticeBytes.length === 0 || noticeBytes.toString('utf8').trim() === '')
       throw new Refusal(400, C.noticeEmpty, 'The notice is empty.');
@@ -234,7 +255,11 @@ export function createEnoticesService(
     if (/^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) {
       let parts: Map<string, Buffer>;
       try {
-        parts = await readMultipart(req, { partBytes: MAX_NOTICE_BYTES, parts: 4 });
+        parts = await readMultipart(req, {
+          partBytes: MAX_NOTICE_BYTES,
+          totalBytes: INPUT_LIMITS.multipartBytes.max,
+          parts: 4,
+        });
       } catch (err) {
         if (err instanceof MultipartError)
           throw new Refusal(400, C.requestInvalid, `The request is invalid: ${err.message}.`);

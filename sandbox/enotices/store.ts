@@ -6,7 +6,7 @@
 // the clock need no timers. Never imports client or server code.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { NOTICE_STATUSES } from '../../core/enotices-client';
@@ -64,6 +64,12 @@ export function accountOf(apiKey: string): string {
   return createHash('sha256').update(apiKey).digest('hex').slice(0, 24);
 }
 
+/**
+ * A notice file without its record older than this is an orphan of a submission that was interrupted
+ * (killed between its writes): younger ones may belong to another sandbox writing the same folder now.
+ */
+const ORPHAN_AGE_MS = 60_000;
+
 export class NoticeStore {
   private readonly dir: string;
   private readonly notices = new Map<string, StoredNotice>();
@@ -98,6 +104,26 @@ export class NoticeStore {
         // An unreadable record is skipped, not fatal: the rest of the store stays usable.
       }
     }
+    this.removeOrphans();
+  }
+
+  /**
+   * Deletes notice XML and SVRL files whose record was never written: the record is the commit point,
+   * so they belong to no acknowledged notice, and nothing else would ever remove them.
+   */
+  private removeOrphans(): void {
+    const now = Date.now();
+    for (const name of readdirSync(this.dir)) {
+      const m = /^(.+)\.(xml|svrl)$/.exec(name);
+      if (!m || this.notices.has(m[1])) continue;
+      const file = join(this.dir, name);
+      try {
+        if (now - statSync(file).mtimeMs < ORPHAN_AGE_MS) continue;
+        unlinkSync(file);
+      } catch {
+        // gone already, or not ours to delete: the store works without it either way
+      }
+    }
   }
 
   get(businessId: string): StoredNotice | undefined {
@@ -129,9 +155,16 @@ export class NoticeStore {
 
   /** Stores a new notice: XML and SVRL first, the record last (the record is the commit point). */
   async create(rec: StoredNotice, xml: Buffer, svrl: string): Promise<void> {
-    await this.atomicWrite(`${rec.businessId}.xml`, xml);
-    await this.atomicWrite(`${rec.businessId}.svrl`, Buffer.from(svrl, 'utf8'));
-    await this.atomicWrite(`${rec.businessId}.json`, Buffer.from(JSON.stringify(rec, null, 1)));
+    try {
+      await this.atomicWrite(`${rec.businessId}.xml`, xml);
+      await this.atomicWrite(`${rec.businessId}.svrl`, Buffer.from(svrl, 'utf8'));
+      await this.atomicWrite(`${rec.businessId}.json`, Buffer.from(JSON.stringify(rec, null, 1)));
+    } catch (err) {
+      // A failed write leaves no half notice behind (a full disk, a folder made read-only).
+      for (const ext of ['xml', 'svrl', 'json'])
+        await unlink(join(this.dir, `${rec.businessId}.${ext}`)).catch(() => undefined);
+      throw err;
+    }
     this.notices.set(rec.businessId, rec);
   }
 

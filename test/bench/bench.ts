@@ -9,6 +9,7 @@ import { type BenchSection, isRow, type Row } from './bench-kit';
 import { indexSections } from './index-bench';
 import { lspSections } from './lsp-bench';
 import { reportSections } from './report-bench';
+import { scalingSections } from './scaling-bench';
 
 const SECTIONS: BenchSection[] = [
   ...indexSections,
@@ -16,6 +17,7 @@ const SECTIONS: BenchSection[] = [
   ...lspSections,
   agrifoodBenchSection,
   authoringSection,
+  ...scalingSections,
 ];
 
 function formatValue(row: Row): string {

@@ -1,8 +1,8 @@
 // `eforms check` as a user runs it (the built dist/cli.js): exit statuses, one-line messages for bad
 // input, text and SARIF output, a byte-order mark and UTF-16 columns — on files written here.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -112,5 +112,114 @@ describe('eforms check (built CLI)', () => {
     const r = run('--help');
     assert.equal(r.status, 0);
     assert.match(r.stdout, /Usage: eforms check NOTICE\.xml --svrl REPORT\.svrl/);
+  });
+});
+
+// Issue 12: output that a reader stops reading, and report text meant to drive the terminal.
+describe('eforms check: hostile output paths (built CLI)', () => {
+  const notice = file('hostile-notice.xml', NOTICE);
+  const many = (role: string, count: number) =>
+    `<svrl:schematron-output xmlns:svrl="http://purl.oclc.org/dsdl/svrl">
+  <svrl:ns-prefix-in-attribute-values prefix="cn" uri="urn:cn"/>
+  ${Array.from(
+    { length: count },
+    (_, k) =>
+      `<svrl:failed-assert id="W-${k}" location="/cn:ContractNotice" role="${role}" test="false()"><svrl:text>warning number ${k}</svrl:text></svrl:failed-assert>`,
+  ).join('\n')}
+</svrl:schematron-output>`;
+
+  /** Runs check with a reader that takes the first chunk and closes the pipe, as `| head -1` does. */
+  function runClosedEarly(svrl: string): Promise<{ status: number | null; stderr: string; first: string }> {
+    return new Promise((resolve) => {
+      const child = spawn(process.execPath, [CLI, 'check', notice, '--svrl', svrl], { cwd: dir });
+      let first = '';
+      let stderr = '';
+      child.stdout.once('data', (chunk: Buffer) => {
+        first = chunk.toString('utf8').split('\n')[0];
+        child.stdout.destroy();
+      });
+      child.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString('utf8');
+      });
+      child.on('close', (status) => resolve({ status, stderr, first }));
+    });
+  }
+
+  test('| head -1 on warnings only: exit 0, no EPIPE trace', async () => {
+    const r = await runClosedEarly(file('many-warnings.svrl', many('WARN', 20_000)));
+    assert.match(r.first, /^hostile-notice\.xml:2:1: warning W-0 warning number 0$/);
+    assert.equal(r.stderr, '');
+    assert.equal(r.status, 0);
+  });
+
+  test('| head -1 on errors: exit 1 because the notice has errors, no EPIPE trace', async () => {
+    const r = await runClosedEarly(file('many-errors.svrl', many('ERROR', 20_000)));
+    assert.equal(r.stderr, '');
+    assert.equal(r.status, 1);
+  });
+
+  test('C1 controls (CSI), DEL and bidi overrides in id, message and location reach the terminal escaped', () => {
+    // XML 1.0 allows these as characters; ESC, BEL and NUL it forbids (next test).
+    const hostile = `<svrl:schematron-output xmlns:svrl="http://purl.oclc.org/dsdl/svrl">
+  <svrl:failed-assert id="X&#x9b;31m" location="/nowhere&#x202e;/x&#x7f;" role="ERROR" test="false()">
+    <svrl:text>pwned &#x9d;8;;http://evil.example/&#x9c; click&#x9b;2J&#x202e;txt.exe&#x2066;</svrl:text>
+  </svrl:failed-assert>
+</svrl:schematron-output>`;
+    const r = run(notice, '--svrl', file('hostile.svrl', hostile));
+    assert.equal(r.status, 1, r.stderr);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: their absence is the point.
+    assert.doesNotMatch(r.stdout, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e\u2066]/);
+    assert.ok(
+      r.stdout.includes(
+        'error X\\u009b31m pwned \\u009d8;;http://evil.example/\\u009c click\\u009b2J\\u202etxt.exe\\u2066',
+      ),
+      r.stdout,
+    );
+    assert.ok(r.stdout.includes('/nowhere\\u202e/x\\u007f, which is not in this notice'), r.stdout);
+  });
+
+  test('ESC, BEL and NUL, raw or as references, make the report not well-formed: exit 2, said plainly', () => {
+    for (const bad of ['&#x1b;[31m', '\u0007', '&#0;']) {
+      const r = run(notice, '--svrl', file('forbidden.svrl', report('ERROR').replace('R-1', `R-1${bad}`)));
+      assert.equal(r.status, 2);
+      assert.match(
+        r.stderr,
+        /not well-formed XML: (the character reference &#\w+; names a character XML 1\.0 forbids|character U\+0007 is not allowed in XML 1\.0)/,
+      );
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: their absence is the point.
+      assert.doesNotMatch(r.stderr, /[\u0000-\u0008\u000b-\u001f]/);
+    }
+  });
+
+  test('JSON output keeps the characters exactly (escaped by JSON itself)', () => {
+    const r = run(notice, '--svrl', 'hostile.svrl', '--format', 'json');
+    const [f] = JSON.parse(r.stdout) as { id: string; message: string }[];
+    assert.equal(f.id, 'X\u009b31m');
+    assert.ok(f.message.includes('\u202etxt.exe'));
+  });
+});
+
+describe('eforms: inputs over their limit', () => {
+  test('a notice over 30 MB is refused before it is read or sent: exit 2, the limit named', () => {
+    // A sparse file: its size is over the limit without writing 30 MB.
+    const name = 'huge.xml';
+    writeFileSync(join(dir, name), '');
+    truncateSync(join(dir, name), 31 * 1024 * 1024);
+    for (const args of [
+      ['check', name, '--svrl', 'x.svrl'],
+      ['validate', name, '--env', 'sandbox'],
+    ]) {
+      const r = spawnSync(process.execPath, [CLI, ...args], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, EFORMS_API_KEY: 'k', EFORMS_SANDBOX_URL: 'http://127.0.0.1:9' },
+      });
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(
+        r.stderr,
+        /cannot use the notice huge\.xml: The notice is larger than 30 MB \(31\.0 MB\), the most this tool accepts: make it smaller\./,
+      );
+      assert.doesNotMatch(r.stderr, /setting|environment|URL/i, 'not reported as a settings problem');
+    }
   });
 });

@@ -32,8 +32,9 @@ export function independentTree(text: string): IndependentElement {
   let pendingStart = -1;
   const attributeStarts = new Map<string, number>();
   parser.on('opentagstart', (tag) => {
-    // saxes reports this just after the name and one more character: the `<` is the last `<name` before.
-    pendingStart = text.lastIndexOf(`<${tag.name}`, parser.position);
+    // saxes reports this just after the name and one more character: the `<` is the last `<name` before
+    // that character (searching from the position itself found the next tag when it has the same name).
+    pendingStart = text.lastIndexOf(`<${tag.name}`, parser.position - 1);
     attributeStarts.clear();
   });
   parser.on('attribute', (attr) => {

@@ -117,3 +117,17 @@ describe('formatFindings', () => {
     assert.equal(summarize([]), 'no findings');
   });
 });
+
+describe('formatFindings text: the terminal sanitiser', () => {
+  test('ESC, OSC, BEL, NUL and U+202E in file, id and message come out escaped', () => {
+    const f: Finding = {
+      ...findings[2],
+      id: 'ID\u001b[31m',
+      message: 'm\u001b]8;;http://evil.example/\u0007x\u0000y\u202ez',
+    };
+    assert.equal(
+      formatFindings([f], 'a\u001b.xml', 'text'),
+      'a\\u001b.xml:3:8: info ID\\u001b[31m m\\u001b]8;;http://evil.example/\\u0007x\\u0000y\\u202ez',
+    );
+  });
+});
