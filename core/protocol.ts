@@ -34,6 +34,21 @@ export interface ValidationStatusParams {
   message?: string;
   /** Base URL of the validation service in use (never contains the key). */
   serviceUrl?: string;
+  /** Which engine this status is about: absent for the CVS, `local` for the SDK's rules in the server. */
+  engine?: 'local';
+  /** With engine `local` and state `validated`: what the SDK's rules found with. */
+  local?: EngineStatus;
+}
+
+/** How the local engine produced its findings (the counts are the status's own). */
+export interface EngineStatus {
+  /** The diagnostics' source, e.g. "eForms SDK 1.15.1". */
+  source: string;
+  sdkVersion: string;
+  /** Rules the engine could not evaluate (named in the server's log). */
+  notEvaluated: number;
+  /** `declares-none`: the notice declares no SDK version; the only (or pinned) SDK was used. */
+  versionNote?: 'declares-none';
 }
 
 /** server -> client: the validation status changed. */

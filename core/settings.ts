@@ -41,6 +41,11 @@ export type ReportLanguage = (typeof REPORT_LANGUAGES)[number];
 export type ValidationRun = 'onType' | 'onSave' | 'manual';
 export type ValidationMode = 'static' | 'dynamic';
 export type PublicationApiFamily = 'v2' | 'legacy';
+/** Which engines validate as you type: the SDK's rules here (`local`), the service (`cvs`), or both. */
+export type ValidationEngine = 'local' | 'cvs' | 'both';
+export const VALIDATION_ENGINES: readonly ValidationEngine[] = ['local', 'cvs', 'both'];
+/** The official Maven repository of the SDK artifact (eu.europa.ted.eforms:eforms-sdk). */
+export const SDK_REPOSITORY_URL = 'https://repo1.maven.org/maven2';
 
 export interface EformsSettings {
   environment: EnvironmentName;
@@ -56,6 +61,15 @@ export interface EformsSettings {
     mode: ValidationMode;
     /** `MAJOR.MINOR`; empty: the version the notice's cbc:CustomizationID declares. */
     sdkVersion: string;
+    engine: ValidationEngine;
+  };
+  sdk: {
+    /** A folder holding one SDK release, or a folder of releases named by version; '' for none. */
+    path: string;
+    /** Whether a missing release may be downloaded from `repositoryUrl` (asked once in VS Code). */
+    allowDownload: boolean;
+    /** Base of the Maven repository the SDK is downloaded from. */
+    repositoryUrl: string;
   };
   publication: { apiFamily: PublicationApiFamily; autoRefreshSeconds: number; pageSize: number };
   agrifood: { cacheTtlHours: number; timeoutMs: number };
@@ -72,7 +86,9 @@ export const DEFAULT_SETTINGS: EformsSettings = {
     language: 'en',
     mode: 'static',
     sdkVersion: '',
+    engine: 'both',
   },
+  sdk: { path: '', allowDownload: false, repositoryUrl: SDK_REPOSITORY_URL },
   publication: { apiFamily: 'v2', autoRefreshSeconds: 30, pageSize: 20 },
   agrifood: { cacheTtlHours: 12, timeoutMs: 120000 },
 };
@@ -118,6 +134,12 @@ export function readSettings(raw: Raw): EformsSettings {
       sdkVersion: /^\d+\.\d+$/.test(str(flat['validation.sdkVersion'], ''))
         ? str(flat['validation.sdkVersion'], '')
         : '',
+      engine: oneOf(flat['validation.engine'], VALIDATION_ENGINES, d.validation.engine),
+    },
+    sdk: {
+      path: str(flat['sdk.path'], ''),
+      allowDownload: flat['sdk.allowDownload'] === true,
+      repositoryUrl: str(flat['sdk.repositoryUrl'], '').replace(/\/+$/, '') || d.sdk.repositoryUrl,
     },
     publication: {
       apiFamily: oneOf(flat['publication.apiFamily'], ['v2', 'legacy'] as const, d.publication.apiFamily),

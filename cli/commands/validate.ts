@@ -2,12 +2,9 @@
 // and prints its findings placed on the text (plus the local checks), as text, JSON or SARIF. The key
 // comes from EFORMS_API_KEY only; it is never printed and never sent over plain http except to loopback.
 
-import { declaredSdkVersion } from '../../core/customization-id';
-import { CvsError, validateNotice } from '../../core/cvs-client';
+import { CvsError } from '../../core/cvs-client';
 import { type EnvironmentName, isEnvironmentName, serviceUrls } from '../../core/environments';
 import type { Finding } from '../../core/finding';
-import { localFindings } from '../../core/local-checks';
-import { noticeKindOf } from '../../core/notice-kind';
 import {
   formatFindings,
   isOutputFormat,
@@ -15,10 +12,8 @@ import {
   type OutputFormat,
   summarize,
 } from '../../core/output-formats';
-import { DEFAULT_SETTINGS, REPORT_LANGUAGES } from '../../core/settings';
-import { parseSvrl } from '../../core/svrl';
-import { mapSvrl } from '../../core/svrl-mapping';
-import { indexXml } from '../../core/xml-index';
+import { DEFAULT_SETTINGS, REPORT_LANGUAGES, type ValidationMode } from '../../core/settings';
+import { CvsValidator, inputFor, prepareNotice, ValidationPipeline } from '../../core/validation';
 import { decodeInputText, InputFileError, readInputFile } from '../input-files';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
 
@@ -92,14 +87,14 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
     return EXIT_FAILURE;
   }
 
+  const pipeline = new ValidationPipeline(new CvsValidator({ baseUrl, apiKey }), baseUrl);
   const results: FileResult[] = [];
   let failed = false;
   const many = positionals.length > 1;
   for (const file of positionals) {
     if (many && format === 'text') io.err(`Validating ${file} at ${baseUrl}…`);
     const r = await validateOne(file, io, {
-      baseUrl,
-      apiKey,
+      pipeline,
       mode,
       lang,
       sdk: values.sdk,
@@ -122,7 +117,7 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
 async function validateOne(
   file: string,
   io: CliIo,
-  o: { baseUrl: string; apiKey: string; mode: string; lang: string; sdk?: string; timeoutMs: number },
+  o: { pipeline: ValidationPipeline; mode: ValidationMode; lang: string; sdk?: string; timeoutMs: number },
 ): Promise<FileResult | string> {
   let bytes: Buffer;
   let text: string;
@@ -134,26 +129,19 @@ async function validateOne(
     if (e instanceof InputFileError) return e.message;
     throw e;
   }
-  const index = indexXml(text);
-  const root = index.elements[0];
-  if (root && !noticeKindOf(index))
+  const notice = prepareNotice(text, bytes);
+  const root = notice.index.elements[0];
+  if (root && !notice.kind)
     return `not an eForms notice (its root is <${root.qname}>${root.ns ? ` in ${root.ns}` : ''}, not ContractNotice, ContractAwardNotice, PriorInformationNotice or BusinessRegistrationInformationNotice in the eForms namespaces)`;
-  const local = localFindings(index);
-  if (index.errors.length > 0) {
+  if (notice.index.errors.length > 0) {
     io.err(`${file}: not sent to the service: the XML is not well-formed (fix the error shown first).`);
-    return { file, findings: local };
+    return { file, findings: notice.local };
   }
   try {
-    const { svrl } = await validateNotice({
-      baseUrl: o.baseUrl,
-      apiKey: o.apiKey,
-      notice: bytes,
-      language: o.lang,
-      validationMode: o.mode,
-      eFormsSdkVersion: o.sdk ?? declaredSdkVersion(index),
-      timeoutMs: o.timeoutMs,
-    });
-    return { file, findings: [...local, ...mapSvrl(index, parseSvrl(svrl))] };
+    const r = await o.pipeline.validate(
+      inputFor(notice, { language: o.lang, mode: o.mode, sdkVersion: o.sdk ?? '', timeoutMs: o.timeoutMs }),
+    );
+    return { file, findings: [...notice.local, ...r.findings] };
   } catch (e) {
     if (!(e instanceof CvsError)) return `the answer could not be read: ${(e as Error).message}`;
     // The editor's command does not exist here: say what to do on the command line.
