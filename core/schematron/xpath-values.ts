@@ -198,7 +198,7 @@ export function parseDuration(s: string, kind: 'dayTime' | 'yearMonth'): XDurati
   if (m[2] !== undefined || m[3] !== undefined) return fail();
   const ms =
     (((Number(m[4] ?? 0) * 24 + Number(m[5] ?? 0)) * 60 + Number(m[6] ?? 0)) * 60 + Number(m[7] ?? 0)) * 1000;
-  return new XDuration('dayTime', Math.round(ms) * sign || 0, 0);
+  return new XDuration('dayTime', 0, Math.round(ms) * sign || 0);
 }
 
 export function durationToString(d: XDuration): string {
