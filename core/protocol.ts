@@ -38,6 +38,8 @@ export interface ValidationStatusParams {
   engine?: 'local';
   /** With engine `local` and state `validated`: what the SDK's rules found with. */
   local?: EngineStatus;
+  /** With engine `local` and a failure: the SdkError's kind and the version wanted, for the client to act on. */
+  sdkProblem?: { kind: string; wanted?: string };
 }
 
 /** How the local engine produced its findings (the counts are the status's own). */
@@ -70,4 +72,10 @@ export interface ValidateNowResult {
 export namespace ValidateNowRequest {
   export const method = 'eforms/validateNow';
   export const type = new RequestType<ValidateNowParams, ValidateNowResult, void>(method);
+}
+
+/** client -> server: an SDK release appeared (downloaded, or a folder chosen): run the local rules again. */
+export namespace SdkChangedNotification {
+  export const method = 'eforms/sdkChanged';
+  export const type = new NotificationType<Record<string, never>>(method);
 }

@@ -125,7 +125,8 @@ export class ValidationScheduler {
   private readonly health: Record<EngineName, ServiceHealth>;
   /** One pipeline (and its cache) per service URL or SDK identity. */
   private readonly pipelines = new Map<string, ValidationPipeline>();
-  private lastStatus = '';
+  /** Per engine: the CVS's story and the SDK rules' story are deduplicated apart. */
+  private readonly lastStatus: Record<EngineName, string> = { cvs: '', local: '' };
   private lastRefusal = '';
 
   constructor(private readonly deps: SchedulerDeps) {
@@ -157,6 +158,13 @@ export class ValidationScheduler {
     this.docs.delete(uri);
     if (s.published) this.deps.publish(uri, undefined, []);
     if (![...this.docs.values()].some((d) => d.kind)) this.sendStatus({ state: 'idle', ...zero });
+  }
+
+  /** An SDK release appeared (downloaded or named): the local rules run again on every open notice. */
+  sdkChanged(): void {
+    this.health.local.reset();
+    this.lastRefusal = '';
+    for (const s of this.docs.values()) if (s.kind) void this.plan(s, 'settings');
   }
 
   /** Settings changed: forget failures that a setting may have fixed and re-validate every open notice. */
@@ -458,6 +466,7 @@ export class ValidationScheduler {
     let cls: FailureClass;
     let state: ValidationStatusParams['state'];
     let message: string;
+    let problem: ValidationStatusParams['sdkProblem'];
     if (engine === 'cvs' || err instanceof CvsError) {
       const e =
         err instanceof CvsError
@@ -485,6 +494,7 @@ export class ValidationScheduler {
       if (isAbort(err)) return;
       const e = err instanceof SdkError ? err : new SdkError('engine', { reason: String(err).slice(0, 200) });
       message = sdkProblem(e);
+      problem = { kind: e.kind, ...(e.fields.wanted ? { wanted: e.fields.wanted } : {}) };
       state = e.kind === 'offline' ? 'offline' : 'error';
       cls = e.retryable ? 'retryable' : e.kind === 'engine' ? 'rejected' : 'blocking';
     }
@@ -499,6 +509,7 @@ export class ValidationScheduler {
       serviceUrl: baseUrl,
       message,
     };
+    if (problem) status.sdkProblem = problem;
     const delay = this.health[engine].failed(cls, fingerprint, status, this.clock.now());
     const lane = s.lanes[engine];
     if (delay !== undefined && !s.closed && !lane.timer) this.schedule(s, engine, delay);
@@ -572,8 +583,9 @@ export class ValidationScheduler {
   /** Sends a status only when it differs from the last one: repeated identical failures make no storm. */
   private sendStatus(p: ValidationStatusParams): void {
     const key = JSON.stringify(p);
-    if (key === this.lastStatus) return;
-    this.lastStatus = key;
+    const engine = p.engine ?? 'cvs';
+    if (key === this.lastStatus[engine]) return;
+    this.lastStatus[engine] = key;
     this.deps.status(p);
   }
 }

@@ -9,6 +9,8 @@
 // No `vscode` import here, and no timers or scheduling: callers decide when to validate.
 
 export * from './cvs-validator';
+export * from './local-validator';
 export * from './merge';
 export * from './pipeline';
 export * from './validator';
+export * from './worker-pool';

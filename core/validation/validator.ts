@@ -24,6 +24,11 @@ export interface ValidationInput {
   signal?: AbortSignal;
   /** `YYYY-MM-DD` for current-date() (local engine), so that runs are reproducible. */
   today?: string;
+  /**
+   * Polled by CPU-bound engines besides `signal`: a worker busy evaluating cannot receive the abort
+   * message, so its caller flips shared memory instead.
+   */
+  isCancelled?(): boolean;
 }
 
 export interface EngineReport {
