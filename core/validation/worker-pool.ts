@@ -128,7 +128,6 @@ export class WorkerPool {
     w.on('exit', (code) => {
       if (this.busy.has(w) || this.idle.includes(w)) died(`the rules worker exited (${code})`);
     });
-    w.unref();
     return w;
   }
 }
