@@ -42,7 +42,12 @@ describe('SDK 1.15.1 static rules vs the official reports', { skip }, () => {
       if (!existsSync(noticePath)) return;
       const official = parseSvrl(readFileSync(join(SAMPLES_DIR, 'reports', file), 'utf8'));
       assert.ok(official.phase, 'the report names its phase');
-      const rules = await loadRuleSet({ sdkDir: SDK_DIR, sdkVersion: '1.15.1', phase: official.phase, mode: 'static' });
+      const rules = await loadRuleSet({
+        sdkDir: SDK_DIR,
+        sdkVersion: '1.15.1',
+        phase: official.phase,
+        mode: 'static',
+      });
       const local = rules.evaluate(readFileSync(noticePath, 'utf8'), { today: '2024-01-01' });
       assert.deepEqual(local.notEvaluated, [], 'every rule of the phase is evaluated');
       assert.ok(local.assertsEvaluated > 0);
@@ -72,15 +77,27 @@ describe('SDK 1.15.1 static rules vs the official reports', { skip }, () => {
 
   test('the SVRL the engine writes reads back as the same failures', async () => {
     const notice = join(SAMPLES_DIR, 'notices', 'INVALID_cn_24_empty.xml');
-    const rules = await loadRuleSet({ sdkDir: SDK_DIR, sdkVersion: '1.15.1', phase: 'eforms-16', mode: 'static' });
+    const rules = await loadRuleSet({
+      sdkDir: SDK_DIR,
+      sdkVersion: '1.15.1',
+      phase: 'eforms-16',
+      mode: 'static',
+    });
     const report = rules.evaluate(readFileSync(notice, 'utf8'), { today: '2024-01-01' });
     const parsed = parseSvrl(report.svrl);
     assert.equal(parsed.phase, 'eforms-16');
-    assert.equal(parsed.namespaces.get('cn'), 'urn:oasis:names:specification:ubl:schema:xsd:ContractNotice-2');
+    assert.equal(
+      parsed.namespaces.get('cn'),
+      'urn:oasis:names:specification:ubl:schema:xsd:ContractNotice-2',
+    );
     assert.deepEqual(parsed.assertions, report.failures);
     const withDiag = report.failures.find((f) => f.id === 'ND-ProcedureTenderingProcess-16');
     assert.deepEqual(withDiag?.diagnosticReferences, [
-      { diagnostic: 'ND-ProcedureTenderingProcess', see: 'node:ND-ProcedureTenderingProcess', path: 'cac:TenderingProcess' },
+      {
+        diagnostic: 'ND-ProcedureTenderingProcess',
+        see: 'node:ND-ProcedureTenderingProcess',
+        path: 'cac:TenderingProcess',
+      },
     ]);
   });
 });
