@@ -20,6 +20,8 @@ export interface SandboxOptions {
   /** Valid keys; when empty, SANDBOX_DEMO_KEY is the one valid key. */
   apiKeys?: string[];
   dataDir?: string;
+  /** The official SDK rules for the CVS emulation (sandbox/sdk-rules.ts); absent: its own rules. */
+  sdkRules?: SandboxContext['sdkRules'];
   /** Extra services (later features mount theirs here too). */
   services?: ((ctx: SandboxContext) => SandboxService)[];
 }
@@ -41,6 +43,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     faults: new Set(),
     now: () => Date.now(),
     origin: '',
+    ...(options.sdkRules ? { sdkRules: options.sdkRules } : {}),
   };
   const factories = [createCvsService, ...defaultServices, ...(options.services ?? [])];
   const services = factories.map((f) => f(context));

@@ -1,14 +1,16 @@
 // `eforms sandbox`: serves every emulated service on one loopback port until SIGINT or SIGTERM.
 
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SANDBOX_DEFAULT_PORT } from '../../core/environments';
+import { defaultSdkCacheRoot, listSdkReleases } from '../../core/sdk';
 import { SANDBOX_DEMO_KEY } from '../../sandbox/context';
+import { sandboxSdkRules } from '../../sandbox/sdk-rules';
 import { startSandbox } from '../../sandbox/server';
 import { type CliIo, UsageError } from '../io';
 
-const USAGE = `Usage: eforms sandbox [--port N] [--api-key KEY]... [--data-dir DIR]
+const USAGE = `Usage: eforms sandbox [--port N] [--api-key KEY]... [--data-dir DIR] [--sdk-dir DIR]
 
 Serves the emulated services on http://127.0.0.1:PORT:
   /cvs       Central Validation Service   (POST /cvs/v1/notices/validation)
@@ -16,7 +18,10 @@ Serves the emulated services on http://127.0.0.1:PORT:
   /agrifood  agri-food market data        (/agrifood/api/...)
 --port 0 takes a free port; the default is ${SANDBOX_DEFAULT_PORT} (what --env sandbox uses).
 --data-dir is where submitted notices are kept across restarts; the default is
-${defaultDataDir()}.`;
+${defaultDataDir()}.
+--sdk-dir names an eForms SDK release (or a folder of releases): the CVS then answers with the
+official SDK rules, as the real service does. Without it, releases in the download cache
+($EFORMS_SDK_CACHE or ~/.cache/eforms/sdk) are used; with none, the sandbox's own 45 rules answer.`;
 
 /** A stable folder, so that notices submitted to the sandbox survive its restart as the real ones do. */
 function defaultDataDir(): string {
@@ -25,7 +30,13 @@ function defaultDataDir(): string {
 }
 
 export async function sandbox(args: string[], io: CliIo): Promise<number> {
-  let values: { port?: string; 'api-key'?: string[]; 'data-dir'?: string; help?: boolean };
+  let values: {
+    port?: string;
+    'api-key'?: string[];
+    'data-dir'?: string;
+    'sdk-dir'?: string;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args,
@@ -33,6 +44,7 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
         port: { type: 'string' },
         'api-key': { type: 'string', multiple: true },
         'data-dir': { type: 'string' },
+        'sdk-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -47,10 +59,20 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port must be 0..65535\n${USAGE}`);
   const keys = values['api-key'] ?? [];
+  const sdkDir = values['sdk-dir'] ? resolve(io.cwd, values['sdk-dir']) : '';
+  if (sdkDir && listSdkReleases(sdkDir).length === 0)
+    throw new UsageError(
+      `--sdk-dir ${values['sdk-dir']} holds no eForms SDK release (no schematrons/, fields/ or codelists/ folder)`,
+    );
+  const cacheRoot = io.env.EFORMS_SDK_CACHE?.trim() || defaultSdkCacheRoot(io.env);
+  const sdk = sandboxSdkRules({ path: sdkDir, cacheRoot }, join(dirname(cacheRoot), 'rules'), (l) =>
+    io.err(l),
+  );
   const running = await startSandbox({
     port,
     apiKeys: keys,
     dataDir: values['data-dir'] ?? defaultDataDir(),
+    ...(sdk ? { sdkRules: sdk.rules } : {}),
   });
   io.out(`sandbox listening on ${running.origin}`);
   if (keys.length === 0) io.out(`demo API key: ${SANDBOX_DEMO_KEY}`);
@@ -58,6 +80,11 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
     `  CVS       ${running.origin}/cvs\n  eNotices2 ${running.origin}/esenders\n  agri-food ${running.origin}/agrifood`,
   );
   io.out(`  data      ${running.context.dataDir}`);
+  io.out(
+    sdk
+      ? `  rules     the official eForms SDK rules (${sdk.versions.join(', ')}${sdkDir ? ` from ${sdkDir}` : ` from ${cacheRoot}`})`
+      : "  rules     the sandbox's own 45 rules (no eForms SDK: --sdk-dir DIR gives the official ones)",
+  );
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
