@@ -22,6 +22,9 @@ export class ValidationStatusItem implements vscode.Disposable {
   private status: ValidationStatusParams = IDLE;
   /** The latest status per document: the item shows the active notice's, not whichever reported last. */
   private readonly byUri = new Map<string, ValidationStatusParams>();
+  /** The SDK rules' latest status per document (engine `local`), shown beside the CVS's. */
+  private readonly localByUri = new Map<string, ValidationStatusParams>();
+  private local: ValidationStatusParams | undefined;
   /** The latest status that named no document (e.g. "API key needed" before any request). */
   private general: ValidationStatusParams = IDLE;
   private activeUri: string | undefined;
@@ -35,7 +38,9 @@ export class ValidationStatusItem implements vscode.Disposable {
   }
 
   update(status: ValidationStatusParams): void {
-    if (status.uri) this.byUri.set(status.uri, status);
+    if (status.engine === 'local') {
+      if (status.uri) this.localByUri.set(status.uri, status);
+    } else if (status.uri) this.byUri.set(status.uri, status);
     else this.general = status;
     this.select();
   }
@@ -50,10 +55,14 @@ export class ValidationStatusItem implements vscode.Disposable {
   /** A closed document's status must not come back when another file with its name is opened. */
   forget(uri: string): void {
     this.byUri.delete(uri);
+    this.localByUri.delete(uri);
   }
 
   private select(): void {
-    this.status = (this.activeUri && this.byUri.get(this.activeUri)) || this.general;
+    this.local = this.activeUri ? this.localByUri.get(this.activeUri) : undefined;
+    const cvs = (this.activeUri && this.byUri.get(this.activeUri)) || undefined;
+    // With the CVS off (engine `local`) or not yet heard from, the SDK rules' status is the story.
+    this.status = cvs ?? (this.local && this.general.state === 'idle' ? this.local : this.general);
     this.render();
   }
 
@@ -109,6 +118,21 @@ export class ValidationStatusItem implements vscode.Disposable {
         tooltip = 'eForms notice tools';
         command = Commands.showLog;
     }
+    if (s.engine === 'local') {
+      // The SDK rules alone: say so, and name the release that produced the counts.
+      const src = s.local?.source ?? 'eForms SDK';
+      if (s.state === 'validated') {
+        text = `$(${s.errors ? 'error' : s.warnings ? 'warning' : 'check'}) ${src}: ${counts}`;
+        tooltip = `Checked here with the official rules of ${src}${s.local?.notEvaluated ? ` (${s.local.notEvaluated} rules could not be evaluated: see the log)` : ''}. Click to open the Problems view.`;
+      } else if (s.state === 'validating') text = '$(sync~spin) eForms SDK: checking…';
+      else if (s.state === 'error' || s.state === 'offline') text = '$(warning) eForms SDK: not checked';
+    }
+    const extra = this.local && this.local !== s ? localLine(this.local) : undefined;
+    if (extra && s.engine !== 'local') {
+      tooltip = `${tooltip}\n\n${extra}`;
+      if (this.local?.state === 'validated' && (s.state === 'needsKey' || s.state === 'paused'))
+        text = `${text} · ${this.local.local?.source ?? 'SDK'}: ${countsText(this.local)}`;
+    }
     this.item.text = text;
     const md = new vscode.MarkdownString(undefined, true);
     md.appendText(tooltip);
@@ -130,6 +154,19 @@ export class ValidationStatusItem implements vscode.Disposable {
     if (this.ticker) clearInterval(this.ticker);
     this.item.dispose();
   }
+}
+
+/** What the SDK rules found, for the tooltip beside the CVS's story. */
+function localLine(l: ValidationStatusParams): string {
+  if (l.state === 'validated') {
+    const note =
+      l.local?.versionNote === 'declares-none'
+        ? ' (the notice declares no SDK version: the only SDK available was used)'
+        : '';
+    return `${l.local?.source ?? 'eForms SDK'} (checked here): ${countsText(l)}${note}.`;
+  }
+  if (l.state === 'validating') return 'eForms SDK rules: checking…';
+  return `eForms SDK rules: ${l.message ?? 'not checked'}`;
 }
 
 function countsText(s: ValidationStatusParams): string {
