@@ -10,12 +10,18 @@ export const ELEMENT = 1;
 export const ATTRIBUTE = 2;
 export const TEXT = 3;
 
+/** Shared by every node without children or attributes: most leaves have none, and a notice can have
+ * tens of thousands of nodes, so one array each would be garbage to collect on every keystroke. */
+const NONE: XNode[] = [];
+
 export class XNode {
-  /** Element children only, in document order. */
-  kids: XNode[] = [];
-  attrs: XNode[] = [];
+  /** Element children only, in document order. Never mutate: it may be the shared empty array. */
+  kids: XNode[] = NONE;
+  attrs: XNode[] = NONE;
   #texts: XNode[] | undefined;
   #string: string | undefined;
+  /** The node's value as untypedAtomic, made once (comparisons atomize the same nodes many times). */
+  untyped: unknown;
 
   constructor(
     readonly doc: XDocument,
@@ -50,7 +56,7 @@ export class XNode {
 
   /** Text-node children, computed on first use (rules read `text()` of leaf elements). */
   get texts(): XNode[] {
-    if (this.#texts === undefined) this.#texts = this.kind === ELEMENT ? this.doc.textChildren(this) : [];
+    if (this.#texts === undefined) this.#texts = this.kind === ELEMENT ? this.doc.textChildren(this) : NONE;
     return this.#texts;
   }
 }
@@ -72,21 +78,14 @@ export class XDocument {
       const parent = e.parent < 0 ? this.node : nodes[e.parent];
       const n = new XNode(this, ELEMENT, e.start, parent, e.ns, e.local, k);
       nodes.push(n);
-      parent.kids.push(n);
+      if (parent.kids === NONE) parent.kids = [n];
+      else parent.kids.push(n);
       for (const a of e.attributes) {
         if (a.qname === 'xmlns' || a.qname.startsWith('xmlns:')) continue;
-        n.attrs.push(
-          new XNode(
-            this,
-            ATTRIBUTE,
-            a.start,
-            n,
-            a.ns,
-            a.local,
-            -1,
-            decodeAttr(index, a.valueStart, a.valueEnd),
-          ),
-        );
+        const value = decodeAttr(index, a.valueStart, a.valueEnd);
+        const an = new XNode(this, ATTRIBUTE, a.start, n, a.ns, a.local, -1, value);
+        if (n.attrs === NONE) n.attrs = [an];
+        else n.attrs.push(an);
       }
     }
     this.root = this.node.kids[0];
@@ -112,12 +111,15 @@ export class XDocument {
     const e = index.elements[n.el];
     const end = contentEnd(index, e);
     if (end < 0) return [];
-    const out: XNode[] = [];
+    let out: XNode[] = NONE;
     let from = e.startTagEnd;
     const push = (a: number, b: number): void => {
       if (b <= a) return;
       const value = charData(index.text, a, b);
-      if (value !== '') out.push(new XNode(this, TEXT, a, n, '', '', -1, value));
+      if (value === '') return;
+      const t = new XNode(this, TEXT, a, n, '', '', -1, value);
+      if (out === NONE) out = [t];
+      else out.push(t);
     };
     for (const kid of n.kids) {
       const ke = index.elements[kid.el];

@@ -52,11 +52,26 @@ export class Runtime {
   globals: (Seq | undefined)[] = [];
   globalFns: Compiled[] = [];
 
+  /** Results of absolute paths (and their prefixes) for the current document, by interned key. */
+  memo: (Seq | undefined)[] = [];
+  readonly #keys = new Map<string, number>();
+
   reset(doc: XDocument, today: XDate): void {
     this.doc = doc;
     this.today = today;
     this.globals = new Array(this.globalFns.length);
     this.frame = [];
+    this.memo = new Array(this.#keys.size);
+  }
+
+  /** A small number for a path's text, the same for every rule that writes the same path. */
+  internKey(key: string): number {
+    let id = this.#keys.get(key);
+    if (id === undefined) {
+      id = this.#keys.size;
+      this.#keys.set(key, id);
+    }
+    return id;
   }
 
   global(i: number): Seq {
@@ -196,11 +211,60 @@ function axisNodes(n: XNode, axis: string, test: NodeTest): XNode[] {
   throw new XPathDynamicError('XPST0010', `axis ${axis} is not supported`);
 }
 
-function applyPredicates(items: Seq, preds: Compiled[]): Seq {
+/** A predicate, and whether its value is the same for every item it filters (no context, no locals). */
+interface Pred {
+  fn: Compiled;
+  constant: boolean;
+}
+
+const CONTEXT_FUNCTIONS = new Set(['position', 'last']);
+const NULLARY_CONSTANTS = new Set(['true', 'false', 'current-date']);
+
+function isConstant(a: Ast, scope: Scope): boolean {
+  switch (a.t) {
+    case 'str':
+    case 'num':
+      return true;
+    case 'var':
+      return !scope.locals.has(a.name) && scope.globals.has(a.name);
+    case 'call':
+      if (CONTEXT_FUNCTIONS.has(a.fn)) return false;
+      if (a.args.length === 0) return NULLARY_CONSTANTS.has(a.fn);
+      return a.args.every((x) => isConstant(x, scope));
+    case 'cmp':
+    case 'arith':
+      return isConstant(a.l, scope) && isConstant(a.r, scope);
+    case 'or':
+    case 'and':
+      return a.args.every((x) => isConstant(x, scope));
+    case 'neg':
+      return isConstant(a.arg, scope);
+    case 'seq':
+      return a.items.every((x) => isConstant(x, scope));
+    default:
+      return false;
+  }
+}
+
+function compilePreds(asts: Ast[], rt: Runtime, scope: Scope): Pred[] {
+  return asts.map((p) => ({ fn: compile(p, rt, scope), constant: isConstant(p, scope) }));
+}
+
+function applyPredicates(items: Seq, preds: Pred[]): Seq {
   let cur = items;
-  for (const pred of preds) {
-    const next: Seq = [];
+  for (const { fn: pred, constant } of preds) {
     const size = cur.length;
+    if (size === 0) return cur;
+    if (constant) {
+      // `[$noticeSubType = '16']`: one evaluation decides for all items.
+      const r = pred({ item: cur[0], pos: 1, size });
+      if (r.length === 1 && typeof r[0] === 'number') {
+        const at = r[0];
+        cur = Number.isInteger(at) && at >= 1 && at <= size ? [cur[at - 1]] : EMPTY;
+      } else if (!ebv(r)) return EMPTY;
+      continue;
+    }
+    const next: Seq = [];
     for (let i = 0; i < size; i++) {
       const r = pred({ item: cur[i], pos: i + 1, size });
       if (r.length === 1 && typeof r[0] === 'number') {
@@ -399,7 +463,7 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
       return compileFor(ast, rt, scope);
     case 'filter': {
       const base = c(ast.base);
-      const preds = ast.preds.map(c);
+      const preds = compilePreds(ast.preds, rt, scope);
       return (x) => applyPredicates(base(x), preds);
     }
     case 'step':
@@ -412,7 +476,7 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
 }
 
 function compileStep(ast: Extract<Ast, { t: 'step' }>, rt: Runtime, scope: Scope): Compiled {
-  const preds = ast.preds.map((p) => compile(p, rt, scope));
+  const preds = compilePreds(ast.preds, rt, scope);
   const { axis, test } = ast;
   // The two steps that make up nearly every rule: a named child, and `..`.
   if (
@@ -461,9 +525,8 @@ function compilePath(steps: Ast[], rt: Runtime, scope: Scope): Compiled {
     s2.test.ns !== undefined
   ) {
     const { ns, local } = s2.test;
-    const preds = s2.preds.map((p) => compile(p, rt, scope));
     // Positional predicates count per parent, so only predicate-free lookups take the shortcut.
-    if (preds.length === 0) {
+    if (s2.preds.length === 0) {
       compiled.push(() => rt.doc.named(ns, local));
       start = 3;
     }
@@ -475,38 +538,82 @@ function compilePath(steps: Ast[], rt: Runtime, scope: Scope): Compiled {
     compiled.push(compile(s, rt, scope));
     sortAfter.push(!(s.t === 'step' && (s.axis === 'child' || s.axis === 'attribute' || s.axis === 'self')));
   }
-  return (x) => {
-    let cur = compiled[0](x);
-    for (let i = 1; i < compiled.length; i++) {
-      const step = compiled[i];
-      const size = cur.length;
-      if (size === 0) return EMPTY;
-      let out: Seq = [];
-      let nodes = 0;
-      if (size === 1) {
-        const it = cur[0];
+  const applyStep = (cur: Seq, i: number): Seq => {
+    const step = compiled[i];
+    const size = cur.length;
+    if (size === 0) return EMPTY;
+    let out: Seq;
+    if (size === 1) {
+      const it = cur[0];
+      if (!(it instanceof XNode))
+        throw new XPathDynamicError('XPTY0019', 'a path step applied to an atomic value');
+      out = step({ item: it, pos: 1, size: 1 });
+    } else {
+      out = [];
+      // One context object for the loop: a step reads it while it runs and never keeps it.
+      const cx: Ctx = { item: cur[0], pos: 1, size };
+      for (let j = 0; j < size; j++) {
+        const it = cur[j];
         if (!(it instanceof XNode))
           throw new XPathDynamicError('XPTY0019', 'a path step applied to an atomic value');
-        out = step({ item: it, pos: 1, size: 1 });
-      } else {
-        for (let j = 0; j < size; j++) {
-          const it = cur[j];
-          if (!(it instanceof XNode))
-            throw new XPathDynamicError('XPTY0019', 'a path step applied to an atomic value');
-          const r = step({ item: it, pos: j + 1, size });
-          for (const y of r) out.push(y);
-        }
+        cx.item = it;
+        cx.pos = j + 1;
+        const r = step(cx);
+        for (const y of r) out.push(y);
       }
-      for (const y of out) if (y instanceof XNode) nodes++;
-      if (nodes === out.length) {
-        if (size > 1 || sortAfter[i]) out = docOrder(out as XNode[]);
-      } else if (nodes > 0) {
-        throw new XPathDynamicError('XPTY0018', 'a path step returned both nodes and atomic values');
-      }
-      cur = out;
     }
+    let nodes = 0;
+    for (const y of out) if (y instanceof XNode) nodes++;
+    if (nodes === out.length) {
+      if (size > 1 || sortAfter[i]) out = docOrder(out as XNode[]);
+    } else if (nodes > 0) {
+      throw new XPathDynamicError('XPTY0018', 'a path step returned both nodes and atomic values');
+    }
+    return out;
+  };
+  // An absolute path without local variables has one value per document: rule contexts share long
+  // prefixes (`/*/cac:ProcurementProjectLot[cbc:ID/@schemeName='Lot']/…`), each computed once.
+  if (s0?.t === 'root' && !usesLocals(steps, scope)) {
+    const offset = start === 3 ? 2 : 0;
+    const keys = compiled.map((_, j) => rt.internKey(JSON.stringify(steps.slice(0, j + offset + 1))));
+    return (x) => {
+      const memo = rt.memo;
+      let j = compiled.length - 1;
+      let cur: Seq | undefined = memo[keys[j]];
+      while (cur === undefined && j > 0) cur = memo[keys[--j]];
+      if (cur === undefined) {
+        cur = compiled[0](x);
+        memo[keys[0]] = cur;
+        j = 0;
+      }
+      for (let i = j + 1; i < compiled.length; i++) {
+        cur = applyStep(cur, i);
+        memo[keys[i]] = cur;
+      }
+      return cur;
+    };
+  }
+  return (x) => {
+    let cur = compiled[0](x);
+    for (let i = 1; i < compiled.length; i++) cur = applyStep(cur, i);
     return cur;
   };
+}
+
+function usesLocals(asts: Ast[], scope: Scope): boolean {
+  let found = false;
+  const visit = (v: unknown): void => {
+    if (found || v === null || typeof v !== 'object') return;
+    const node = v as { t?: string; name?: string };
+    if (node.t === 'var' && node.name !== undefined && scope.locals.has(node.name)) {
+      found = true;
+      return;
+    }
+    // Context-dependent functions inside a predicate are fine: the predicate sets its own context.
+    for (const child of Object.values(v as object)) visit(child);
+  };
+  visit(asts);
+  return found;
 }
 
 function compileFor(ast: Extract<Ast, { t: 'for' }>, rt: Runtime, scope: Scope): Compiled {

@@ -44,7 +44,13 @@ export class XPathDynamicError extends Error {
 }
 
 export function atomize(item: Item): Atomic {
-  return item instanceof XNode ? new Untyped(item.string) : item;
+  if (!(item instanceof XNode)) return item;
+  let u = item.untyped as Untyped | undefined;
+  if (u === undefined) {
+    u = new Untyped(item.string);
+    item.untyped = u;
+  }
+  return u;
 }
 
 export function typeName(a: Atomic): string {
