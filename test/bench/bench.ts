@@ -8,8 +8,16 @@ import { type BenchSection, isRow, type Row } from './bench-kit';
 import { indexSections } from './index-bench';
 import { lspSections } from './lsp-bench';
 import { reportSections } from './report-bench';
+import { schematronSections } from './schematron-bench';
+import { sdkPipelineSections } from './sdk-pipeline-bench';
 
-const SECTIONS: BenchSection[] = [...indexSections, ...reportSections, ...lspSections, agrifoodBenchSection];
+const SECTIONS: BenchSection[] = [
+  ...indexSections,
+  ...reportSections,
+  ...lspSections,
+  agrifoodBenchSection,
+  ...sdkPipelineSections,
+];
 
 function formatValue(row: Row): string {
   const v = row.value;
