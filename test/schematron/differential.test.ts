@@ -17,54 +17,11 @@ import { prepare } from '../../core/schematron/engine';
 import { type Compiled, compile, ebv, Runtime, type Scope } from '../../core/schematron/xpath-compile';
 import { parseDate } from '../../core/schematron/xpath-values';
 import { indexXml } from '../../core/xml-index';
+import { nestBindings, oracleExpression } from '../support/fontoxpath-schematron';
 import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 
 const skip = skipUnless(SDK_DIR) ?? skipUnless(join(SAMPLES_DIR, 'notices'));
 const TODAY = '2024-01-01';
-
-/** Nests multi-binding quantifiers and for-expressions, which fontoxpath mis-scopes. */
-function nestBindings(src: string): string {
-  let out = src;
-  for (;;) {
-    const next = nestOnce(out);
-    if (next === out) return out;
-    out = next;
-  }
-}
-
-function nestOnce(src: string): string {
-  const re = /\b(some|every|for)\s+\$/g;
-  for (let m = re.exec(src); m; m = re.exec(src)) {
-    const keyword = m[1];
-    const end = keyword === 'for' ? 'return' : 'satisfies';
-    // Scan the bindings at depth 0 until the closing keyword; a top-level ', $' starts another binding.
-    let depth = 0;
-    let quote = '';
-    for (let i = m.index + m[0].length; i < src.length; i++) {
-      const c = src[i];
-      if (quote) {
-        if (c === quote) quote = '';
-        continue;
-      }
-      if (c === "'" || c === '"') quote = c;
-      else if (c === '(' || c === '[') depth++;
-      else if (c === ')' || c === ']') {
-        if (depth === 0) break;
-        depth--;
-      } else if (depth === 0 && c === ',' && /^,\s*\$/.test(src.slice(i, i + 40))) {
-        return `${src.slice(0, i)} ${end} ${keyword} ${src.slice(i + 1).trimStart()}`;
-      } else if (
-        depth === 0 &&
-        src.startsWith(end, i) &&
-        /\W/.test(src[i - 1]) &&
-        /\W/.test(src[i + end.length])
-      ) {
-        break;
-      }
-    }
-  }
-  return src;
-}
 
 function mulberry32(seed: number): () => number {
   let a = seed;
@@ -242,29 +199,9 @@ describe('compiled rules agree with fontoxpath', { skip }, () => {
       }
       rt.reset(doc, parseDate(`${TODAY}Z`));
 
-      const letPrefix = (src: string): string => {
-        // Only the lets the expression needs, with what they need, in declaration order.
-        const needed = new Set<string>();
-        const visit = (s: string): void => {
-          for (const m of s.matchAll(/\$([\w-]+)/g)) {
-            const l = lets.find((x) => x.name === m[1]);
-            if (l && !needed.has(l.name)) {
-              needed.add(l.name);
-              visit(l.value);
-            }
-          }
-        };
-        visit(src);
-        const used = lets.filter((l) => needed.has(l.name));
-        return used.length
-          ? `let ${used.map((l) => `$${l.name} := (${oracleText(l.value)})`).join(', ')} return `
-          : '';
-      };
-      const oracleText = (src: string): string =>
-        nestBindings(src).replace(/current-date\(\)/g, `xs:date('${TODAY}Z')`);
       const oracle3 = (src: string, node: SlimNode, asNodes: boolean): Outcome => {
         try {
-          const expr = `${letPrefix(src)}(${oracleText(src)})`;
+          const expr = oracleExpression(prepared, src, TODAY);
           const r = evaluateXPath(
             expr,
             node,
