@@ -110,16 +110,28 @@ class RuleSet implements CompiledRuleSet {
     const rt = this.#rt;
     const globals = new Map<string, number>();
     const scopeOf = (): Scope => ({ globals, locals: new Map(), nextSlot: { n: 0 } });
+    // The same test text recurs across rules (`count(cbc:ID) > 0`); without rule-level variables in
+    // scope its closure is the same, so it is built once.
+    const shared = new Map<string, Compiled | string>();
     const build = (src: string, scope: Scope, asContext = false): Compiled | string => {
-      const p = parsed[asContext ? `context:${src}` : src];
+      const k = asContext ? `context:${src}` : src;
+      const reusable = scope.locals.size === 0;
+      const hit = reusable ? shared.get(k) : undefined;
+      if (hit !== undefined) return hit;
+      const p = parsed[k];
       if (!p) return 'not prepared';
-      if ('error' in p) return p.error;
-      try {
-        return compile(p.ast, rt, scope);
-      } catch (e) {
-        if (e instanceof XPathUnsupportedError) return e.message;
-        throw e;
+      let out: Compiled | string;
+      if ('error' in p) out = p.error;
+      else {
+        try {
+          out = compile(p.ast, rt, scope);
+        } catch (e) {
+          if (!(e instanceof XPathUnsupportedError)) throw e;
+          out = e.message;
+        }
       }
+      if (reusable) shared.set(k, out);
+      return out;
     };
     const broken =
       (name: string, why: string): Compiled =>

@@ -11,7 +11,7 @@ import type { RuleSetKey } from './index';
 import { schematronFiles } from './schema';
 
 /** Bumped whenever the prepared form or the parser's output changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 function fingerprint(key: RuleSetKey): string {
   const h = createHash('sha256');

@@ -223,6 +223,7 @@ const NULLARY_CONSTANTS = new Set(['true', 'false', 'current-date']);
 function isConstant(a: Ast, scope: Scope): boolean {
   switch (a.t) {
     case 'str':
+    case 'strs':
     case 'num':
       return true;
     case 'var':
@@ -311,6 +312,7 @@ function numberOf(it: Item | undefined): number {
 
 function literalStrings(a: Ast): string[] | undefined {
   if (a.t === 'str') return [a.v];
+  if (a.t === 'strs') return a.v;
   if (a.t === 'seq' && a.items.every((x) => x.t === 'str')) return a.items.map((x) => (x as { v: string }).v);
   return undefined;
 }
@@ -353,6 +355,10 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
     }
     case 'num': {
       const v: Seq = [ast.v];
+      return () => v;
+    }
+    case 'strs': {
+      const v: Seq = ast.v;
       return () => v;
     }
     case 'ctx':
@@ -575,7 +581,14 @@ function compilePath(steps: Ast[], rt: Runtime, scope: Scope): Compiled {
   // prefixes (`/*/cac:ProcurementProjectLot[cbc:ID/@schemeName='Lot']/…`), each computed once.
   if (s0?.t === 'root' && !usesLocals(steps, scope)) {
     const offset = start === 3 ? 2 : 0;
-    const keys = compiled.map((_, j) => rt.internKey(JSON.stringify(steps.slice(0, j + offset + 1))));
+    // Each prefix's key is its parent prefix's number and its own step: short strings, built in one pass.
+    const keys: number[] = [];
+    let prev = rt.internKey(JSON.stringify(steps.slice(0, offset + 1)));
+    keys.push(prev);
+    for (let j = 1; j < compiled.length; j++) {
+      prev = rt.internKey(`${prev}/${JSON.stringify(steps[j + offset])}`);
+      keys.push(prev);
+    }
     return (x) => {
       const memo = rt.memo;
       let j = compiled.length - 1;

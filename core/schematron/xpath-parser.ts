@@ -13,6 +13,8 @@ export type Ast =
   | { t: 'ctx' }
   | { t: 'root' }
   | { t: 'seq'; items: Ast[] }
+  /** A parenthesized list of string literals (code lists: thousands of codes), kept compact. */
+  | { t: 'strs'; v: string[] }
   | { t: 'call'; fn: string; args: Ast[] }
   | { t: 'path'; steps: Ast[] } // steps[0] evaluated from the context, each next from each item
   | { t: 'step'; axis: Axis; test: NodeTest; preds: Ast[] }
@@ -532,6 +534,9 @@ export function parseXPath(src: string, namespaces: ReadonlyMap<string, string>)
       const e = expr();
       expectOp(')');
       // Parentheses keep a sequence a sequence; a single expression needs no wrapper.
+      if (e.t === 'seq' && e.items.length > 1 && e.items.every((x) => x.t === 'str')) {
+        return { t: 'strs', v: e.items.map((x) => (x as { v: string }).v) };
+      }
       return e;
     }
     if (t.k === 'name' && isOp('(', 1) && !RESERVED_CALLS.has(t.v)) {
