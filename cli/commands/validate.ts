@@ -9,12 +9,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { CvsError } from '../../core/cvs-client';
 import { type EnvironmentName, isEnvironmentName, serviceUrls } from '../../core/environments';
 import type { Finding } from '../../core/finding';
-import {
-  formatFindings,
-  OUTPUT_FORMATS,
-  type OutputFormat,
-  summarize,
-} from '../../core/output-formats';
+import { formatFindings, OUTPUT_FORMATS, type OutputFormat, summarize } from '../../core/output-formats';
 import { defaultSdkCacheRoot, minorOf, resolveSdk, SdkError, type SdkSources } from '../../core/sdk';
 import {
   DEFAULT_SETTINGS,
@@ -23,6 +18,7 @@ import {
   type ValidationMode,
 } from '../../core/settings';
 import {
+  affinityOf,
   CvsValidator,
   type EngineReport,
   inputFor,
@@ -314,12 +310,17 @@ async function validateLocally(
   );
   const pipeline = new ValidationPipeline(validator, sources.path, 0);
   const results: (FileResult | string)[] = new Array(files.length);
+  // Notices that need the same rule set go out together, so each worker compiles as few phases as it can.
+  const order = files
+    .map((_, i) => i)
+    .sort((a, b) => affinityKey(notices[a], o).localeCompare(affinityKey(notices[b], o)) || a - b);
   let next = 0;
   let done = 0;
   const worker = async () => {
     for (;;) {
-      const i = next++;
-      if (i >= files.length) return;
+      const k = next++;
+      if (k >= order.length) return;
+      const i = order[k] as number;
       const file = files[i] as string;
       results[i] = await validateLocalOne(
         file,
@@ -340,6 +341,11 @@ async function validateLocally(
     await pool.close();
   }
   return results;
+}
+
+function affinityKey(n: PreparedNotice | string, o: Run): string {
+  if (typeof n === 'string') return '';
+  return affinityOf(inputFor(n, { language: o.lang, mode: o.mode, sdkVersion: o.sdk ?? '', timeoutMs: 0 }));
 }
 
 async function validateLocalOne(
@@ -490,4 +496,3 @@ function parse(args: string[]) {
     },
   });
 }
-

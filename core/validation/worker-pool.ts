@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { SdkError, type SdkErrorFields, type SdkErrorKind } from '../sdk/sdk-errors';
 import type { SdkSources } from '../sdk/sdk-store';
+import { noticeSubTypeOf } from './local-validator';
 import type { EngineReport, ValidationInput, Validator } from './validator';
 
 /** The request without what cannot cross threads (the index, the signal, callbacks). */
@@ -34,6 +35,8 @@ export type ResultMessage =
 
 interface Job {
   msg: JobMessage;
+  /** The rule set the job needs (release, phase, mode): a worker that compiled it runs it at once. */
+  affinity: string;
   resolve(r: EngineReport): void;
   reject(e: unknown): void;
 }
@@ -47,6 +50,8 @@ export class WorkerPool {
   private readonly idle: Worker[] = [];
   private readonly busy = new Map<Worker, Job>();
   private readonly queue: Job[] = [];
+  /** The rule sets each worker has compiled (compiling a phase costs far more than running it). */
+  private readonly warm = new Map<Worker, Set<string>>();
   private nextId = 1;
   private closed = false;
 
@@ -64,13 +69,14 @@ export class WorkerPool {
     sources: WorkerSources,
     ruleCacheDir?: string,
     signal?: AbortSignal,
+    affinity = '',
   ): Promise<EngineReport> {
     if (this.closed) return Promise.reject(new SdkError('engine', { reason: 'the worker pool is closed' }));
     if (signal?.aborted) return Promise.reject(abortError());
     const cancel = new SharedArrayBuffer(4);
     const msg: JobMessage = { id: this.nextId++, text, input, sources, ruleCacheDir, cancel };
     return new Promise<EngineReport>((resolve, reject) => {
-      const job: Job = { msg, resolve, reject };
+      const job: Job = { msg, affinity, resolve, reject };
       signal?.addEventListener(
         'abort',
         () => {
@@ -96,13 +102,31 @@ export class WorkerPool {
 
   private pump(): void {
     while (this.queue.length > 0) {
-      let w = this.idle.pop();
-      if (!w) {
-        if (this.busy.size >= this.size) return;
-        w = this.spawn();
+      // An idle worker that already compiled what a queued job needs takes that job first.
+      let w: Worker | undefined;
+      let at = -1;
+      for (const candidate of this.idle) {
+        const warm = this.warm.get(candidate);
+        at = warm ? this.queue.findIndex((j) => warm.has(j.affinity)) : -1;
+        if (at >= 0) {
+          w = candidate;
+          this.idle.splice(this.idle.indexOf(candidate), 1);
+          break;
+        }
       }
-      const job = this.queue.shift() as Job;
+      if (!w) {
+        at = 0;
+        w = this.idle.pop();
+        if (!w) {
+          if (this.busy.size >= this.size) return;
+          w = this.spawn();
+        }
+      }
+      const [job] = this.queue.splice(at, 1) as [Job];
       this.busy.set(w, job);
+      let warm = this.warm.get(w);
+      if (!warm) this.warm.set(w, (warm = new Set()));
+      warm.add(job.affinity);
       w.postMessage(job.msg);
     }
   }
@@ -121,6 +145,7 @@ export class WorkerPool {
       this.busy.delete(w);
       const at = this.idle.indexOf(w);
       if (at >= 0) this.idle.splice(at, 1);
+      this.warm.delete(w);
       job?.reject(new SdkError('engine', { reason }));
       if (!this.closed) this.pump();
     };
@@ -157,6 +182,11 @@ export class WorkerValidator implements Validator {
 
   validate(input: ValidationInput): Promise<EngineReport> {
     const { index, bytes: _b, signal, isCancelled: _c, ...rest } = input;
-    return this.pool.run(index.text, rest, this.sources, this.ruleCacheDir, signal);
+    return this.pool.run(index.text, rest, this.sources, this.ruleCacheDir, signal, affinityOf(input));
   }
+}
+
+/** What decides the rule set a notice needs, as far as it can be read without resolving the SDK. */
+export function affinityOf(input: Pick<ValidationInput, 'index' | 'sdkVersion' | 'mode'>): string {
+  return `${input.sdkVersion}|${noticeSubTypeOf(input.index) ?? ''}|${input.mode}`;
 }
