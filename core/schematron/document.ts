@@ -22,6 +22,8 @@ export class XNode {
   #string: string | undefined;
   /** The node's value as untypedAtomic, made once (comparisons atomize the same nodes many times). */
   untyped: unknown;
+  /** Scratch for the engine: which pattern run has claimed this node. */
+  mark = 0;
 
   constructor(
     readonly doc: XDocument,

@@ -7,7 +7,7 @@
 
 import type { SvrlAssertion } from '../svrl';
 import { indexXml, type XmlIndex } from '../xml-index';
-import { XDocument, type XNode } from './document';
+import { XDocument, XNode } from './document';
 import type { CompiledRuleSet, EvaluateOptions, RuleReport, RuleSetKey } from './index';
 import { RuleSetError } from './index';
 import { loadMessages, locationOf, messageFor, writeSvrl } from './report';
@@ -96,6 +96,7 @@ class RuleSet implements CompiledRuleSet {
   readonly #rt = new Runtime();
   readonly #patterns: CPattern[] = [];
   readonly #prefixes = new Map<string, string>();
+  #stamp = 0;
   /** Rules and asserts that cannot be compiled: the same for every notice. */
   readonly #staticNotEvaluated: { ruleId: string; reason: string }[] = [];
 
@@ -218,7 +219,8 @@ class RuleSet implements CompiledRuleSet {
         break;
       }
       const fired: { node: XNode; rule: CRule }[] = [];
-      const claimed = new Set<XNode>();
+      // A node is claimed by the first rule of the pattern that selects it: marked with this stamp.
+      const stamp = ++this.#stamp;
       for (const r of p.rules) {
         if (!r.ctx || r.unsupported) continue;
         let nodes: unknown[];
@@ -230,8 +232,8 @@ class RuleSet implements CompiledRuleSet {
           continue;
         }
         for (const n of nodes as XNode[]) {
-          if (typeof n !== 'object' || claimed.has(n)) continue;
-          claimed.add(n);
+          if (!(n instanceof XNode) || n.mark === stamp) continue;
+          n.mark = stamp;
           fired.push({ node: n, rule: r });
         }
       }

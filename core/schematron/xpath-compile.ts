@@ -493,8 +493,20 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
   }
 }
 
-/** A predicate whose value is never a number, so it filters by truth and never by position. */
+/** A predicate whose value is never a number and that never asks its position: it filters by truth. */
 function isBooleanPredicate(a: Ast): boolean {
+  return !mentionsPosition(a) && isBooleanValued(a);
+}
+
+function mentionsPosition(a: unknown): boolean {
+  if (a === null || typeof a !== 'object') return false;
+  const node = a as { t?: string; fn?: string };
+  if (node.t === 'call' && (node.fn === 'position' || node.fn === 'last')) return true;
+  for (const v of Object.values(a as object)) if (mentionsPosition(v)) return true;
+  return false;
+}
+
+function isBooleanValued(a: Ast): boolean {
   switch (a.t) {
     case 'cmp':
     case 'and':
@@ -614,7 +626,7 @@ function compileStep(ast: Extract<Ast, { t: 'step' }>, rt: Runtime, scope: Scope
 }
 
 function compilePath(steps: Ast[], rt: Runtime, scope: Scope): Compiled {
-  // `//name` from the root: the document's name index answers it without a walk.
+  // `//name` and `//*` from the root: the document's element lists answer them without a walk.
   const compiled: Compiled[] = [];
   let start = 0;
   const [s0, s1, s2] = steps;
@@ -628,15 +640,16 @@ function compilePath(steps: Ast[], rt: Runtime, scope: Scope): Compiled {
     s2?.t === 'step' &&
     s2.axis === 'child' &&
     s2.test.k === 'name' &&
-    s2.test.local !== undefined &&
-    s2.test.ns !== undefined
+    (s2.test.local === undefined) === (s2.test.ns === undefined) &&
+    // Positional predicates count per parent; predicates that filter by truth can run on the list.
+    s2.preds.every(isBooleanPredicate)
   ) {
     const { ns, local } = s2.test;
-    // Positional predicates count per parent, so only predicate-free lookups take the shortcut.
-    if (s2.preds.length === 0) {
-      compiled.push(() => rt.doc.named(ns, local));
-      start = 3;
-    }
+    const preds = compilePreds(s2.preds, rt, scope);
+    const all = (): Seq =>
+      ns === undefined || local === undefined ? rt.doc.elements : rt.doc.named(ns, local);
+    compiled.push(preds.length === 0 ? all : () => applyPredicates(all(), preds));
+    start = 3;
   }
   // Child, attribute and self steps from one node keep document order; anything else is sorted.
   const sortAfter: boolean[] = start === 3 ? [false] : [];
