@@ -61,7 +61,13 @@ onInterrupt(async () => {
 });
 
 try {
-  const sandboxOptions = { dataDir: dirs.sandboxData, logFile: join(logs, 'sandbox.log'), cli };
+  // The official SDK rules when the user has an SDK in the cache (eforms validate --local --download).
+  const sandboxOptions = {
+    dataDir: dirs.sandboxData,
+    logFile: join(logs, 'sandbox.log'),
+    cli,
+    useSdkCache: true,
+  };
   try {
     sandbox = await startSandbox({ ...sandboxOptions, port: undefined });
   } catch {

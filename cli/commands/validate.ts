@@ -105,7 +105,7 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
   const lang = values.lang ?? DEFAULT_SETTINGS.validation.language;
   if (!(REPORT_LANGUAGES as readonly string[]).includes(lang))
     throw new UsageError(`unknown language '${lang}': choose one of ${REPORT_LANGUAGES.join(', ')}`);
-  if (values.sdk !== undefined && (!minorOf(values.sdk) || /\.\d+\.\d+\.\d+/.test(values.sdk)))
+  if (values.sdk !== undefined && !minorOf(values.sdk))
     throw new UsageError(
       `--sdk takes a version such as 1.15, 1.15.1 or eforms-sdk-1.15 (got '${values.sdk}')`,
     );

@@ -58,10 +58,7 @@ export class WorkerPool {
   constructor(
     readonly size = 1,
     private readonly script = workerScript(),
-  ) {
-    if (!existsSync(script))
-      throw new SdkError('engine', { reason: `the worker script ${script} is missing` });
-  }
+  ) {}
 
   run(
     text: string,
@@ -72,6 +69,11 @@ export class WorkerPool {
     affinity = '',
   ): Promise<EngineReport> {
     if (this.closed) return Promise.reject(new SdkError('engine', { reason: 'the worker pool is closed' }));
+    // A broken installation fails each run with a reason, never the caller's thread.
+    if (!existsSync(this.script))
+      return Promise.reject(
+        new SdkError('engine', { reason: `the worker script ${this.script} is missing` }),
+      );
     if (signal?.aborted) return Promise.reject(abortError());
     const cancel = new SharedArrayBuffer(4);
     const msg: JobMessage = { id: this.nextId++, text, input, sources, ruleCacheDir, cancel };

@@ -153,6 +153,9 @@ export function startSandbox({
   logFile,
   apiKeys = [],
   cli = join(PROJECT_ROOT, 'dist', 'cli.js'),
+  // false (tests): the sandbox never finds an SDK in the user's cache, so it answers with its own rules,
+  // which the fixtures' expectations describe; npm start passes true to get the official rules.
+  useSdkCache = false,
 }) {
   if (!existsSync(cli)) return Promise.reject(new Error(`${cli} is missing: run \`npm run build\` first.`));
   // port undefined: the CLI's own default port (what `--env sandbox` points at).
@@ -164,7 +167,9 @@ export function startSandbox({
     dataDir,
   ];
   for (const k of apiKeys) args.push('--api-key', k);
-  const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = { ...process.env };
+  if (!useSdkCache) env.EFORMS_SDK_CACHE = join(dataDir, 'no-sdk-cache', 'sdk');
+  const child = spawn(process.execPath, args, { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const log = createWriteStream(logFile);
   child.stderr.pipe(log);
   return new Promise((resolve, reject) => {
