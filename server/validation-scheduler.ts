@@ -410,6 +410,8 @@ export class ValidationScheduler {
     void pipeline.report({ ...input, signal: controller.signal }).then(
       (report) => {
         if (lane.inflight?.controller === controller) lane.inflight = undefined;
+        // Aborted (a newer run took over) but finished anyway: never applied, even if it lands first.
+        if (controller.signal.aborted) return;
         health.reset();
         if (engine === 'cvs') this.lastRefusal = '';
         const skipped = report.notEvaluated.length

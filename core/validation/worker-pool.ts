@@ -126,8 +126,8 @@ export class WorkerPool {
       }
       const [job] = this.queue.splice(at, 1) as [Job];
       this.busy.set(w, job);
-      let warm = this.warm.get(w);
-      if (!warm) this.warm.set(w, (warm = new Set()));
+      const warm = this.warm.get(w) ?? new Set<string>();
+      this.warm.set(w, warm);
       warm.add(job.affinity);
       w.postMessage(job.msg);
     }
@@ -160,10 +160,12 @@ export class WorkerPool {
 }
 
 function settle(job: Job, m: ResultMessage): void {
-  if (m.ok) return job.resolve(m.report);
-  if ('sdk' in m) return job.reject(new SdkError(m.sdk.kind, m.sdk.fields));
-  if (m.name === 'AbortError') return job.reject(abortError());
-  job.reject(new SdkError('engine', { reason: m.message }));
+  // A job aborted while its worker was finishing is never answered: a newer one took over.
+  if (m.ok && Atomics.load(new Int32Array(job.msg.cancel), 0) === 1) job.reject(abortError());
+  else if (m.ok) job.resolve(m.report);
+  else if ('sdk' in m) job.reject(new SdkError(m.sdk.kind, m.sdk.fields));
+  else if (m.name === 'AbortError') job.reject(abortError());
+  else job.reject(new SdkError('engine', { reason: m.message }));
 }
 
 function abortError(): Error {

@@ -16,6 +16,7 @@ const SECTIONS: BenchSection[] = [
   ...reportSections,
   ...lspSections,
   agrifoodBenchSection,
+  ...schematronSections,
   ...sdkPipelineSections,
 ];
 
