@@ -12,8 +12,8 @@
 //   - engine.ts      runs a phase (first matching rule per pattern) and collects failures;
 //   - report.ts      writes the SVRL report (official locations) and the messages;
 //   - rule-cache.ts  keeps the parsed rules of a phase on disk so that a second start is fast.
-// An expression outside the subset is never skipped silently: it goes to fontoxpath (loaded only then),
-// and when that is not available the report names the rule and counts it in `notEvaluated`.
+// An expression outside the subset is never skipped silently: it is found when the phase is compiled,
+// and every report names its rule in `notEvaluated` (and in a comment of the SVRL) and counts it.
 // No `vscode` import here; the only I/O is reading the SDK folder and the cache the caller names.
 
 import type { SvrlAssertion } from '../svrl';

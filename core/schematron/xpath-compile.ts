@@ -15,7 +15,6 @@ import {
   compareValues,
   type Item,
   normalizeSpace,
-  numberToString,
   parseDate,
   parseDuration,
   parseTime,
@@ -316,35 +315,6 @@ function literalStrings(a: Ast): string[] | undefined {
   if (a.t === 'seq' && a.items.every((x) => x.t === 'str')) return a.items.map((x) => (x as { v: string }).v);
   return undefined;
 }
-
-/** The function names this compiler evaluates itself; anything else is reported unsupported. */
-export const SUPPORTED_FUNCTIONS = [
-  'count',
-  'not',
-  'boolean',
-  'true',
-  'false',
-  'normalize-space',
-  'string-length',
-  'replace',
-  'matches',
-  'concat',
-  'starts-with',
-  'ends-with',
-  'contains',
-  'sum',
-  'number',
-  'string',
-  'exists',
-  'empty',
-  'current-date',
-  'position',
-  'last',
-  'xs:date',
-  'xs:time',
-  'xs:dayTimeDuration',
-  'xs:yearMonthDuration',
-] as const;
 
 export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
   const c = (a: Ast): Compiled => compile(a, rt, scope);
@@ -962,10 +932,3 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
   }
   throw new XPathUnsupportedError(`function ${fn}() is not supported`);
 }
-
-/** String value of the first item or ''; used by the report. */
-export function firstString(s: Seq): string {
-  return s.length === 0 ? '' : stringOf(s[0]);
-}
-
-export { numberToString };

@@ -463,7 +463,7 @@ export function parseXPath(src: string, namespaces: ReadonlyMap<string, string>)
     }
     if (t.k === 'op' && t.v === '@') {
       p++;
-      return { t: 'step', axis: 'attribute', test: nodeTest('attribute'), preds: predicates() };
+      return { t: 'step', axis: 'attribute', test: nodeTest(), preds: predicates() };
     }
     if (t.k === 'op' && t.v === '*') {
       p++;
@@ -473,21 +473,21 @@ export function parseXPath(src: string, namespaces: ReadonlyMap<string, string>)
       if (!AXES.has(t.v)) fail(`axis '${t.v}' is not supported`);
       p += 2;
       const axis = t.v as Axis;
-      return { t: 'step', axis, test: nodeTest(axis), preds: predicates() };
+      return { t: 'step', axis, test: nodeTest(), preds: predicates() };
     }
     if (t.k === 'name' && !isOp('(', 1)) {
       p++;
       return { t: 'step', axis: 'child', test: nameTest(t.v), preds: predicates() };
     }
     if (t.k === 'name' && KIND_TESTS.has(t.v)) {
-      return { t: 'step', axis: 'child', test: nodeTest('child'), preds: predicates() };
+      return { t: 'step', axis: 'child', test: nodeTest(), preds: predicates() };
     }
     const base = primary();
     const preds = predicates();
     return preds.length === 0 ? base : { t: 'filter', base, preds };
   }
 
-  function nodeTest(axis: Axis | 'attribute'): NodeTest {
+  function nodeTest(): NodeTest {
     const t = peek();
     if (t.k === 'op' && t.v === '*') {
       p++;
@@ -501,10 +501,8 @@ export function parseXPath(src: string, namespaces: ReadonlyMap<string, string>)
       return { k: 'kind', kind: t.v as 'node' };
     }
     p++;
-    const test = nameTest(t.v);
-    // Unprefixed names on the attribute axis are in no namespace, as on the child axis (no default ns).
-    void axis;
-    return test;
+    // Unprefixed names are in no namespace on every axis: XPath in Schematron has no default namespace.
+    return nameTest(t.v);
   }
 
   function primary(): Ast {
