@@ -314,28 +314,24 @@ async function validateLocally(
   const order = files
     .map((_, i) => i)
     .sort((a, b) => affinityKey(notices[a], o).localeCompare(affinityKey(notices[b], o)) || a - b);
-  let next = 0;
   let done = 0;
-  const worker = async () => {
-    for (;;) {
-      const k = next++;
-      if (k >= order.length) return;
-      const i = order[k] as number;
-      const file = files[i] as string;
-      results[i] = await validateLocalOne(
-        file,
-        notices[i] as PreparedNotice | string,
-        io,
-        o,
-        pipeline,
-        sdkFailure,
-      );
-      done++;
-      io.progress?.(`Validated ${done} of ${files.length} notices with the SDK rules…`);
-    }
-  };
   try {
-    await Promise.all(Array.from({ length: Math.min(l.jobs * 2, files.length) }, worker));
+    // Every notice is queued at once (they are read already): the pool sees them all, and gives each
+    // worker the notices of the rule sets it compiled.
+    await Promise.all(
+      order.map(async (i) => {
+        results[i] = await validateLocalOne(
+          files[i] as string,
+          notices[i] as PreparedNotice | string,
+          io,
+          o,
+          pipeline,
+          sdkFailure,
+        );
+        done++;
+        io.progress?.(`Validated ${done} of ${files.length} notices with the SDK rules…`);
+      }),
+    );
   } finally {
     io.progress?.('');
     await pool.close();

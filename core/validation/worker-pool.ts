@@ -117,7 +117,12 @@ export class WorkerPool {
         }
       }
       if (!w) {
-        at = 0;
+        // Else the first job no busy worker is warm for: two workers should not compile the same phase.
+        const busyWarm = [...this.busy.keys()].map((b) => this.warm.get(b));
+        at = Math.max(
+          0,
+          this.queue.findIndex((j) => !busyWarm.some((set) => set?.has(j.affinity))),
+        );
         w = this.idle.pop();
         if (!w) {
           if (this.busy.size >= this.size) return;
