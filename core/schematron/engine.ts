@@ -239,7 +239,16 @@ class RuleSet implements CompiledRuleSet {
       }
       fired.sort((a, b) => a.node.order - b.node.order);
       const pf: SvrlAssertion[] = [];
+      let sinceCheck = 0;
       for (const { node, rule } of fired) {
+        // A large notice spends most of a run inside one pattern: look at cancellation there too.
+        if (++sinceCheck === 256) {
+          sinceCheck = 0;
+          if (opts.isCancelled?.()) {
+            cancelled = true;
+            break;
+          }
+        }
         const ctx = { item: node, pos: 1, size: 1 };
         let letsFailed: string | undefined;
         for (const l of rule.lets) {
@@ -283,6 +292,7 @@ class RuleSet implements CompiledRuleSet {
         }
       }
       perPattern.push({ id: p.id, failures: pf });
+      if (cancelled) break;
     }
     const { schema } = this.prepared;
     const svrl = writeSvrl(

@@ -226,6 +226,25 @@ describe('messages from the SDK', { skip: skipUnless(SDK_DIR) ?? skipUnless(SAMP
     assert.equal(f.text, `${label} (BT-05(a)-notice) is mandatory`);
   });
 
+  test('a run is cancelled inside a pattern, not only between patterns', async () => {
+    const rules = await loadRuleSet({
+      sdkDir: SDK_DIR,
+      sdkVersion: '1.15.1',
+      phase: 'eforms-16',
+      mode: 'static',
+    });
+    const text = readFileSync(join(SAMPLES_DIR, 'notices', 'cn_24_maximal.xml'), 'utf8');
+    let calls = 0;
+    const full = rules.evaluate(text, { today: '2024-01-01', isCancelled: () => (calls++, false) });
+    assert.equal(full.cancelled, false);
+    const between = rules.ruleCount > 0 ? calls : 0;
+    let seen = 0;
+    const r = rules.evaluate(text, { today: '2024-01-01', isCancelled: () => ++seen > 3 });
+    assert.equal(r.cancelled, true);
+    assert.ok(between > 12, `polled ${between} times in a full run, more often than once per pattern`);
+    assert.ok(r.assertsEvaluated < full.assertsEvaluated);
+  });
+
   test('with a rule_en.xml: its messages', async () => {
     // A copy of the release whose translations folder also holds a small generated rule_en.xml.
     const copy = join(temp, 'sdk-with-rules');
