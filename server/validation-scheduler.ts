@@ -26,6 +26,7 @@ import {
   type EngineReport,
   inputFor,
   mergeEngineFindings,
+  noticeSubTypeOf,
   placeFindings,
   type ValidationInput,
   ValidationPipeline,
@@ -375,7 +376,14 @@ export class ValidationScheduler {
     if (!pipeline) return { started: false, message: 'The SDK rules are not available in this server.' };
     const input = inputFor({ index: s.index, bytes }, settings.validation);
     const key = pipeline.keyOf(input);
-    const fingerprint = JSON.stringify([input.language, input.mode, input.sdkVersion, baseUrl]);
+    // What a refusal is about: the service's options, or for the SDK rules also the phase (an SDK that
+    // lacks one notice subtype's rules must not block the others).
+    const fingerprint = JSON.stringify([
+      input.language,
+      input.mode,
+      input.sdkVersion,
+      baseUrl ?? noticeSubTypeOf(s.index) ?? '',
+    ]);
     const seq = ++lane.seq;
     const cached = pipeline.cached(input);
     if (cached) {
