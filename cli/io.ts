@@ -8,6 +8,8 @@ export interface CliIo {
   err(text: string): void;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Rewrites one progress line on a terminal's stderr; absent when stderr is not a terminal. */
+  progress?(text: string): void;
 }
 
 /** Exit codes shared by every subcommand. */

@@ -74,6 +74,12 @@ if (require.main === module) {
     },
     env: process.env,
     cwd: process.cwd(),
+    ...(process.stderr.isTTY
+      ? {
+          progress: (t: string) =>
+            process.stderr.write(`\r\x1b[K${t.slice(0, (process.stderr.columns || 80) - 1)}`),
+        }
+      : {}),
   };
   main(process.argv.slice(2), io).then(
     (code) => {

@@ -12,7 +12,15 @@ export function readConfig(scope?: vscode.Uri): EformsSettings {
   const c = vscode.workspace.getConfiguration(SECTION, scope);
   // `get` of the section's sub-objects gives the merged (default+user+workspace) values as nested objects.
   const raw: Record<string, unknown> = {};
-  for (const key of ['environment', 'customUrls', 'sandboxUrl', 'validation', 'publication', 'agrifood']) {
+  for (const key of [
+    'environment',
+    'customUrls',
+    'sandboxUrl',
+    'validation',
+    'sdk',
+    'publication',
+    'agrifood',
+  ]) {
     raw[key] = c.get(key);
   }
   return readSettings(raw);

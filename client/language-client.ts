@@ -14,10 +14,16 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import { noticeKindOf } from '../core/notice-kind';
-import { ValidateNowRequest, type ValidateNowResult, ValidationStatusNotification } from '../core/protocol';
+import {
+  SdkChangedNotification,
+  ValidateNowRequest,
+  type ValidateNowResult,
+  ValidationStatusNotification,
+} from '../core/protocol';
 import { indexXml } from '../core/xml-index';
 import type { ApiKeyStore } from './api-key';
 import { NoticeSync } from './notice-sync';
+import { SdkDownloads } from './sdk-download';
 import type { ValidationStatusItem } from './validation-status';
 
 /** Enough of the text to hold the prolog and the root start tag of any real notice. */
@@ -32,6 +38,7 @@ export class EformsLanguageClient implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private starting: Promise<void> | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
+  readonly sdk: SdkDownloads;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -41,6 +48,9 @@ export class EformsLanguageClient implements vscode.Disposable {
     private readonly isNotice: (doc: vscode.TextDocument) => boolean,
   ) {
     this.subscriptions.push(keys.onDidChange(() => void this.restartIfRunning()));
+    this.sdk = new SdkDownloads(context, log, () => {
+      void this.client?.sendNotification(SdkChangedNotification.type, {});
+    });
   }
 
   get running(): boolean {
@@ -77,6 +87,9 @@ export class EformsLanguageClient implements vscode.Disposable {
     const key = await this.keys.get();
     if (key) env.EFORMS_API_KEY = key;
     else delete env.EFORMS_API_KEY;
+    // SDK releases live in the extension's storage, and this client downloads them (asking first).
+    env.EFORMS_SDK_CACHE = this.sdk.cacheRoot;
+    env.EFORMS_SDK_DOWNLOADS = 'client';
     const serverOptions: ServerOptions = {
       run: { module: serverModule, transport: TransportKind.ipc, options: { env } },
       debug: {
@@ -111,7 +124,10 @@ export class EformsLanguageClient implements vscode.Disposable {
     };
     const client = new LanguageClient('eforms', 'eForms Language Server', serverOptions, clientOptions);
     this.client = client;
-    client.onNotification(ValidationStatusNotification.type, (s) => this.status.update(s));
+    client.onNotification(ValidationStatusNotification.type, (s) => {
+      this.status.update(s);
+      this.sdk.onStatus(s);
+    });
     try {
       await client.start();
       this.log.info(`language server started (${key ? 'with' : 'without'} an API key)`);

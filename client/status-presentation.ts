@@ -44,10 +44,15 @@ function environmentSentence(env: EnvironmentName, serviceUrl: string | undefine
   }
 }
 
+/**
+ * `s` is the status the item tells (the CVS's, or the SDK rules' when they are the whole story);
+ * `local`, the SDK rules' own status for the same notice, told beside the CVS's.
+ */
 export function presentStatus(
   s: ValidationStatusParams,
   env: EnvironmentName,
   now = Date.now(),
+  local?: ValidationStatusParams,
 ): StatusPresentation {
   const name = `eForms [${environmentLabel(env)}]`;
   let text: string;
@@ -101,6 +106,19 @@ export function presentStatus(
       tooltip = 'eForms notice tools.';
       command = Commands.showLog;
   }
+  if (s.engine === 'local') {
+    // The SDK rules alone: say so, and name the release that produced the counts.
+    const src = s.local?.source ?? 'eForms SDK';
+    if (s.state === 'validated') {
+      text = `$(${s.errors ? 'error' : s.warnings ? 'warning' : 'check'}) ${src}: ${countsText(s)}`;
+      tooltip = `Checked here with the official rules of ${src}${s.local?.notEvaluated ? ` (${s.local.notEvaluated} rules could not be evaluated: see the log)` : ''}. Click to open the Problems view.`;
+    } else if (s.state === 'validating') text = '$(sync~spin) eForms SDK: checking…';
+    else if (s.state === 'error' || s.state === 'offline') text = '$(warning) eForms SDK: not checked';
+  } else if (local && local !== s) {
+    tooltip = `${tooltip}\n${localLine(local)}`;
+    if (local.state === 'validated' && (s.state === 'needsKey' || s.state === 'paused'))
+      text = `${text} · ${local.local?.source ?? 'SDK'}: ${countsText(local)}`;
+  }
   tooltip = `${tooltip}\n${environmentSentence(env, s.serviceUrl)}`;
   return {
     text,
@@ -109,6 +127,19 @@ export function presentStatus(
     command,
     background,
   };
+}
+
+/** What the SDK rules found, told beside the CVS's story. */
+function localLine(l: ValidationStatusParams): string {
+  if (l.state === 'validated') {
+    const note =
+      l.local?.versionNote === 'declares-none'
+        ? ' (the notice declares no SDK version: the only SDK available was used)'
+        : '';
+    return `${l.local?.source ?? 'eForms SDK'} (checked here): ${countsText(l)}${note}.`;
+  }
+  if (l.state === 'validating') return 'eForms SDK rules: checking…';
+  return `eForms SDK rules: ${l.message ?? 'not checked'}`;
 }
 
 /** The text as read aloud: codicons such as `$(sync~spin)` removed, spaces collapsed. */

@@ -27,6 +27,9 @@ export class ValidationStatusItem implements vscode.Disposable {
   private status: ValidationStatusParams = IDLE;
   /** The latest status per document: the item shows the active notice's, not whichever reported last. */
   private readonly byUri = new Map<string, ValidationStatusParams>();
+  /** The SDK rules' latest status per document (engine `local`), shown beside the CVS's. */
+  private readonly localByUri = new Map<string, ValidationStatusParams>();
+  private local: ValidationStatusParams | undefined;
   /** The latest status that named no document (e.g. "API key needed" before any request). */
   private general: ValidationStatusParams = IDLE;
   private activeUri: string | undefined;
@@ -41,7 +44,9 @@ export class ValidationStatusItem implements vscode.Disposable {
   }
 
   update(status: ValidationStatusParams): void {
-    if (status.uri) this.byUri.set(status.uri, status);
+    if (status.engine === 'local') {
+      if (status.uri) this.localByUri.set(status.uri, status);
+    } else if (status.uri) this.byUri.set(status.uri, status);
     else this.general = status;
     this.select();
   }
@@ -56,10 +61,14 @@ export class ValidationStatusItem implements vscode.Disposable {
   /** A closed document's status must not come back when another file with its name is opened. */
   forget(uri: string): void {
     this.byUri.delete(uri);
+    this.localByUri.delete(uri);
   }
 
   private select(): void {
-    this.status = (this.activeUri && this.byUri.get(this.activeUri)) || this.general;
+    this.local = this.activeUri ? this.localByUri.get(this.activeUri) : undefined;
+    const cvs = (this.activeUri && this.byUri.get(this.activeUri)) || undefined;
+    // With the CVS off (engine `local`) or not yet heard from, the SDK rules' status is the story.
+    this.status = cvs ?? (this.local && this.general.state === 'idle' ? this.local : this.general);
     this.render();
   }
 
@@ -79,7 +88,7 @@ export class ValidationStatusItem implements vscode.Disposable {
 
   private render(): void {
     const s = this.status;
-    const p = presentStatus(s, this.environment());
+    const p = presentStatus(s, this.environment(), Date.now(), this.local);
     this.item.text = p.text;
     // A plain string: a MarkdownString's escaping (`&nbsp;`) would reach the accessible label.
     this.item.tooltip = p.tooltip;

@@ -24,7 +24,10 @@ export interface Finding {
   /** The SVRL `location` XPath the finding was reported at; empty for local findings. */
   location: string;
   range: Range;
-  source: 'cvs' | 'local';
+  /** `sdk`: the SDK's own rules, run in this process (see core/validation). */
+  source: 'cvs' | 'local' | 'sdk';
+  /** For `sdk` findings: the release whose rules produced it (`1.15.1`). */
+  sdkVersion?: string;
   /** `flag` attribute of the SVRL assertion, e.g. LAWFULNESS. */
   flag?: string;
   /** The schematron `test` expression that failed. */

@@ -39,6 +39,12 @@ export interface ValidationStatusParams {
   serviceUrl?: string;
   /** The failure behind error/offline/needsKey, for clients that word it themselves (no key inside). */
   failure?: FailureInfo;
+  /** Which engine this status is about: absent for the CVS, `local` for the SDK's rules in the server. */
+  engine?: 'local';
+  /** With engine `local` and state `validated`: what the SDK's rules found with. */
+  local?: EngineStatus;
+  /** With engine `local` and a failure: the SdkError's kind and the version wanted, for the client to act on. */
+  sdkProblem?: { kind: string; wanted?: string };
 }
 
 /** A ServiceError as data: what crosses the LSP connection instead of a sentence to parse. */
@@ -46,6 +52,17 @@ export interface FailureInfo {
   service: ServiceName;
   kind: string;
   fields: FailureFields;
+}
+
+/** How the local engine produced its findings (the counts are the status's own). */
+export interface EngineStatus {
+  /** The diagnostics' source, e.g. "eForms SDK 1.15.1". */
+  source: string;
+  sdkVersion: string;
+  /** Rules the engine could not evaluate (named in the server's log). */
+  notEvaluated: number;
+  /** `declares-none`: the notice declares no SDK version; the only (or pinned) SDK was used. */
+  versionNote?: 'declares-none';
 }
 
 /** server -> client: the validation status changed. */
@@ -105,4 +122,10 @@ export interface NoticeSubtypeItem {
 export namespace NoticeSubtypesRequest {
   export const method = 'eforms/noticeSubtypes';
   export const type = new RequestType<NoticeSubtypesParams, NoticeSubtypeItem[], void>(method);
+}
+
+/** client -> server: an SDK release appeared (downloaded, or a folder chosen): run the local rules again. */
+export namespace SdkChangedNotification {
+  export const method = 'eforms/sdkChanged';
+  export const type = new NotificationType<Record<string, never>>(method);
 }

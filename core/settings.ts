@@ -42,6 +42,11 @@ export type ReportLanguage = (typeof REPORT_LANGUAGES)[number];
 export type ValidationRun = 'onType' | 'onSave' | 'manual';
 export type ValidationMode = 'static' | 'dynamic';
 export type PublicationApiFamily = 'v2' | 'legacy';
+/** Which engines validate as you type: the SDK's rules here (`local`), the service (`cvs`), or both. */
+export type ValidationEngine = 'local' | 'cvs' | 'both';
+export const VALIDATION_ENGINES: readonly ValidationEngine[] = ['local', 'cvs', 'both'];
+/** The official Maven repository of the SDK artifact (eu.europa.ted.eforms:eforms-sdk). */
+export const SDK_REPOSITORY_URL = 'https://repo1.maven.org/maven2';
 
 export interface EformsSettings {
   environment: EnvironmentName;
@@ -57,11 +62,18 @@ export interface EformsSettings {
     mode: ValidationMode;
     /** `MAJOR.MINOR` (normalized from `1.15` or `eforms-sdk-1.15`); empty: the notice's cbc:CustomizationID. */
     sdkVersion: string;
+    engine: ValidationEngine;
+  };
+  sdk: {
+    /** A folder holding one SDK release, or a folder of releases named by version; '' for none. */
+    path: string;
+    /** Whether a missing release may be downloaded from `repositoryUrl` (asked once in VS Code). */
+    allowDownload: boolean;
+    /** Base of the Maven repository the SDK is downloaded from. */
+    repositoryUrl: string;
   };
   publication: { apiFamily: PublicationApiFamily; autoRefreshSeconds: number; pageSize: number };
   agrifood: { cacheTtlHours: number; timeoutMs: number };
-  /** `path`: a folder holding one eForms SDK release, or a folder of releases named by version; empty: none. */
-  sdk: { path: string };
 }
 
 /**
@@ -82,10 +94,11 @@ export const DEFAULT_SETTINGS: EformsSettings = {
     language: 'en',
     mode: 'static',
     sdkVersion: '',
+    engine: 'both',
   },
+  sdk: { path: '', allowDownload: false, repositoryUrl: SDK_REPOSITORY_URL },
   publication: { apiFamily: 'v2', autoRefreshSeconds: 30, pageSize: 20 },
   agrifood: { cacheTtlHours: 12, timeoutMs: 120000 },
-  sdk: { path: '' },
 };
 
 type Raw = Record<string, unknown> | undefined | null;
@@ -128,6 +141,12 @@ export function readSettings(raw: Raw): EformsSettings {
       mode: oneOf(flat['validation.mode'], ['static', 'dynamic'] as const, d.validation.mode),
       // Both spellings users meet: `1.15` and the CustomizationID form `eforms-sdk-1.15`.
       sdkVersion: normalizeSdkVersion(str(flat['validation.sdkVersion'], '')) ?? '',
+      engine: oneOf(flat['validation.engine'], VALIDATION_ENGINES, d.validation.engine),
+    },
+    sdk: {
+      path: str(flat['sdk.path'], ''),
+      allowDownload: flat['sdk.allowDownload'] === true,
+      repositoryUrl: str(flat['sdk.repositoryUrl'], '').replace(/\/+$/, '') || d.sdk.repositoryUrl,
     },
     publication: {
       apiFamily: oneOf(flat['publication.apiFamily'], ['v2', 'legacy'] as const, d.publication.apiFamily),
@@ -143,7 +162,6 @@ export function readSettings(raw: Raw): EformsSettings {
       cacheTtlHours: int(flat['agrifood.cacheTtlHours'], d.agrifood.cacheTtlHours, 0, 24 * 365),
       timeoutMs: int(flat['agrifood.timeoutMs'], d.agrifood.timeoutMs, 1000, 3600000),
     },
-    sdk: { path: str(flat['sdk.path'], d.sdk.path) },
   };
 }
 

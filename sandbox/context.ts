@@ -20,6 +20,14 @@ export interface SandboxContext {
   now(): number;
   /** Origin the sandbox listens on, e.g. http://127.0.0.1:8723 (set once listening). */
   origin: string;
+  /**
+   * The official SDK rules, when the sandbox has an SDK: the SVRL report for a notice, or undefined
+   * when no release fits it (the CVS emulation then answers with its own rules).
+   */
+  sdkRules?(
+    notice: Buffer,
+    o: { language: string; mode: 'static' | 'dynamic'; sdkVersion?: string },
+  ): Promise<string | undefined>;
 }
 
 /** One emulated service, mounted under `prefix` (`/cvs`, `/esenders`, `/agrifood`). */

@@ -30,6 +30,8 @@ export interface SandboxOptions {
    * Default: EFORMS_SANDBOX_PUBLISH_STEP_SECONDS, else 5 s.
    */
   publishStepSeconds?: number;
+  /** The official SDK rules for the CVS emulation (sandbox/sdk-rules.ts); absent: its own rules. */
+  sdkRules?: SandboxContext['sdkRules'];
   /** Extra services (later features mount theirs here too). */
   services?: ((ctx: SandboxContext) => SandboxService)[];
   /** Where a request that failed inside the sandbox is logged (default: stderr). */
@@ -55,6 +57,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     faults: new Set(),
     now: () => Date.now(),
     origin: '',
+    ...(options.sdkRules ? { sdkRules: options.sdkRules } : {}),
   };
   const factories = [
     createCvsService,

@@ -30,6 +30,12 @@ await Promise.all([
   }),
   build({ ...common, entryPoints: ['server/main.ts'], outfile: `${outdir}/server.js` }),
   build({ ...common, entryPoints: ['cli/main.ts'], outfile: `${outdir}/cli.js` }),
+  // The SDK rules' worker thread: server.js and cli.js start it from their own folder.
+  build({
+    ...common,
+    entryPoints: ['core/validation/validation-worker.ts'],
+    outfile: `${outdir}/validation-worker.js`,
+  }),
 ]);
 
 // Market Explorer webview (agri-food market data): its own bundle, for the browser, from scripts/build-webview.mjs.

@@ -100,7 +100,13 @@ async function main() {
   const logs = join(dirs.root, 'logs');
   mkdirSync(logs, { recursive: true });
 
-  const sandboxOptions = { dataDir: dirs.sandboxData, logFile: join(logs, 'sandbox.log'), cli };
+  // The official SDK rules when the user has an SDK in the cache (eforms validate --local --download).
+  const sandboxOptions = {
+    dataDir: dirs.sandboxData,
+    logFile: join(logs, 'sandbox.log'),
+    cli,
+    useSdkCache: true,
+  };
   if (sandboxPort !== undefined) {
     sandbox = await startSandbox({ ...sandboxOptions, port: Number(sandboxPort) });
   } else {

@@ -26,12 +26,12 @@ export function toDiagnostic(f: Finding): Diagnostic {
   const d: Diagnostic = {
     range: f.range,
     severity: SEVERITY[f.severity],
-    source: f.source === 'local' ? LOCAL_SOURCE : SERVICE_SOURCE,
+    source: sourceOf(f),
     code: f.id,
     // The mapping already opens the message with the flag ("[LAWFULNESS] …"): adding it here doubled it.
     message: f.message,
   };
-  if (f.source === 'cvs') {
+  if (f.source !== 'local') {
     const data: FindingData = { location: f.location, resolved: f.resolved };
     if (f.field) data.field = f.field;
     if (f.flag) data.flag = f.flag;
@@ -39,6 +39,17 @@ export function toDiagnostic(f: Finding): Diagnostic {
     d.data = data;
   }
   return d;
+}
+
+/** The diagnostic's source names the engine, and for the SDK's rules the release ("eForms SDK 1.15.1"). */
+export function sourceOf(f: Finding): string {
+  if (f.source === 'local') return LOCAL_SOURCE;
+  if (f.source === 'sdk') return sdkSource(f.sdkVersion);
+  return SERVICE_SOURCE;
+}
+
+export function sdkSource(version: string | undefined): string {
+  return version ? `eForms SDK ${version}` : 'eForms SDK';
 }
 
 export interface SeverityCounts {

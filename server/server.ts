@@ -3,6 +3,7 @@
 // (the client restarts the server when it changes): never from initializationOptions or messages,
 // which LSP traces log, and it never goes to the console.
 
+import { dirname, join } from 'node:path';
 import {
   type Connection,
   createConnection,
@@ -17,17 +18,21 @@ import { installCrashGuard } from '../core/crash-guard';
 import { validateNotice } from '../core/cvs-client';
 import { withoutCredentials, withoutUrlCredentials } from '../core/environments';
 import {
+  SdkChangedNotification,
   type ValidateNowParams,
   ValidateNowRequest,
   type ValidateNowResult,
   ValidationStatusNotification,
 } from '../core/protocol';
+import { defaultSdkCacheRoot } from '../core/sdk/sdk-store';
+import type { EformsSettings } from '../core/settings';
+import { WorkerPool, type WorkerSources, WorkerValidator } from '../core/validation';
 import { VersionRangeCache } from '../core/version-range';
 import { AUTHORING_CAPABILITIES, Authoring } from './authoring/authoring-handlers';
 import { toDiagnostic } from './diagnostics';
 import { applyClientProxySettings } from './proxy-settings';
 import { SettingsCache } from './settings-cache';
-import { ValidationScheduler } from './validation-scheduler';
+import { type LocalEngine, ValidationScheduler } from './validation-scheduler';
 
 declare const __VERSION__: string | undefined;
 
@@ -38,6 +43,10 @@ export interface ServerOptions {
   apiKey?: string;
   /** Whether to install the process-wide crash guard (default true: the server owns its process). */
   crashGuard?: boolean;
+  /** Where downloaded SDK releases are cached: $EFORMS_SDK_CACHE, else ~/.cache/eforms/sdk. */
+  sdkCacheRoot?: string;
+  /** True when the client downloads SDK releases itself (VS Code: with its own consent and progress). */
+  clientDownloadsSdk?: boolean;
 }
 
 /** Starts the eForms language server and returns its connection (already listening). */
@@ -67,11 +76,35 @@ export function startServer(options: ServerOptions = {}): Connection {
   };
   if (options.crashGuard !== false)
     installCrashGuard((m) => connection.console.error(m), 'eForms language server');
+  const sdkCacheRoot =
+    options.sdkCacheRoot ?? (process.env.EFORMS_SDK_CACHE?.trim() || defaultSdkCacheRoot());
+  const clientDownloads = options.clientDownloadsSdk ?? process.env.EFORMS_SDK_DOWNLOADS === 'client';
+  // One worker: the SDK's rules never run on the thread that reads the client's messages.
+  let pool: WorkerPool | undefined;
+  const engines = new Map<string, LocalEngine>();
+  const localEngine = (s: EformsSettings): LocalEngine => {
+    const sources: WorkerSources = {
+      path: s.sdk.path,
+      cacheRoot: sdkCacheRoot,
+      ...(clientDownloads
+        ? {}
+        : { download: { allowed: s.sdk.allowDownload, repositoryUrl: s.sdk.repositoryUrl } }),
+    };
+    const identity = JSON.stringify(sources);
+    let e = engines.get(identity);
+    if (!e) {
+      pool ??= new WorkerPool(1);
+      e = { validator: new WorkerValidator(pool, sources, join(dirname(sdkCacheRoot), 'rules')), identity };
+      engines.set(identity, e);
+    }
+    return e;
+  };
 
   const scheduler = new ValidationScheduler({
     settings: (uri) => settings.get(uri),
     apiKey: apiKey || undefined,
     validate: validateNotice,
+    localEngine,
     publish: (uri, version, findings) => {
       const diagnostics = findings.map(toDiagnostic);
       authoring.diagnosticsPublished(uri, diagnostics);
@@ -194,7 +227,12 @@ export function startServer(options: ServerOptions = {}): Connection {
 
   authoring.register();
 
-  connection.onShutdown(() => scheduler.dispose());
+  connection.onNotification(SdkChangedNotification.method, () => scheduler.sdkChanged());
+
+  connection.onShutdown(() => {
+    scheduler.dispose();
+    void pool?.close();
+  });
 
   documents.listen(connection);
   connection.listen();

@@ -1,11 +1,13 @@
 // `eforms sandbox`: serves every emulated service on one loopback port until SIGINT or SIGTERM.
 
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { installCrashGuard } from '../../core/crash-guard';
 import { SANDBOX_DEFAULT_PORT } from '../../core/environments';
+import { defaultSdkCacheRoot, listSdkReleases } from '../../core/sdk';
 import { SANDBOX_DEMO_KEY } from '../../sandbox/context';
+import { sandboxSdkRules } from '../../sandbox/sdk-rules';
 import { startSandbox } from '../../sandbox/server';
 import { type CliIo, UsageError } from '../io';
 
@@ -15,7 +17,7 @@ import { type CliIo, UsageError } from '../io';
  */
 export const SANDBOX_PUBLISH_DELAY_SECONDS = 120;
 
-const USAGE = `Usage: eforms sandbox [--port N] [--api-key KEY]... [--data-dir DIR] [--publish-delay SECONDS]
+const USAGE = `Usage: eforms sandbox [--port N] [--api-key KEY]... [--data-dir DIR] [--publish-delay SECONDS] [--sdk-dir DIR]
 
 Serves the emulated services on http://127.0.0.1:PORT:
   /cvs       Central Validation Service   (POST /cvs/v1/notices/validation)
@@ -27,7 +29,9 @@ ${defaultDataDir()}.
 --publish-delay is how long a submitted notice stays SUBMITTED, then PUBLISHING, before it is
 PUBLISHED (default ${SANDBOX_PUBLISH_DELAY_SECONDS}, or $EFORMS_SANDBOX_PUBLISH_STEP_SECONDS).
 GET /cvs/v1/version-range answers the SDK versions accepted for publication.
-`;
+--sdk-dir names an eForms SDK release (or a folder of releases): the CVS then answers with the
+official SDK rules, as the real service does. Without it, releases in the download cache
+($EFORMS_SDK_CACHE or ~/.cache/eforms/sdk) are used; with none, the sandbox's own 45 rules answer.`;
 
 /** A stable folder, so that notices submitted to the sandbox survive its restart as the real ones do. */
 function defaultDataDir(): string {
@@ -41,6 +45,7 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
     'api-key'?: string[];
     'data-dir'?: string;
     'publish-delay'?: string;
+    'sdk-dir'?: string;
     help?: boolean;
   };
   try {
@@ -51,6 +56,7 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
         'api-key': { type: 'string', multiple: true },
         'data-dir': { type: 'string' },
         'publish-delay': { type: 'string' },
+        'sdk-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -72,11 +78,21 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
   // The sandbox serves every test and every editor of the machine: an error no handler caught is logged,
   // and it keeps serving.
   const removeGuard = installCrashGuard((m) => io.err(m), 'sandbox');
+  const sdkDir = values['sdk-dir'] ? resolve(io.cwd, values['sdk-dir']) : '';
+  if (sdkDir && listSdkReleases(sdkDir).length === 0)
+    throw new UsageError(
+      `--sdk-dir ${values['sdk-dir']} holds no eForms SDK release (no schematrons/, fields/ or codelists/ folder)`,
+    );
+  const cacheRoot = io.env.EFORMS_SDK_CACHE?.trim() || defaultSdkCacheRoot(io.env);
+  const sdk = sandboxSdkRules({ path: sdkDir, cacheRoot }, join(dirname(cacheRoot), 'rules'), (l) =>
+    io.err(l),
+  );
   const running = await startSandbox({
     port,
     apiKeys: keys,
     dataDir: values['data-dir'] ?? defaultDataDir(),
     publishStepSeconds,
+    ...(sdk ? { sdkRules: sdk.rules } : {}),
   });
   io.out(`sandbox listening on ${running.origin}`);
   if (keys.length === 0) io.out(`demo API key: ${SANDBOX_DEMO_KEY}`);
@@ -85,6 +101,11 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
   );
   io.out(`  data      ${running.context.dataDir}`);
   io.out(`  publish   SUBMITTED ${publishStepSeconds} s, then PUBLISHING ${publishStepSeconds} s`);
+  io.out(
+    sdk
+      ? `  rules     the official eForms SDK rules (${sdk.versions.join(', ')}${sdkDir ? ` from ${sdkDir}` : ` from ${cacheRoot}`})`
+      : "  rules     the sandbox's own 45 rules (no eForms SDK: --sdk-dir DIR gives the official ones)",
+  );
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -1,55 +1,89 @@
-// `eforms validate NOTICE.xml...`: sends each notice, byte for byte, to the Central Validation Service
-// and prints its findings placed on the text (plus the local checks), as text, JSON or SARIF. The key
-// comes from EFORMS_API_KEY only; it is never printed and never sent over plain http except to loopback.
+// `eforms validate NOTICE.xml...`: validates each notice through core/validation's pipeline, with the
+// Central Validation Service (the key from EFORMS_API_KEY only; never printed, never sent over plain
+// http except to loopback) or, with --local, with the official SDK rules run here across worker
+// threads. Prints the findings placed on the text (plus the local checks) as text, JSON, SARIF, or
+// the SVRL report itself. SDK errors are worded here, naming this command's flags.
 
-import { normalizeSdkVersion } from '../../core/customization-id';
-import { CvsError, validateNotice } from '../../core/cvs-client';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { CvsError } from '../../core/cvs-client';
 import { type Finding, sortByPosition } from '../../core/finding';
-import { localFindings } from '../../core/local-checks';
-import { noticeKindOf } from '../../core/notice-kind';
-import {
-  formatFindings,
-  isOutputFormat,
-  OUTPUT_FORMATS,
-  type OutputFormat,
-  summarize,
-} from '../../core/output-formats';
+import { formatFindings, OUTPUT_FORMATS, type OutputFormat, summarize } from '../../core/output-formats';
+import { defaultSdkCacheRoot, minorOf, resolveSdk, SdkError, type SdkSources } from '../../core/sdk';
 import { rejectionFinding } from '../../core/service-rejection';
-import { DEFAULT_SETTINGS, REPORT_LANGUAGES } from '../../core/settings';
-import { parseSvrl } from '../../core/svrl';
-import { mapSvrl } from '../../core/svrl-mapping';
-import { indexXml } from '../../core/xml-index';
+import {
+  DEFAULT_SETTINGS,
+  REPORT_LANGUAGES,
+  SDK_REPOSITORY_URL,
+  type ValidationMode,
+} from '../../core/settings';
+import {
+  affinityOf,
+  CvsValidator,
+  type EngineReport,
+  inputFor,
+  type PreparedNotice,
+  prepareNotice,
+  ValidationPipeline,
+  WorkerPool,
+  WorkerValidator,
+} from '../../core/validation';
 import { serviceUrlsOf } from '../environment';
 import { describeFailure, isKeyProblem } from '../failure-wording';
 import { decodeInputText, InputFileError, readInputFile } from '../input-files';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
 
+const FORMATS = [...OUTPUT_FORMATS, 'svrl'] as const;
+type Format = OutputFormat | 'svrl';
+
 const USAGE = `Usage: eforms validate NOTICE.xml... [options]
 
-Validates each notice with the Central Validation Service (CVS) and prints every finding at its line
-and column (columns count UTF-16 units, as editors do), together with the local checks (well-formedness,
-cbc:CustomizationID). The API key is read from the environment variable EFORMS_API_KEY.
+Validates each notice and prints every finding at its line and column (columns count UTF-16 units, as
+editors do), together with the local checks (well-formedness, cbc:CustomizationID). By default the
+Central Validation Service (CVS) validates, with the API key from the environment variable
+EFORMS_API_KEY; with --local, the official eForms SDK rules run on this machine: no key, no network.
 
 Options:
+  --local          run the eForms SDK's own schematron rules here instead of asking the CVS
+  --sdk-dir DIR    (--local) a folder holding one SDK release, or a folder of releases named by version;
+                   releases downloaded before are found in $EFORMS_SDK_CACHE or ~/.cache/eforms/sdk
+  --download       (--local) allow downloading a missing release (the eu.europa.ted.eforms:eforms-sdk jar,
+                   checked against its published SHA-1) from $EFORMS_SDK_REPOSITORY or Maven Central
+  --today DATE     (--local) the date current-date() answers, YYYY-MM-DD (default: today), for
+                   reproducible runs
+  --jobs N         (--local) worker threads (default 1)
+  --sdk VERSION    SDK version of the rules: 1.15, 1.15.1 or eforms-sdk-1.15 (default: the notice's
+                   cbc:CustomizationID; a notice that declares none gets the only SDK available). The
+                   CVS gets it only when given, as eforms-sdk-MAJOR.MINOR
+  --mode MODE      static (default) or dynamic
+  --lang LANG      language of the messages (default en): ${REPORT_LANGUAGES.join(', ')}
+  --format FORMAT  text (default), json (one array, a "file" field per finding), sarif, or svrl (the
+                   report itself; with several notices, one file per notice in -o DIR)
+  -o, --output DIR with --format svrl: write NOTICE.svrl files into DIR
   --env ENV        preview (default, or $EFORMS_ENV), production, sandbox (http://127.0.0.1:8723,
                    'eforms sandbox') or custom (with --cvs-url)
   --cvs-url URL    base URL of the CVS (paths start with /v1); overrides --env (or $EFORMS_CVS_URL)
-  --sdk VERSION    eForms SDK version of the rules, 1.15 or eforms-sdk-1.15 (default: not sent, so the
-                   service uses the notice's cbc:CustomizationID)
-  --mode MODE      static (default) or dynamic
-  --lang LANG      language of the messages (default en): ${REPORT_LANGUAGES.join(', ')}
-  --format FORMAT  text (default), json (one array, a "file" field per finding) or sarif
   --timeout SEC    give up on an answer after SEC seconds (default ${DEFAULT_SETTINGS.validation.timeoutMs / 1000})
   -h, --help       show this help
 
 Exit status: 0 when no finding is an error, 1 when some are, 2 on a usage error, an unreadable file, a
-file that is not an eForms notice, or a failure of the service.`;
+file that is not an eForms notice, a failure of the service, or no usable SDK.`;
 
 const HINT = "Run 'eforms validate --help' for usage.";
 
 interface FileResult {
   file: string;
   findings: Finding[];
+  report?: EngineReport;
+}
+
+interface Run {
+  format: Format;
+  mode: ValidationMode;
+  lang: string;
+  sdk?: string;
+  timeoutMs: number;
+  today?: string;
 }
 
 export async function validate(args: string[], io: CliIo): Promise<number> {
@@ -60,67 +94,106 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
   }
   if (positionals.length === 0) throw new UsageError(`give at least one notice file. ${HINT}`);
   const format = values.format ?? 'text';
-  if (!isOutputFormat(format))
-    throw new UsageError(`unknown format '${format}': choose ${OUTPUT_FORMATS.join(', ')}`);
-  const urls = serviceUrlsOf(values, io);
-  if (urls.env === 'custom' && !values['cvs-url'] && !io.env.EFORMS_CVS_URL?.trim())
-    throw new UsageError(`--env custom needs --cvs-url URL. ${HINT}`);
+  if (!(FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`unknown format '${format}': choose ${FORMATS.join(', ')}`);
+  if (values.output !== undefined && format !== 'svrl')
+    throw new UsageError(`-o DIR goes with --format svrl. ${HINT}`);
+  if (format === 'svrl' && positionals.length > 1 && values.output === undefined)
+    throw new UsageError(
+      `--format svrl with several notices writes one file per notice: add -o DIR. ${HINT}`,
+    );
   const mode = values.mode ?? DEFAULT_SETTINGS.validation.mode;
   if (mode !== 'static' && mode !== 'dynamic')
     throw new UsageError(`unknown mode '${mode}': choose static or dynamic`);
   const lang = values.lang ?? DEFAULT_SETTINGS.validation.language;
   if (!(REPORT_LANGUAGES as readonly string[]).includes(lang))
     throw new UsageError(`unknown language '${lang}': choose one of ${REPORT_LANGUAGES.join(', ')}`);
-  const sdk = values.sdk === undefined ? undefined : normalizeSdkVersion(values.sdk);
-  if (values.sdk !== undefined && !sdk)
+  if (values.sdk !== undefined && !minorOf(values.sdk))
     throw new UsageError(
-      `--sdk takes MAJOR.MINOR, e.g. 1.15 or eforms-sdk-1.15 (got '${values.sdk.slice(0, 40)}')`,
+      `--sdk takes a version such as 1.15, 1.15.1 or eforms-sdk-1.15 (got '${values.sdk}')`,
     );
   const timeoutSec =
     values.timeout === undefined ? DEFAULT_SETTINGS.validation.timeoutMs / 1000 : Number(values.timeout);
   if (!Number.isFinite(timeoutSec) || timeoutSec <= 0 || timeoutSec > 3600)
     throw new UsageError('--timeout takes a number of seconds between 1 and 3600');
-  const baseUrl = urls.cvs;
-  const apiKey = io.env.EFORMS_API_KEY?.trim();
-  if (!apiKey) {
-    io.err(
-      'eforms validate: EFORMS_API_KEY is not set: export EFORMS_API_KEY=<your API key> (from your TED developer account; for --env sandbox, the key that eforms sandbox prints).',
-    );
-    return EXIT_FAILURE;
-  }
+  const localOnly = (['sdk-dir', 'download', 'today', 'jobs'] as const).filter(
+    (k) => values[k] !== undefined,
+  );
+  if (!values.local && localOnly.length > 0)
+    throw new UsageError(`--${localOnly[0]} goes with --local. ${HINT}`);
+  if (values.local && (values.env !== undefined || values['cvs-url'] !== undefined))
+    throw new UsageError(`--local runs the rules here: --env and --cvs-url do not apply. ${HINT}`);
+  if (values.today !== undefined && !isDate(values.today))
+    throw new UsageError(`--today takes a date YYYY-MM-DD (got '${values.today}')`);
+  const jobs = values.jobs === undefined ? 1 : Number(values.jobs);
+  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64)
+    throw new UsageError('--jobs takes a number from 1 to 64');
+  const run: Run = {
+    format: format as Format,
+    mode,
+    lang,
+    sdk: values.sdk,
+    timeoutMs: timeoutSec * 1000,
+    today: values.today,
+  };
 
-  const results: FileResult[] = [];
-  let failed = false;
-  const many = positionals.length > 1;
-  for (const file of positionals) {
-    if (many && format === 'text') io.err(`Validating ${file} at ${baseUrl}…`);
-    const r = await validateOne(file, io, {
-      baseUrl,
-      apiKey,
-      mode,
-      lang,
-      sdk,
-      timeoutMs: timeoutSec * 1000,
+  let results: (FileResult | CvsError | string)[];
+  if (values.local) {
+    const outcome = await validateLocally(positionals, io, run, {
+      sdkDir: values['sdk-dir'],
+      download: values.download === true,
+      jobs,
     });
-    if (typeof r === 'string' || r instanceof CvsError) {
-      io.err(`eforms validate: ${file}: ${typeof r === 'string' ? r : describeFailure(r)}`);
-      failed = true;
+    if (typeof outcome === 'string') {
+      io.err(`eforms validate: ${outcome}`);
+      return EXIT_FAILURE;
+    }
+    results = outcome;
+  } else {
+    const cvs = cvsPipeline(values, io);
+    if (typeof cvs === 'string') {
+      io.err(`eforms validate: ${cvs}`);
+      return EXIT_FAILURE;
+    }
+    results = [];
+    for (const file of positionals) {
+      if (positionals.length > 1 && format === 'text') io.err(`Validating ${file} at ${cvs.baseUrl}…`);
+      const r = await validateOne(file, io, run, cvs.pipeline);
+      results.push(r);
       // A refused key fails every file the same way: say it once.
       if (r instanceof CvsError && isKeyProblem(r)) break;
-      continue;
     }
-    results.push(r);
   }
-  print(results, format, io);
+
+  let failed = false;
+  const ok: FileResult[] = [];
+  results.forEach((r, i) => {
+    if (typeof r === 'string' || r instanceof CvsError) {
+      io.err(`eforms validate: ${positionals[i]}: ${typeof r === 'string' ? r : describeFailure(r)}`);
+      failed = true;
+    } else ok.push({ ...r, findings: sortByPosition(r.findings) });
+  });
+  print(ok, run.format, io, values.output === undefined ? undefined : resolve(io.cwd, values.output));
   if (failed) return EXIT_FAILURE;
-  return results.some((r) => r.findings.some((f) => f.severity === 'error')) ? EXIT_FINDINGS : EXIT_OK;
+  return ok.some((r) => r.findings.some((f) => f.severity === 'error')) ? EXIT_FINDINGS : EXIT_OK;
 }
 
-async function validateOne(
-  file: string,
+function cvsPipeline(
+  values: ReturnType<typeof parse>['values'],
   io: CliIo,
-  o: { baseUrl: string; apiKey: string; mode: string; lang: string; sdk?: string; timeoutMs: number },
-): Promise<FileResult | CvsError | string> {
+): { pipeline: ValidationPipeline; baseUrl: string } | string {
+  const urls = serviceUrlsOf(values, io);
+  if (urls.env === 'custom' && !values['cvs-url'] && !io.env.EFORMS_CVS_URL?.trim())
+    throw new UsageError(`--env custom needs --cvs-url URL. ${HINT}`);
+  const baseUrl = urls.cvs;
+  const apiKey = io.env.EFORMS_API_KEY?.trim();
+  if (!apiKey)
+    return 'EFORMS_API_KEY is not set: export EFORMS_API_KEY=<your API key> (from your TED developer account; for --env sandbox, the key that eforms sandbox prints), or validate offline with --local.';
+  return { pipeline: new ValidationPipeline(new CvsValidator({ baseUrl, apiKey }), baseUrl), baseUrl };
+}
+
+/** Reads and indexes a notice; a string says why it cannot be validated. */
+function readNotice(file: string, io: CliIo): PreparedNotice | string {
   let bytes: Buffer;
   let text: string;
   try {
@@ -131,41 +204,233 @@ async function validateOne(
     if (e instanceof InputFileError) return e.message;
     throw e;
   }
-  const index = indexXml(text);
-  const root = index.elements[0];
-  if (root && !noticeKindOf(index))
+  const notice = prepareNotice(text, bytes);
+  const root = notice.index.elements[0];
+  if (root && !notice.kind)
     return `not an eForms notice (its root is <${root.qname}>${root.ns ? ` in ${root.ns}` : ''}, not ContractNotice, ContractAwardNotice, PriorInformationNotice or BusinessRegistrationInformationNotice in the eForms namespaces)`;
-  const local = localFindings(index);
-  if (index.errors.length > 0) {
+  return notice;
+}
+
+async function validateOne(
+  file: string,
+  io: CliIo,
+  o: Run,
+  pipeline: ValidationPipeline,
+): Promise<FileResult | CvsError | string> {
+  const notice = readNotice(file, io);
+  if (typeof notice === 'string') return notice;
+  if (notice.index.errors.length > 0) {
     io.err(`${file}: not sent to the service: the XML is not well-formed (fix the error shown first).`);
-    return { file, findings: local };
+    return { file, findings: notice.local };
   }
   try {
-    const { svrl } = await validateNotice({
-      baseUrl: o.baseUrl,
-      apiKey: o.apiKey,
-      notice: bytes,
-      language: o.lang,
-      validationMode: o.mode,
-      // Unpinned: left out, and the service reads the notice's own cbc:CustomizationID.
-      eFormsSdkVersion: o.sdk,
-      timeoutMs: o.timeoutMs,
-    });
-    return {
-      file,
-      findings: sortByPosition([...local, ...mapSvrl(index, parseSvrl(svrl), { language: o.lang })]),
-    };
+    const r = await pipeline.validate(
+      inputFor(notice, { language: o.lang, mode: o.mode, sdkVersion: o.sdk ?? '', timeoutMs: o.timeoutMs }),
+    );
+    return { file, findings: [...notice.local, ...r.findings], report: r };
   } catch (e) {
     if (!(e instanceof CvsError)) return `the answer could not be read: ${(e as Error).message}`;
     // A notice the service refused as such (400 with an explanation) is a finding on the notice,
     // placed on the element the explanation names.
     if (e.kind === 'notice-rejected' && e.fields.serviceMessage)
-      return { file, findings: sortByPosition([...local, rejectionFinding(index, e.fields.serviceMessage)]) };
+      return { file, findings: [...notice.local, rejectionFinding(notice.index, e.fields.serviceMessage)] };
     return e;
   }
 }
 
-function print(results: FileResult[], format: OutputFormat, io: CliIo): void {
+/**
+ * --local: every notice through the SDK rules in `jobs` worker threads. Releases are resolved (and,
+ * with --download, fetched with a progress line) here first, once per version wanted, so the workers
+ * only read the cache. A string return is a failure that concerns every notice.
+ */
+async function validateLocally(
+  files: string[],
+  io: CliIo,
+  o: Run,
+  l: { sdkDir?: string; download: boolean; jobs: number },
+): Promise<(FileResult | string)[] | string> {
+  const sources: SdkSources = {
+    path: l.sdkDir ? resolve(io.cwd, l.sdkDir) : '',
+    cacheRoot: io.env.EFORMS_SDK_CACHE?.trim() || defaultSdkCacheRoot(io.env),
+    download: {
+      allowed: l.download,
+      repositoryUrl: (io.env.EFORMS_SDK_REPOSITORY?.trim() || SDK_REPOSITORY_URL).replace(/\/+$/, ''),
+    },
+  };
+  const notices = files.map((f) => readNotice(f, io));
+  const wanted = new Set<string>();
+  for (const n of notices) {
+    if (typeof n === 'string' || n.index.errors.length > 0) continue;
+    wanted.add(
+      inputFor(n, { language: o.lang, mode: o.mode, sdkVersion: o.sdk ?? '', timeoutMs: 0 }).sdkVersion,
+    );
+  }
+  const sdkFailure = new Map<string, string>();
+  for (const v of wanted) {
+    try {
+      await resolveSdk(
+        {
+          ...sources,
+          download: sources.download && {
+            ...sources.download,
+            onProgress: (p) =>
+              io.progress?.(
+                `Downloading eForms SDK ${v}: ${(p.received / 1048576).toFixed(1)}${p.total ? ` of ${(p.total / 1048576).toFixed(1)}` : ''} MB${p.phase === 'unpack' ? ', unpacking' : ''}`,
+              ),
+          },
+        },
+        o.sdk ? { pinned: o.sdk } : { declared: v || undefined },
+      ).then((r) => {
+        if (r.downloaded) {
+          io.progress?.('');
+          io.err(`Downloaded eForms SDK ${r.release.version} into ${r.release.dir}`);
+        }
+      });
+    } catch (e) {
+      io.progress?.('');
+      if (!(e instanceof SdkError)) throw e;
+      sdkFailure.set(v, sdkProblemForCli(e, l.sdkDir));
+    }
+  }
+  // One failure for every notice (no SDK at all): say it once.
+  const distinct = new Set(sdkFailure.values());
+  if (wanted.size > 0 && sdkFailure.size === wanted.size && distinct.size === 1)
+    return [...distinct][0] as string;
+
+  const pool = new WorkerPool(l.jobs);
+  const validator = new WorkerValidator(
+    pool,
+    { path: sources.path, cacheRoot: sources.cacheRoot },
+    join(dirname(sources.cacheRoot), 'rules'),
+  );
+  const pipeline = new ValidationPipeline(validator, sources.path, 0);
+  const results: (FileResult | string)[] = new Array(files.length);
+  // Notices that need the same rule set go out together, so each worker compiles as few phases as it can.
+  const order = files
+    .map((_, i) => i)
+    .sort((a, b) => affinityKey(notices[a], o).localeCompare(affinityKey(notices[b], o)) || a - b);
+  let done = 0;
+  try {
+    // Every notice is queued at once (they are read already): the pool sees them all, and gives each
+    // worker the notices of the rule sets it compiled.
+    await Promise.all(
+      order.map(async (i) => {
+        results[i] = await validateLocalOne(
+          files[i] as string,
+          notices[i] as PreparedNotice | string,
+          io,
+          o,
+          pipeline,
+          sdkFailure,
+        );
+        done++;
+        io.progress?.(`Validated ${done} of ${files.length} notices with the SDK rules…`);
+      }),
+    );
+  } finally {
+    io.progress?.('');
+    await pool.close();
+  }
+  return results;
+}
+
+function affinityKey(n: PreparedNotice | string, o: Run): string {
+  if (typeof n === 'string') return '';
+  return affinityOf(inputFor(n, { language: o.lang, mode: o.mode, sdkVersion: o.sdk ?? '', timeoutMs: 0 }));
+}
+
+async function validateLocalOne(
+  file: string,
+  notice: PreparedNotice | string,
+  io: CliIo,
+  o: Run,
+  pipeline: ValidationPipeline,
+  sdkFailure: Map<string, string>,
+): Promise<FileResult | string> {
+  if (typeof notice === 'string') return notice;
+  if (notice.index.errors.length > 0) {
+    io.err(`${file}: the SDK rules did not run: the XML is not well-formed (fix the error shown first).`);
+    return { file, findings: notice.local };
+  }
+  const input = inputFor(notice, {
+    language: o.lang,
+    mode: o.mode,
+    sdkVersion: o.sdk ?? '',
+    timeoutMs: o.timeoutMs,
+    today: o.today,
+  });
+  const failure = sdkFailure.get(input.sdkVersion);
+  if (failure) return failure;
+  try {
+    const r = await pipeline.validate(input);
+    if (r.because === 'only')
+      io.err(
+        `${file}: the notice declares no SDK version: validated with eForms SDK ${r.sdkVersion}, the only one available.`,
+      );
+    if (r.notEvaluated.length > 0)
+      io.err(
+        `${file}: ${r.notEvaluated.length} rule${r.notEvaluated.length === 1 ? ' was' : 's were'} not evaluated by the local engine (${r.notEvaluated
+          .slice(0, 5)
+          .map((x) => `${x.ruleId}: ${x.reason}`)
+          .join('; ')}${r.notEvaluated.length > 5 ? '; …' : ''}).`,
+      );
+    return { file, findings: [...notice.local, ...r.findings], report: r };
+  } catch (e) {
+    if (e instanceof SdkError) return sdkProblemForCli(e);
+    return `the SDK rules failed: ${(e as Error).message}`;
+  }
+}
+
+/** SDK errors in this command's words: its flags, never the editor's settings. */
+export function sdkProblemForCli(e: SdkError, sdkDir?: string): string {
+  const f = e.fields;
+  const where = sdkDir ? `--sdk-dir ${sdkDir}` : 'no --sdk-dir';
+  switch (e.kind) {
+    case 'no-sdk':
+      return `no eForms SDK is available (${where}, nothing in the cache): name a folder with --sdk-dir DIR, or add --download to fetch it (needs a connection).`;
+    case 'version-missing':
+      return `eForms SDK ${f.wanted} is not available (found ${(f.available ?? []).join(', ') || 'none'}): name a folder that holds it with --sdk-dir DIR, add --download, or choose another with --sdk.`;
+    case 'no-version':
+      return `the notice declares no SDK version and several are available (${(f.available ?? []).join(', ')}): choose one with --sdk X.Y.`;
+    case 'consent-needed':
+      return `eForms SDK ${f.wanted} is not on this machine: name a folder that holds it with --sdk-dir DIR, or add --download to fetch it from the official Maven repository.`;
+    case 'offline':
+      return `eForms SDK cannot be downloaded from ${f.url ?? 'the repository'} (${f.reason ?? 'no connection'}): name a folder that holds it with --sdk-dir DIR, or connect.`;
+    case 'not-found':
+      return `the SDK repository has no release ${f.wanted ?? ''} (HTTP ${f.status ?? '?'} at ${f.url ?? ''}): choose another version with --sdk.`;
+    case 'corrupt':
+      return `the downloaded eForms SDK was corrupt (${f.reason ?? 'checksum mismatch'}) and nothing was kept: try again, or use --sdk-dir DIR.`;
+    case 'cancelled':
+      return 'the SDK download was cancelled.';
+    case 'engine':
+      return `the SDK rules could not run (${f.reason ?? 'unknown reason'}).`;
+  }
+}
+
+function print(results: FileResult[], format: Format, io: CliIo, outDir?: string): void {
+  if (format === 'svrl') {
+    if (outDir) mkdirSync(outDir, { recursive: true });
+    const used = new Set<string>();
+    for (const r of results) {
+      const svrl = r.report?.svrl;
+      if (!svrl) {
+        io.err(`${r.file}: no report (the notice was not validated).`);
+        continue;
+      }
+      if (!outDir) {
+        io.out(svrl.replace(/\n$/, ''));
+        continue;
+      }
+      let name = `${basename(r.file).replace(/\.xml$/i, '')}.svrl`;
+      for (let n = 2; used.has(name); n++) name = `${basename(r.file).replace(/\.xml$/i, '')}-${n}.svrl`;
+      used.add(name);
+      writeFileSync(join(outDir, name), svrl);
+      io.out(
+        `${r.file}: ${join(outDir, name)} (${r.findings.length === 0 ? 'no findings' : summarize(r.findings)})`,
+      );
+    }
+    return;
+  }
   if (format === 'json') {
     const all = results.flatMap((r) =>
       (JSON.parse(formatFindings(r.findings, r.file, 'json')) as object[]).map((f) => ({
@@ -193,12 +458,24 @@ function print(results: FileResult[], format: OutputFormat, io: CliIo): void {
   }
 }
 
+function isDate(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+}
+
 function parse(args: string[]) {
   return parseCommandLine('validate', {
     args,
     allowPositionals: true,
     strict: true,
     options: {
+      local: { type: 'boolean' },
+      'sdk-dir': { type: 'string' },
+      download: { type: 'boolean' },
+      today: { type: 'string' },
+      jobs: { type: 'string', short: 'j' },
+      output: { type: 'string', short: 'o' },
       env: { type: 'string' },
       'cvs-url': { type: 'string' },
       sdk: { type: 'string' },

@@ -1,17 +1,13 @@
-// "eForms: Submit Notice": validates the notice first (CVS, mapped with mapSvrl), offers "Submit anyway"
+// "eForms: Submit Notice": validates the notice first (the CVS, through core/validation's pipeline), offers "Submit anyway"
 // when it has errors, asks once per workspace for the author e-mail and locale, submits with progress,
 // and shows the outcome (SUBMITTED, or created but not submitted with its report). A notice already
 // being submitted cannot be submitted again meanwhile. Never retries a submission.
 
 import * as vscode from 'vscode';
-import { declaredSdkVersion } from '../../core/customization-id';
-import { validateNotice } from '../../core/cvs-client';
 import { EnoticesError } from '../../core/enotices-client';
 import { readNoticeIdentity } from '../../core/notice-identity';
 import { REPORT_LANGUAGES } from '../../core/settings';
-import { parseSvrl } from '../../core/svrl';
-import { mapSvrl } from '../../core/svrl-mapping';
-import { indexXml } from '../../core/xml-index';
+import { CvsValidator, inputFor, prepareNotice, ValidationPipeline } from '../../core/validation';
 import { markVersionExists } from '../authoring/version-exists';
 import { Commands, Views } from '../command-ids';
 import type { ExtensionState } from '../extension-state';
@@ -163,21 +159,16 @@ export class SubmitFlow {
     bytes: Buffer,
   ): Promise<{ errors: number; problem?: string }> {
     const s = this.state.settings(doc.uri);
-    const index = indexXml(doc.getText());
+    const baseUrl = this.state.urls(doc.uri).cvs;
+    // The same pipeline as live validation: the notice's own SDK version unless a setting pins one.
+    const notice = prepareNotice(doc.getText(), bytes);
+    const pipeline = new ValidationPipeline(
+      new CvsValidator({ baseUrl, apiKey: await this.state.apiKey(), dispatcher: this.state.dispatcher() }),
+      baseUrl,
+    );
     try {
-      const { svrl } = await validateNotice({
-        baseUrl: this.state.urls(doc.uri).cvs,
-        apiKey: await this.state.apiKey(),
-        notice: bytes,
-        language: s.validation.language,
-        validationMode: s.validation.mode,
-        // As live validation does: the notice's own SDK version unless a setting pins one.
-        eFormsSdkVersion: s.validation.sdkVersion || declaredSdkVersion(index) || undefined,
-        timeoutMs: s.validation.timeoutMs,
-        dispatcher: this.state.dispatcher(),
-      });
-      const findings = mapSvrl(index, parseSvrl(svrl));
-      return { errors: findings.filter((f) => f.severity === 'error').length };
+      const r = await pipeline.validate(inputFor(notice, s.validation));
+      return { errors: r.findings.filter((f) => f.severity === 'error').length };
     } catch (err) {
       return { errors: 0, problem: wordFailure(err, 'Validating').message };
     }

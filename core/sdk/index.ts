@@ -3,4 +3,7 @@
 // and labels. Everything here is editor-free and reads only what it is pointed at; nothing is
 // downloaded without the caller's explicit consent. No `vscode` import here.
 
+export * from './sdk-download';
+export * from './sdk-errors';
 export * from './sdk-folder';
+export * from './sdk-store';

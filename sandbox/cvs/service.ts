@@ -2,7 +2,8 @@
 // /work/shared/specs/notice-validation-api.md, and GET /v1/version-range (not in the spec; TED's shape:
 // {"minVersion": "1.0.0", "maxVersion": "1.15.0"}, the versions the sandbox's eNotices2 accepts; no key
 // needed, a key that is sent must be valid). Key check first (missing 401, unknown 403), then the
-// request body, then runCvsValidation. Every error is an ErrorResponse {errorCode, message, timestamp}.
+// request body, then runCvsValidation (and, when the sandbox has an SDK, the official rules' report).
+// Every error is an ErrorResponse {errorCode, message, timestamp}.
 // It never echoes the API key and never lets bad input crash the sandbox.
 //
 // Fault switches (POST /_sandbox/faults {"on": [...]}), checked after the key:
@@ -156,7 +157,13 @@ async function validate(req: IncomingMessage, res: ServerResponse, ctx: SandboxC
     now: ctx.now(),
   });
   if (!result.ok) return sendError(res, 400, result.message);
-  sendText(res, 200, result.svrl, 'application/xml; charset=UTF-8');
+  // With an SDK, the answer is what the real service answers: the official rules' report.
+  const official = await ctx.sdkRules?.(notice, {
+    language: typeof input.language === 'string' ? input.language : 'en',
+    mode: input.validationMode === 'dynamic' ? 'dynamic' : 'static',
+    sdkVersion: typeof input.eFormsSdkVersion === 'string' ? input.eFormsSdkVersion : undefined,
+  });
+  sendText(res, 200, official ?? result.svrl, 'application/xml; charset=UTF-8');
 }
 
 /** null counts as absent; any other non-string is passed on so the validator rejects it by name. */

@@ -165,6 +165,9 @@ export function startSandbox({
   cli = join(PROJECT_ROOT, 'dist', 'cli.js'),
   // Seconds a submitted notice stays SUBMITTED, then PUBLISHING (undefined: the sandbox's default).
   publishDelaySeconds = undefined,
+  // false (tests): the sandbox never finds an SDK in the user's cache, so it answers with its own rules,
+  // which the fixtures' expectations describe; npm start passes true to get the official rules.
+  useSdkCache = false,
 }) {
   if (!existsSync(cli)) return Promise.reject(new Error(`${cli} is missing: run \`npm run build\` first.`));
   // port undefined: the CLI's own default port (what `--env sandbox` points at).
@@ -177,7 +180,9 @@ export function startSandbox({
   ];
   for (const k of apiKeys) args.push('--api-key', k);
   if (publishDelaySeconds !== undefined) args.push('--publish-delay', String(publishDelaySeconds));
-  const child = spawnTethered(process.execPath, args, { cwd: PROJECT_ROOT });
+  const env = { ...process.env };
+  if (!useSdkCache) env.EFORMS_SDK_CACHE = join(dataDir, 'no-sdk-cache', 'sdk');
+  const child = spawnTethered(process.execPath, args, { cwd: PROJECT_ROOT, env });
   const log = createWriteStream(logFile);
   child.stderr.pipe(log);
   return new Promise((resolve, reject) => {

@@ -10,6 +10,8 @@ import { indexSections } from './index-bench';
 import { lspSections } from './lsp-bench';
 import { reportSections } from './report-bench';
 import { scalingSections } from './scaling-bench';
+import { schematronSections } from './schematron-bench';
+import { sdkPipelineSections } from './sdk-pipeline-bench';
 
 const SECTIONS: BenchSection[] = [
   ...indexSections,
@@ -18,6 +20,8 @@ const SECTIONS: BenchSection[] = [
   agrifoodBenchSection,
   authoringSection,
   ...scalingSections,
+  ...schematronSections,
+  ...sdkPipelineSections,
 ];
 
 function formatValue(row: Row): string {

@@ -3,6 +3,7 @@
 // documents, and record every publishDiagnostics and validation status it sends, in order.
 
 import { type ChildProcess, spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   createMessageConnection,
@@ -47,11 +48,15 @@ export interface SessionOptions {
   http?: Record<string, unknown>;
   /** Workspace folder URIs sent in initialize (none by default). */
   workspaceFolders?: string[];
+  /** The server's SDK download cache (EFORMS_SDK_CACHE); default: a folder that does not exist, so no test reads the user's cache. */
+  sdkCacheRoot?: string;
 }
 
 export class LspSession {
   readonly published: Published[] = [];
   readonly statuses: StatusEvent[] = [];
+  /** Statuses of the SDK's rules run in the server (engine `local`). */
+  readonly localStatuses: StatusEvent[] = [];
   readonly logs: string[] = [];
   settings: Record<string, unknown>;
   private seq = 0;
@@ -71,6 +76,7 @@ export class LspSession {
     const env: NodeJS.ProcessEnv = { ...process.env };
     delete env.EFORMS_API_KEY;
     if (o.apiKey !== undefined) env.EFORMS_API_KEY = o.apiKey;
+    env.EFORMS_SDK_CACHE = o.sdkCacheRoot ?? join(tmpdir(), `eforms-no-sdk-cache-${process.pid}`, 'sdk');
     const args =
       o.entry === 'cli'
         ? [join(PROJECT_ROOT, 'dist', 'cli.js'), 'lsp', '--stdio']
@@ -89,7 +95,8 @@ export class LspSession {
       s.wake();
     });
     connection.onNotification('eforms/validationStatus', (p: ValidationStatusParams) => {
-      s.statuses.push({ ...p, seq: s.seq++ });
+      // The SDK rules' statuses (engine `local`) are kept apart: `statuses` is the CVS's story.
+      (p.engine === 'local' ? s.localStatuses : s.statuses).push({ ...p, seq: s.seq++ });
       s.wake();
     });
     connection.onNotification('window/logMessage', (p: { message: string }) => {
@@ -159,6 +166,10 @@ export class LspSession {
 
   nextStatus(afterSeq: number, what: string, check: (s: StatusEvent) => boolean, limitMs?: number) {
     return this.waitFor(what, () => this.statuses.find((s) => s.seq >= afterSeq && check(s)), limitMs);
+  }
+
+  nextLocalStatus(afterSeq: number, what: string, check: (s: StatusEvent) => boolean, limitMs?: number) {
+    return this.waitFor(what, () => this.localStatuses.find((s) => s.seq >= afterSeq && check(s)), limitMs);
   }
 
   /** Sequence number the next server message will get. */

@@ -1,0 +1,223 @@
+// Reads an SDK's Schematron (`schematrons/<mode>/complete-validation.sch` and the files it includes):
+// the ns declarations, the schema-level lets, the phases, and, for one phase, its active patterns with
+// their lets, rules, asserts/reports and the diagnostics they name. Expressions stay text here; the
+// XPath is parsed elsewhere. Reads only the files of the SDK folder it is given. No `vscode` import.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import {
+  attributeValue,
+  findAttribute,
+  indexXml,
+  textContent,
+  type XmlElement,
+  type XmlIndex,
+} from '../xml-index';
+
+export const SCH_NS = 'http://purl.oclc.org/dsdl/schematron';
+
+export interface SchLet {
+  name: string;
+  value: string;
+}
+
+export interface SchAssert {
+  kind: 'assert' | 'report';
+  id: string;
+  role: string;
+  flag?: string;
+  test: string;
+  /** Diagnostic ids (`diagnostics` attribute, space-separated). */
+  diagnostics: string[];
+  /** Trimmed text of the assert, usually a message key such as `rule|text|BR-BT-00024-0178`. */
+  text: string;
+}
+
+export interface SchRule {
+  context: string;
+  lets: SchLet[];
+  asserts: SchAssert[];
+}
+
+export interface SchPattern {
+  id: string;
+  lets: SchLet[];
+  rules: SchRule[];
+}
+
+export interface SchDiagnostic {
+  id: string;
+  see: string;
+  /** Trimmed text (a path relative to the assertion's location). */
+  text: string;
+}
+
+export interface SchPhase {
+  title: string;
+  /** prefix -> URI, in declaration order. */
+  namespaces: [string, string][];
+  lets: SchLet[];
+  phase: string;
+  patterns: SchPattern[];
+  diagnostics: SchDiagnostic[];
+  /** Every phase id the schema declares (to word an unknown phase). */
+  phases: string[];
+}
+
+/** Thrown when the files are missing or not Schematron; `kind` says which. */
+export class SchematronReadError extends Error {
+  override name = 'SchematronReadError';
+  constructor(
+    readonly kind: 'missing' | 'malformed' | 'unknown-phase',
+    readonly path: string,
+    detail: string,
+    readonly phases: string[] = [],
+  ) {
+    super(detail);
+  }
+}
+
+export function schematronPath(sdkDir: string, mode: 'static' | 'dynamic'): string {
+  return join(sdkDir, 'schematrons', mode, 'complete-validation.sch');
+}
+
+function readIndexed(path: string): XmlIndex {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new SchematronReadError('missing', path, (e as Error).message);
+  }
+  const index = indexXml(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  if (index.errors.length > 0) {
+    throw new SchematronReadError('malformed', path, `not well-formed XML: ${index.errors[0].message}`);
+  }
+  return index;
+}
+
+function attr(index: XmlIndex, el: XmlElement, name: string): string | undefined {
+  const a = findAttribute(el, name);
+  return a === undefined ? undefined : attributeValue(index, a);
+}
+
+function schKids(index: XmlIndex, el: XmlElement, local?: string): XmlElement[] {
+  const out: XmlElement[] = [];
+  for (const c of el.children) {
+    const k = index.elements[c];
+    if (k.ns === SCH_NS && (local === undefined || k.local === local)) out.push(k);
+  }
+  return out;
+}
+
+function readLets(index: XmlIndex, el: XmlElement): SchLet[] {
+  return schKids(index, el, 'let').map((l) => ({
+    name: attr(index, l, 'name') ?? '',
+    value: attr(index, l, 'value') ?? '',
+  }));
+}
+
+function readPattern(index: XmlIndex, el: XmlElement): SchPattern {
+  const rules: SchRule[] = [];
+  for (const r of schKids(index, el, 'rule')) {
+    const asserts: SchAssert[] = [];
+    for (const a of schKids(index, r)) {
+      if (a.local !== 'assert' && a.local !== 'report') continue;
+      const assert: SchAssert = {
+        kind: a.local,
+        id: attr(index, a, 'id') ?? '',
+        role: attr(index, a, 'role') ?? '',
+        test: attr(index, a, 'test') ?? '',
+        diagnostics: (attr(index, a, 'diagnostics') ?? '').split(/\s+/).filter(Boolean),
+        text: textContent(index, a).trim(),
+      };
+      const flag = attr(index, a, 'flag');
+      if (flag !== undefined) assert.flag = flag;
+      asserts.push(assert);
+    }
+    rules.push({ context: attr(index, r, 'context') ?? '', lets: readLets(index, r), asserts });
+  }
+  return { id: attr(index, el, 'id') ?? '', lets: readLets(index, el), rules };
+}
+
+/** The pattern id a file holds, read from its first start tags without parsing the whole file. */
+function patternIdOf(path: string): string | undefined {
+  const head = readFileSync(path, 'utf8').slice(0, 600);
+  return /<(?:[\w-]+:)?pattern\b[^>]*\bid\s*=\s*["']([^"']+)["']/.exec(head)?.[1];
+}
+
+/** Reads the schema and the patterns active in `phase` (`#ALL` = every pattern). */
+export function readSchematron(sdkDir: string, mode: 'static' | 'dynamic', phase: string): SchPhase {
+  const path = schematronPath(sdkDir, mode);
+  const index = readIndexed(path);
+  const root = index.elements[0];
+  if (!root || root.ns !== SCH_NS || root.local !== 'schema') {
+    throw new SchematronReadError('malformed', path, 'the root element is not a Schematron <schema>');
+  }
+  const namespaces: [string, string][] = schKids(index, root, 'ns').map((n) => [
+    attr(index, n, 'prefix') ?? '',
+    attr(index, n, 'uri') ?? '',
+  ]);
+  const phases = schKids(index, root, 'phase').map((p) => attr(index, p, 'id') ?? '');
+  let active: string[] | undefined;
+  if (phase !== '#ALL') {
+    const ph = schKids(index, root, 'phase').find((p) => attr(index, p, 'id') === phase);
+    if (!ph) throw new SchematronReadError('unknown-phase', path, `no phase ${phase}`, phases);
+    active = schKids(index, ph, 'active').map((a) => attr(index, a, 'pattern') ?? '');
+  }
+  const found = new Map<string, SchPattern>();
+  const dir = dirname(path);
+  for (const el of schKids(index, root)) {
+    if (el.local === 'pattern') {
+      const pat = readPattern(index, el);
+      found.set(pat.id, pat);
+    } else if (el.local === 'include') {
+      const file = join(dir, attr(index, el, 'href') ?? '');
+      const id = patternIdOf(file);
+      if (active && id !== undefined && !active.includes(id)) continue;
+      const inc = readIndexed(file);
+      const top = inc.elements[0];
+      if (top?.ns === SCH_NS && top.local === 'pattern') {
+        const pat = readPattern(inc, top);
+        found.set(pat.id, pat);
+      }
+    }
+  }
+  const diagnostics: SchDiagnostic[] = [];
+  for (const d of schKids(index, root, 'diagnostics')) {
+    for (const x of schKids(index, d, 'diagnostic')) {
+      diagnostics.push({
+        id: attr(index, x, 'id') ?? '',
+        see: attr(index, x, 'see') ?? '',
+        text: textContent(index, x).trim(),
+      });
+    }
+  }
+  const patterns: SchPattern[] = [];
+  for (const id of active ?? [...found.keys()]) {
+    const p = found.get(id);
+    if (p) patterns.push(p);
+  }
+  const title = schKids(index, root, 'title')[0];
+  return {
+    title: title ? textContent(index, title).trim() : '',
+    namespaces,
+    lets: readLets(index, root),
+    phase,
+    patterns,
+    diagnostics,
+    phases,
+  };
+}
+
+/** The files the rules of a mode are read from, for the cache's fingerprint. */
+export function schematronFiles(sdkDir: string, mode: 'static' | 'dynamic'): string[] {
+  const dir = dirname(schematronPath(sdkDir, mode));
+  try {
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.sch'))
+      .sort()
+      .map((f) => join(dir, f));
+  } catch {
+    return [];
+  }
+}

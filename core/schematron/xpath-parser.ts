@@ -1,0 +1,559 @@
+// Parses the XPath 2.0 the eForms SDK rules are written in into a small AST, JSON-serialisable so that
+// the disk cache can keep it. The grammar is XPath 2.0's, restricted to what rules use (paths with the
+// child, attribute, parent, self, descendant(-or-self), ancestor(-or-self) and sibling axes,
+// predicates, literals, variables, function calls, for/some/every/if, arithmetic, comparisons, union).
+// What is not recognised throws XPathSyntaxError; the caller sends such an expression to the fallback.
+// Names are resolved against the schema's ns declarations here, so the AST carries namespace URIs.
+// No I/O, no evaluation.
+
+export type Ast =
+  | { t: 'str'; v: string }
+  | { t: 'num'; v: number; int: boolean }
+  | { t: 'var'; name: string }
+  | { t: 'ctx' }
+  | { t: 'root' }
+  | { t: 'seq'; items: Ast[] }
+  /** A parenthesized list of string literals (code lists: thousands of codes), kept compact. */
+  | { t: 'strs'; v: string[] }
+  | { t: 'call'; fn: string; args: Ast[] }
+  | { t: 'path'; steps: Ast[] } // steps[0] evaluated from the context, each next from each item
+  | { t: 'step'; axis: Axis; test: NodeTest; preds: Ast[] }
+  | { t: 'filter'; base: Ast; preds: Ast[] }
+  | { t: 'for'; kind: 'for' | 'some' | 'every'; bindings: { name: string; in: Ast }[]; body: Ast }
+  | { t: 'if'; cond: Ast; yes: Ast; no: Ast }
+  | { t: 'or' | 'and'; args: Ast[] }
+  | { t: 'cmp'; op: GeneralOp; kind: 'general' | 'value'; l: Ast; r: Ast }
+  | { t: 'node-cmp'; op: 'is' | '<<' | '>>'; l: Ast; r: Ast }
+  | { t: 'arith'; op: '+' | '-' | '*' | 'div' | 'idiv' | 'mod'; l: Ast; r: Ast }
+  | { t: 'neg'; arg: Ast }
+  | { t: 'range'; l: Ast; r: Ast }
+  | { t: 'set'; op: 'union' | 'intersect' | 'except'; l: Ast; r: Ast };
+
+export type GeneralOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
+export type Axis =
+  | 'child'
+  | 'attribute'
+  | 'parent'
+  | 'self'
+  | 'descendant'
+  | 'descendant-or-self'
+  | 'ancestor'
+  | 'ancestor-or-self'
+  | 'preceding-sibling'
+  | 'following-sibling';
+
+export type NodeTest =
+  /** `ns`/`local` undefined = any (`*`, `p:*`, `*:l`). */
+  | { k: 'name'; ns?: string; local?: string }
+  | { k: 'kind'; kind: 'node' | 'text' | 'element' | 'attribute' | 'comment' | 'document-node' };
+
+export class XPathSyntaxError extends Error {
+  override name = 'XPathSyntaxError';
+  constructor(
+    message: string,
+    readonly at: number,
+  ) {
+    super(message);
+  }
+}
+
+type Tok =
+  | { k: 'name'; v: string; at: number } // QName or NCName, possibly `p:*` / `*:l`
+  | { k: 'str'; v: string; at: number }
+  | { k: 'num'; v: number; int: boolean; at: number }
+  | { k: 'var'; v: string; at: number }
+  | { k: 'op'; v: string; at: number }
+  | { k: 'eof'; at: number };
+
+const NAME_START = /[A-Za-z_\u00C0-\uFFFF]/;
+const NAME_CHAR = /[-A-Za-z0-9_.\u00B7\u00C0-\uFFFF]/;
+const TWO_CHAR_OPS = ['!=', '<=', '>=', '<<', '>>', '//', '::', '..'];
+
+function tokenize(src: string): Tok[] {
+  const toks: Tok[] = [];
+  let i = 0;
+  const n = src.length;
+  const readNcName = (): string => {
+    const s = i;
+    i++;
+    while (i < n && NAME_CHAR.test(src[i])) i++;
+    return src.slice(s, i);
+  };
+  while (i < n) {
+    const c = src[i];
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
+      i++;
+      continue;
+    }
+    const at = i;
+    if (c === '(' && src[i + 1] === ':') {
+      // XPath comment, possibly nested.
+      let depth = 0;
+      while (i < n) {
+        if (src[i] === '(' && src[i + 1] === ':') {
+          depth++;
+          i += 2;
+        } else if (src[i] === ':' && src[i + 1] === ')') {
+          depth--;
+          i += 2;
+          if (depth === 0) break;
+        } else i++;
+      }
+      if (depth !== 0) throw new XPathSyntaxError('unterminated comment', at);
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      let v = '';
+      i++;
+      for (;;) {
+        const e = src.indexOf(c, i);
+        if (e < 0) throw new XPathSyntaxError('unterminated string literal', at);
+        v += src.slice(i, e);
+        if (src[e + 1] === c) {
+          v += c;
+          i = e + 2;
+        } else {
+          i = e + 1;
+          break;
+        }
+      }
+      toks.push({ k: 'str', v, at });
+      continue;
+    }
+    if ((c >= '0' && c <= '9') || (c === '.' && src[i + 1] >= '0' && src[i + 1] <= '9')) {
+      const m = /^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/.exec(src.slice(i, i + 64));
+      const text = m ? m[0] : c;
+      i += text.length;
+      toks.push({ k: 'num', v: Number(text), int: /^[0-9]+$/.test(text), at });
+      continue;
+    }
+    if (c === '$') {
+      i++;
+      while (i < n && /\s/.test(src[i])) i++;
+      if (i >= n || !NAME_START.test(src[i])) throw new XPathSyntaxError('expected a variable name', at);
+      let name = readNcName();
+      if (src[i] === ':' && NAME_START.test(src[i + 1] ?? '')) {
+        i++;
+        name += `:${readNcName()}`;
+      }
+      toks.push({ k: 'var', v: name, at });
+      continue;
+    }
+    if (NAME_START.test(c)) {
+      let name = readNcName();
+      if (src[i] === ':' && src[i + 1] !== ':') {
+        if (src[i + 1] === '*') {
+          name += ':*';
+          i += 2;
+        } else if (NAME_START.test(src[i + 1] ?? '')) {
+          i++;
+          name += `:${readNcName()}`;
+        }
+      }
+      toks.push({ k: 'name', v: name, at });
+      continue;
+    }
+    if (c === '*' && src[i + 1] === ':' && NAME_START.test(src[i + 2] ?? '')) {
+      i += 2;
+      toks.push({ k: 'name', v: `*:${readNcName()}`, at });
+      continue;
+    }
+    const two = src.slice(i, i + 2);
+    if (TWO_CHAR_OPS.includes(two)) {
+      toks.push({ k: 'op', v: two, at });
+      i += 2;
+      continue;
+    }
+    if ('()[],/@=<>+-*|.'.includes(c)) {
+      toks.push({ k: 'op', v: c, at });
+      i++;
+      continue;
+    }
+    throw new XPathSyntaxError(`unexpected character '${c}'`, at);
+  }
+  toks.push({ k: 'eof', at: n });
+  return toks;
+}
+
+const AXES = new Set<string>([
+  'child',
+  'attribute',
+  'parent',
+  'self',
+  'descendant',
+  'descendant-or-self',
+  'ancestor',
+  'ancestor-or-self',
+  'preceding-sibling',
+  'following-sibling',
+]);
+const KIND_TESTS = new Set(['node', 'text', 'element', 'attribute', 'comment', 'document-node']);
+const RESERVED_CALLS = new Set([
+  'if',
+  'typeswitch',
+  'item',
+  'empty-sequence',
+  'schema-element',
+  'schema-attribute',
+]);
+const VALUE_OPS: Record<string, GeneralOp> = { eq: '=', ne: '!=', lt: '<', le: '<=', gt: '>', ge: '>=' };
+const FN_NS = 'http://www.w3.org/2005/xpath-functions';
+const XS_NS = 'http://www.w3.org/2001/XMLSchema';
+
+/** Parses one expression. `namespaces` maps the prefixes the schema declares to URIs. */
+export function parseXPath(src: string, namespaces: ReadonlyMap<string, string>): Ast {
+  const toks = tokenize(src);
+  let p = 0;
+  const peek = (o = 0): Tok => toks[Math.min(p + o, toks.length - 1)];
+  const isOp = (v: string, o = 0): boolean => {
+    const t = peek(o);
+    return t.k === 'op' && t.v === v;
+  };
+  const isName = (v: string, o = 0): boolean => {
+    const t = peek(o);
+    return t.k === 'name' && t.v === v;
+  };
+  const fail = (what: string): never => {
+    const t = peek();
+    throw new XPathSyntaxError(`${what} at offset ${t.at}`, t.at);
+  };
+  const expectOp = (v: string): void => {
+    if (!isOp(v)) fail(`expected '${v}'`);
+    p++;
+  };
+
+  const resolveFn = (qname: string): string => {
+    const colon = qname.indexOf(':');
+    if (colon < 0) return qname;
+    const uri = namespaces.get(qname.slice(0, colon));
+    if (uri === FN_NS) return qname.slice(colon + 1);
+    if (uri === XS_NS) return `xs:${qname.slice(colon + 1)}`;
+    if (uri === undefined) fail(`undeclared prefix '${qname.slice(0, colon)}'`);
+    return `{${uri}}${qname.slice(colon + 1)}`;
+  };
+  const nameTest = (qname: string): NodeTest => {
+    if (qname === '*') return { k: 'name' };
+    const colon = qname.indexOf(':');
+    if (colon < 0) return { k: 'name', ns: '', local: qname };
+    const prefix = qname.slice(0, colon);
+    const local = qname.slice(colon + 1);
+    if (prefix === '*') return { k: 'name', local };
+    const ns = namespaces.get(prefix);
+    if (ns === undefined) return fail(`undeclared prefix '${prefix}'`);
+    return local === '*' ? { k: 'name', ns } : { k: 'name', ns, local };
+  };
+
+  function expr(): Ast {
+    const first = exprSingle();
+    if (!isOp(',')) return first;
+    const items = [first];
+    while (isOp(',')) {
+      p++;
+      items.push(exprSingle());
+    }
+    return { t: 'seq', items };
+  }
+
+  function exprSingle(): Ast {
+    const t = peek();
+    if (t.k === 'name' && (t.v === 'for' || t.v === 'some' || t.v === 'every') && peek(1).k === 'var') {
+      p++;
+      const bindings: { name: string; in: Ast }[] = [];
+      for (;;) {
+        const v = peek();
+        if (v.k !== 'var') fail('expected a variable');
+        p++;
+        if (!isName('in')) fail("expected 'in'");
+        p++;
+        bindings.push({ name: (v as { v: string }).v, in: exprSingle() });
+        if (!isOp(',')) break;
+        p++;
+      }
+      const keyword = t.v === 'for' ? 'return' : 'satisfies';
+      if (!isName(keyword)) fail(`expected '${keyword}'`);
+      p++;
+      return { t: 'for', kind: t.v, bindings, body: exprSingle() };
+    }
+    if (t.k === 'name' && t.v === 'if' && isOp('(', 1)) {
+      p += 2;
+      const cond = expr();
+      expectOp(')');
+      if (!isName('then')) fail("expected 'then'");
+      p++;
+      const thenE = exprSingle();
+      if (!isName('else')) fail("expected 'else'");
+      p++;
+      return { t: 'if', cond, yes: thenE, no: exprSingle() };
+    }
+    return orExpr();
+  }
+
+  function orExpr(): Ast {
+    const first = andExpr();
+    if (!isName('or')) return first;
+    const args = [first];
+    while (isName('or')) {
+      p++;
+      args.push(andExpr());
+    }
+    return { t: 'or', args };
+  }
+
+  function andExpr(): Ast {
+    const first = comparison();
+    if (!isName('and')) return first;
+    const args = [first];
+    while (isName('and')) {
+      p++;
+      args.push(comparison());
+    }
+    return { t: 'and', args };
+  }
+
+  function comparison(): Ast {
+    const l = range();
+    const t = peek();
+    if (t.k === 'op' && ['=', '!=', '<', '<=', '>', '>='].includes(t.v)) {
+      p++;
+      return { t: 'cmp', op: t.v as GeneralOp, kind: 'general', l, r: range() };
+    }
+    if (t.k === 'name' && VALUE_OPS[t.v]) {
+      p++;
+      return { t: 'cmp', op: VALUE_OPS[t.v], kind: 'value', l, r: range() };
+    }
+    if ((t.k === 'op' && (t.v === '<<' || t.v === '>>')) || (t.k === 'name' && t.v === 'is')) {
+      p++;
+      return { t: 'node-cmp', op: t.v as 'is' | '<<' | '>>', l, r: range() };
+    }
+    return l;
+  }
+
+  function range(): Ast {
+    const l = additive();
+    if (!isName('to')) return l;
+    p++;
+    return { t: 'range', l, r: additive() };
+  }
+
+  function additive(): Ast {
+    let l = multiplicative();
+    while (isOp('+') || isOp('-')) {
+      const op = (peek() as { v: '+' | '-' }).v;
+      p++;
+      l = { t: 'arith', op, l, r: multiplicative() };
+    }
+    return l;
+  }
+
+  function multiplicative(): Ast {
+    let l = union();
+    for (;;) {
+      let op: '*' | 'div' | 'idiv' | 'mod' | undefined;
+      if (isOp('*')) op = '*';
+      else if (isName('div')) op = 'div';
+      else if (isName('idiv')) op = 'idiv';
+      else if (isName('mod')) op = 'mod';
+      if (!op) return l;
+      p++;
+      l = { t: 'arith', op, l, r: union() };
+    }
+  }
+
+  function union(): Ast {
+    let l = intersect();
+    while (isOp('|') || isName('union')) {
+      p++;
+      l = { t: 'set', op: 'union', l, r: intersect() };
+    }
+    return l;
+  }
+
+  function intersect(): Ast {
+    let l = unary();
+    while (isName('intersect') || isName('except')) {
+      const op = (peek() as { v: 'intersect' | 'except' }).v;
+      p++;
+      l = { t: 'set', op, l, r: unary() };
+    }
+    if (isName('instance') || isName('treat') || isName('castable') || isName('cast')) {
+      fail(`'${(peek() as { v: string }).v}' is not supported`);
+    }
+    return l;
+  }
+
+  function unary(): Ast {
+    let neg = false;
+    let signed = false;
+    while (isOp('-') || isOp('+')) {
+      if (isOp('-')) neg = !neg;
+      signed = true;
+      p++;
+    }
+    const v = pathExpr();
+    if (!signed) return v;
+    return neg ? { t: 'neg', arg: v } : { t: 'arith', op: '+', l: { t: 'num', v: 0, int: true }, r: v };
+  }
+
+  const DESC: Ast = { t: 'step', axis: 'descendant-or-self', test: { k: 'kind', kind: 'node' }, preds: [] };
+
+  function startsStep(): boolean {
+    const t = peek();
+    if (t.k === 'eof') return false;
+    if (t.k === 'op') return ['@', '..', '.', '*', '('].includes(t.v);
+    return t.k === 'name' || t.k === 'str' || t.k === 'num' || t.k === 'var';
+  }
+
+  function pathExpr(): Ast {
+    if (isOp('/')) {
+      p++;
+      // A lone '/' is the root; '/' followed by a step starts an absolute path.
+      const steps: Ast[] = [{ t: 'root' }];
+      if (startsStepAfterSlash()) relativePath(steps);
+      return steps.length === 1 ? steps[0] : { t: 'path', steps };
+    }
+    if (isOp('//')) {
+      p++;
+      const steps: Ast[] = [{ t: 'root' }, DESC];
+      relativePath(steps);
+      return { t: 'path', steps };
+    }
+    const steps: Ast[] = [];
+    relativePath(steps);
+    return steps.length === 1 ? steps[0] : { t: 'path', steps };
+  }
+
+  function startsStepAfterSlash(): boolean {
+    const t = peek();
+    if (t.k === 'name') {
+      // `/ and …` cannot happen in the SDK, but a name followed by an operator context is still a step.
+      return true;
+    }
+    return t.k === 'op' && ['@', '..', '.', '*'].includes(t.v);
+  }
+
+  function relativePath(steps: Ast[]): void {
+    steps.push(stepExpr());
+    for (;;) {
+      if (isOp('/')) {
+        p++;
+        steps.push(stepExpr());
+      } else if (isOp('//')) {
+        p++;
+        steps.push(DESC, stepExpr());
+      } else return;
+    }
+  }
+
+  function predicates(): Ast[] {
+    const preds: Ast[] = [];
+    while (isOp('[')) {
+      p++;
+      preds.push(expr());
+      expectOp(']');
+    }
+    return preds;
+  }
+
+  function stepExpr(): Ast {
+    if (!startsStep()) fail('expected a step');
+    const t = peek();
+    if (t.k === 'op' && t.v === '..') {
+      p++;
+      return { t: 'step', axis: 'parent', test: { k: 'kind', kind: 'node' }, preds: predicates() };
+    }
+    if (t.k === 'op' && t.v === '@') {
+      p++;
+      return { t: 'step', axis: 'attribute', test: nodeTest(), preds: predicates() };
+    }
+    if (t.k === 'op' && t.v === '*') {
+      p++;
+      return { t: 'step', axis: 'child', test: { k: 'name' }, preds: predicates() };
+    }
+    if (t.k === 'name' && isOp('::', 1)) {
+      if (!AXES.has(t.v)) fail(`axis '${t.v}' is not supported`);
+      p += 2;
+      const axis = t.v as Axis;
+      return { t: 'step', axis, test: nodeTest(), preds: predicates() };
+    }
+    if (t.k === 'name' && !isOp('(', 1)) {
+      p++;
+      return { t: 'step', axis: 'child', test: nameTest(t.v), preds: predicates() };
+    }
+    if (t.k === 'name' && KIND_TESTS.has(t.v)) {
+      return { t: 'step', axis: 'child', test: nodeTest(), preds: predicates() };
+    }
+    const base = primary();
+    const preds = predicates();
+    return preds.length === 0 ? base : { t: 'filter', base, preds };
+  }
+
+  function nodeTest(): NodeTest {
+    const t = peek();
+    if (t.k === 'op' && t.v === '*') {
+      p++;
+      return { k: 'name' };
+    }
+    if (t.k !== 'name') return fail('expected a node test');
+    if (KIND_TESTS.has(t.v) && isOp('(', 1)) {
+      p += 2;
+      if (!isOp(')')) fail(`arguments to ${t.v}() are not supported`);
+      p++;
+      return { k: 'kind', kind: t.v as 'node' };
+    }
+    p++;
+    // Unprefixed names are in no namespace on every axis: XPath in Schematron has no default namespace.
+    return nameTest(t.v);
+  }
+
+  function primary(): Ast {
+    const t = peek();
+    if (t.k === 'str') {
+      p++;
+      return { t: 'str', v: t.v };
+    }
+    if (t.k === 'num') {
+      p++;
+      return { t: 'num', v: t.v, int: t.int };
+    }
+    if (t.k === 'var') {
+      p++;
+      return { t: 'var', name: t.v };
+    }
+    if (t.k === 'op' && t.v === '.') {
+      p++;
+      return { t: 'ctx' };
+    }
+    if (t.k === 'op' && t.v === '(') {
+      p++;
+      if (isOp(')')) {
+        p++;
+        return { t: 'seq', items: [] };
+      }
+      const e = expr();
+      expectOp(')');
+      // Parentheses keep a sequence a sequence; a single expression needs no wrapper.
+      if (e.t === 'seq' && e.items.length > 1 && e.items.every((x) => x.t === 'str')) {
+        return { t: 'strs', v: e.items.map((x) => (x as { v: string }).v) };
+      }
+      return e;
+    }
+    if (t.k === 'name' && isOp('(', 1) && !RESERVED_CALLS.has(t.v)) {
+      p += 2;
+      const args: Ast[] = [];
+      if (!isOp(')')) {
+        args.push(exprSingle());
+        while (isOp(',')) {
+          p++;
+          args.push(exprSingle());
+        }
+      }
+      expectOp(')');
+      return { t: 'call', fn: resolveFn(t.v), args };
+    }
+    return fail('expected an expression');
+  }
+
+  const ast = expr();
+  if (peek().k !== 'eof') fail('unexpected text after the expression');
+  return ast;
+}

@@ -1,0 +1,70 @@
+// The one error type of the SDK subsystem: a kind and the fields a front end needs to word it (the CLI
+// names its flags, the editor its settings and commands). Its own message is a plain default for logs;
+// no front end parses it. No `vscode` import here.
+
+export type SdkErrorKind =
+  /** No release is available: none named, none cached, and no download allowed or possible. */
+  | 'no-sdk'
+  /** Releases exist, but not the version wanted (`wanted`, `available`). */
+  | 'version-missing'
+  /** Several releases and the notice declares no version (`available`). */
+  | 'no-version'
+  /** A download is needed and the user has not allowed downloads (`wanted`). */
+  | 'consent-needed'
+  /** The repository cannot be reached (`url`, `reason`). */
+  | 'offline'
+  /** The repository answered, but not with the release (`url`, `status`). */
+  | 'not-found'
+  /** The archive does not match its published checksum, or is not a readable SDK archive. */
+  | 'corrupt'
+  /** The user cancelled the download. */
+  | 'cancelled'
+  /** The rule engine failed on this release (`reason`). */
+  | 'engine';
+
+export interface SdkErrorFields {
+  wanted?: string;
+  available?: string[];
+  url?: string;
+  status?: number;
+  reason?: string;
+}
+
+export class SdkError extends Error {
+  constructor(
+    readonly kind: SdkErrorKind,
+    readonly fields: SdkErrorFields = {},
+  ) {
+    super(defaultMessage(kind, fields));
+    this.name = 'SdkError';
+  }
+
+  /** True when the same call may succeed later without the user changing anything. */
+  get retryable(): boolean {
+    return this.kind === 'offline';
+  }
+}
+
+function defaultMessage(kind: SdkErrorKind, f: SdkErrorFields): string {
+  const avail = f.available?.length ? ` (available: ${f.available.join(', ')})` : '';
+  switch (kind) {
+    case 'no-sdk':
+      return 'No eForms SDK is available: name a folder that holds one, or allow its download.';
+    case 'version-missing':
+      return `eForms SDK ${f.wanted} is not available${avail}.`;
+    case 'no-version':
+      return `The notice declares no SDK version and several SDKs are available${avail}: pin one.`;
+    case 'consent-needed':
+      return `eForms SDK ${f.wanted} must be downloaded, and downloads are not allowed.`;
+    case 'offline':
+      return `The SDK repository ${f.url ?? ''} cannot be reached (${f.reason ?? 'network error'}): name a folder that holds the SDK, or connect.`;
+    case 'not-found':
+      return `The SDK repository has no ${f.wanted ?? 'such release'} (${f.status ?? '?'} at ${f.url ?? ''}).`;
+    case 'corrupt':
+      return `The downloaded SDK archive is corrupt (${f.reason ?? 'checksum mismatch'}); nothing was kept.`;
+    case 'cancelled':
+      return 'The SDK download was cancelled.';
+    case 'engine':
+      return `The SDK rules could not be run (${f.reason ?? 'unknown reason'}).`;
+  }
+}

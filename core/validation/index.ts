@@ -1,0 +1,16 @@
+// The one validation pipeline (README of the subsystem). A notice goes index → SDK version → a
+// `Validator` (the CVS client or the local SDK engine) → SVRL parsed → findings placed on the text.
+// The language server, the CLI and the submit flow all call it; none keeps a copy of the chain.
+//   validator.ts      the Validator interface, its input and its report
+//   pipeline.ts       prepareNotice, requestFor, validateNotice (the chain itself)
+//   cvs-validator.ts  the CVS as a Validator
+//   local-validator.ts the SDK's own rules, run in this process, as a Validator
+//   merge.ts          findings from both engines, one per rule and node
+// No `vscode` import here, and no timers or scheduling: callers decide when to validate.
+
+export * from './cvs-validator';
+export * from './local-validator';
+export * from './merge';
+export * from './pipeline';
+export * from './validator';
+export * from './worker-pool';

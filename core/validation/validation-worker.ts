@@ -1,0 +1,47 @@
+// Entry of a worker thread that runs the SDK's rules (LocalSdkValidator) off the caller's thread. It
+// receives a job (the notice's text and the request), answers with the EngineReport or the error's
+// kind and fields, and polls a shared flag so that a newer edit stops a run in the middle. Bundled as
+// dist/validation-worker.js beside server.js and cli.js. No `vscode` import here.
+
+import { parentPort } from 'node:worker_threads';
+import { SdkError } from '../sdk/sdk-errors';
+import { indexXml } from '../xml-index';
+import { LocalSdkValidator } from './local-validator';
+import type { JobMessage, ResultMessage } from './worker-pool';
+
+const validators = new Map<string, LocalSdkValidator>();
+
+parentPort?.on('message', (job: JobMessage) => {
+  void run(job).then((m) => parentPort?.postMessage(m));
+});
+
+async function run(job: JobMessage): Promise<ResultMessage> {
+  const flag = new Int32Array(job.cancel);
+  const cancelled = () => Atomics.load(flag, 0) === 1;
+  try {
+    const id = JSON.stringify([job.sources, job.ruleCacheDir]);
+    let v = validators.get(id);
+    if (!v) {
+      v = new LocalSdkValidator({ sources: job.sources, ruleCacheDir: job.ruleCacheDir });
+      validators.set(id, v);
+    }
+    const index = indexXml(job.text);
+    const report = await v.validate({
+      ...job.input,
+      index,
+      bytes: new Uint8Array(0),
+      isCancelled: cancelled,
+    });
+    return { id: job.id, ok: true, report };
+  } catch (err) {
+    if (err instanceof SdkError)
+      return { id: job.id, ok: false, sdk: { kind: err.kind, fields: err.fields } };
+    const e = err as Error;
+    return {
+      id: job.id,
+      ok: false,
+      name: e?.name ?? 'Error',
+      message: String(e?.message ?? err).slice(0, 500),
+    };
+  }
+}

@@ -1,0 +1,55 @@
+// The official eForms SDK rules for the CVS emulation: with an SDK (eforms sandbox --sdk-dir DIR, or a
+// release in the download cache) the sandbox answers every rule as the real service does. A notice
+// whose SDK version is not available falls back to the emulation's own rules, said once per version
+// in the log. Never downloads anything. The sandbox never imports client or server code.
+
+import { availableSdkReleases, SdkError, type SdkSources } from '../core/sdk';
+import { LocalSdkValidator, prepareNotice, requestedSdkVersion } from '../core/validation';
+import type { SandboxContext } from './context';
+
+export interface SandboxSdk {
+  rules: NonNullable<SandboxContext['sdkRules']>;
+  /** The releases found, newest first (for the startup log). */
+  versions: string[];
+}
+
+/** The SDK rules over `sources`, or undefined when no release is there. */
+export function sandboxSdkRules(
+  sources: Pick<SdkSources, 'path' | 'cacheRoot'>,
+  ruleCacheDir: string | undefined,
+  log: (line: string) => void,
+): SandboxSdk | undefined {
+  const versions = availableSdkReleases(sources).map((r) => r.version);
+  if (versions.length === 0) return undefined;
+  const validator = new LocalSdkValidator({ sources, ruleCacheDir });
+  const warned = new Set<string>();
+  const rules: SandboxSdk['rules'] = async (notice, o) => {
+    const text = new TextDecoder('utf-8').decode(notice).replace(/^\uFEFF/, '');
+    const n = prepareNotice(text, notice);
+    const pin = o.sdkVersion?.trim() ?? '';
+    try {
+      const r = await validator.validate({
+        index: n.index,
+        bytes: n.bytes,
+        language: o.language,
+        mode: o.mode,
+        ...requestedSdkVersion(n.index, pin),
+        timeoutMs: 60_000,
+      });
+      if (r.notEvaluated.length > 0)
+        log(
+          `CVS: ${r.notEvaluated.length} rules of eForms SDK ${r.sdkVersion} not evaluated: ${r.notEvaluated
+            .slice(0, 10)
+            .map((x) => x.ruleId)
+            .join(', ')}`,
+        );
+      return r.svrl;
+    } catch (err) {
+      const why = err instanceof SdkError ? err.message : String(err);
+      if (!warned.has(why)) log(`CVS: the sandbox's own rules answer this notice: ${why}`);
+      warned.add(why);
+      return undefined;
+    }
+  };
+  return { rules, versions };
+}

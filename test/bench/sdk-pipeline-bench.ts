@@ -1,0 +1,167 @@
+// Bench sections of the SDK rules in the product (issue 9's integration): the throughput of
+// `eforms validate --local` (dist/cli.js as a child process) over every official sample notice, with one
+// worker and with two, side by side in the same run; and the time from a didChange to the SDK's
+// diagnostics through the real language server (dist/server.js) on cn_24_maximal.xml, which includes
+// its 30 ms debounce (goal < 100 ms). Listed in bench.ts (`npm run bench`).
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { docUri, LspSession } from '../lsp/lsp-session';
+import { PROJECT_ROOT, SAMPLES_DIR, SDK_DIR } from '../support/shared-data';
+import { type BenchSection, median, type Row } from './bench-kit';
+
+const NOTICES = join(SAMPLES_DIR, 'notices');
+const MAXIMAL = join(NOTICES, 'cn_24_maximal.xml');
+const EDIT_GOAL_MS = 100;
+/** Each sample this many times: enough notices that start-up does not decide the figure. */
+const REPEAT = 4;
+
+const skip = () =>
+  !existsSync(SDK_DIR)
+    ? `${SDK_DIR} is absent`
+    : !existsSync(NOTICES)
+      ? `${NOTICES} is absent`
+      : !existsSync(join(PROJECT_ROOT, 'dist', 'cli.js'))
+        ? 'dist/ is not built (npm run build)'
+        : undefined;
+
+function cliRun(files: string[], jobs: number, cache: string): number {
+  const t0 = performance.now();
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(PROJECT_ROOT, 'dist', 'cli.js'),
+      'validate',
+      '--local',
+      '--sdk-dir',
+      SDK_DIR,
+      '--today',
+      '2024-06-01',
+      '--jobs',
+      String(jobs),
+      '--format',
+      'json',
+      ...files,
+    ],
+    { env: { ...process.env, EFORMS_SDK_CACHE: cache }, maxBuffer: 512 * 1024 * 1024, encoding: 'utf8' },
+  );
+  const ms = performance.now() - t0;
+  if (r.status !== 0 && r.status !== 1)
+    throw new Error(`eforms validate --local exited ${r.status}: ${r.stderr.slice(0, 500)}`);
+  return ms;
+}
+
+const throughput: BenchSection = {
+  name: `eforms validate --local: notices per second over the ${'official samples'} ×${REPEAT} (whole command, warm rule cache)`,
+  skip,
+  async run(): Promise<Row[]> {
+    const work = mkdtempSync(join(tmpdir(), 'bench-local-'));
+    try {
+      const cache = join(work, 'sdk');
+      const samples = readdirSync(NOTICES)
+        .filter((f) => f.endsWith('.xml'))
+        .map((f) => join(NOTICES, f));
+      const files = Array.from({ length: REPEAT }, () => samples).flat();
+      cliRun(samples, 2, cache); // fills the on-disk rule cache for every phase the samples use
+      const one: number[] = [];
+      const two: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        one.push(cliRun(files, 1, cache));
+        two.push(cliRun(files, 2, cache));
+      }
+      const rate = (ms: number) => files.length / (ms / 1000);
+      const r1 = rate(median(one));
+      const r2 = rate(median(two));
+      // One phase only (the subtype-16 contract notices): the steady cost per notice once compiled.
+      const phase16 = samples.filter((f) => /[/\\]cn_24_(minimal|maximal|open)\.xml$/.test(f));
+      const many = Array.from({ length: 16 }, () => phase16).flat();
+      const one16: number[] = [];
+      const two16: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        one16.push(cliRun(many, 1, cache));
+        two16.push(cliRun(many, 2, cache));
+      }
+      const q1 = many.length / (median(one16) / 1000);
+      const q2 = many.length / (median(two16) / 1000);
+      const perDay = (r: number) => `a day's ~3,000 notices in ${Math.round(3000 / r)} s`;
+      return [
+        { name: `1 worker (${files.length} notices)`, value: r1, unit: 'notices/s', note: perDay(r1) },
+        {
+          name: `2 workers (${files.length} notices)`,
+          value: r2,
+          unit: 'notices/s',
+          note: `${(r2 / r1).toFixed(2)}× one worker; ${perDay(r2)}`,
+        },
+        {
+          name: `one phase (eforms-16), 1 worker (${many.length} notices)`,
+          value: q1,
+          unit: 'notices/s',
+          note: perDay(q1),
+        },
+        {
+          name: `one phase (eforms-16), 2 workers (${many.length} notices)`,
+          value: q2,
+          unit: 'notices/s',
+          note: `${(q2 / q1).toFixed(2)}× one worker; ${perDay(q2)}`,
+        },
+      ];
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  },
+};
+
+const editToDiagnostics: BenchSection = {
+  name: 'Live SDK rules, cn_24_maximal.xml: didChange -> SDK diagnostics through the server (median of 20 edits)',
+  skip,
+  async run(): Promise<Row[]> {
+    const work = mkdtempSync(join(tmpdir(), 'bench-lsp-sdk-'));
+    const s = await LspSession.start({
+      settings: { validation: { engine: 'local' }, sdk: { path: SDK_DIR } },
+      sdkCacheRoot: join(work, 'sdk'),
+    });
+    try {
+      const uri = docUri('bench-sdk.xml');
+      const text = readFileSync(MAXIMAL, 'utf8');
+      await s.open(uri, text);
+      await s.nextLocalStatus(
+        0,
+        'first SDK run',
+        (x) => x.state === 'validated' || x.state === 'error',
+        120000,
+      );
+      const at = text.lastIndexOf('</cbc:');
+      let inserted = '';
+      const times: number[] = [];
+      for (let i = 0; i < 25; i++) {
+        // Each edit leaves a text never seen before, so no answer comes from the cache.
+        const next = String(i);
+        const mark = s.mark;
+        const t0 = performance.now();
+        await s.edit(uri, at, at + inserted.length, next);
+        inserted = next;
+        await s.nextLocalStatus(
+          mark,
+          `SDK result of edit ${i}`,
+          (x) => x.state === 'validated' || x.state === 'error',
+        );
+        if (i >= 5) times.push(performance.now() - t0);
+      }
+      return [
+        {
+          name: 'edit -> SDK diagnostics (debounce 30 ms included)',
+          value: median(times),
+          unit: 'ms',
+          note: `goal < ${EDIT_GOAL_MS} ms`,
+        },
+      ];
+    } finally {
+      await s.stop();
+      rmSync(work, { recursive: true, force: true });
+    }
+  },
+};
+
+export const sdkPipelineSections: BenchSection[] = [throughput, editToDiagnostics];
