@@ -170,8 +170,9 @@ export class ValidationScheduler {
 
   /** Settings changed: forget failures that a setting may have fixed and re-validate every open notice. */
   settingsChanged(): void {
+    // The pipelines stay: each is keyed by what identifies its answers (service URL, SDK location), so
+    // their caches remain right, and content validated before is not sent again.
     this.resetFailures();
-    this.pipelines.clear();
     for (const s of this.docs.values()) {
       if (!s.kind) continue;
       this.publishCurrent(s);
