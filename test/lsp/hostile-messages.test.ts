@@ -70,7 +70,10 @@ describe('language server: hostile messages', () => {
     const st = await s.nextStatus(mark, 'a status naming the service', (x) => x.serviceUrl !== undefined);
     assert.equal(st.serviceUrl, 'http://127.0.0.1:9/cvs');
     const all = JSON.stringify([s.statuses, s.logs, s.published]);
-    assert.ok(!all.includes('secret-pw'), `the password appears nowhere: ${all.slice(Math.max(0, all.indexOf('secret-pw') - 300), all.indexOf('secret-pw') + 50)}`);
+    assert.ok(
+      !all.includes('secret-pw'),
+      `the password appears nowhere: ${all.slice(Math.max(0, all.indexOf('secret-pw') - 300), all.indexOf('secret-pw') + 50)}`,
+    );
     await s.closeDocument(uri);
   });
 
