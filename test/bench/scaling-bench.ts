@@ -173,14 +173,18 @@ export const SHAPES: Shape[] = [
   },
 ];
 
-/** Median of `runs` timed calls; `warm` first makes one untimed call (the 100× inputs skip it). */
+/**
+ * Median CPU milliseconds (user + system, so GC threads count) of `runs` calls; `warm` first makes one
+ * untimed call. CPU time, not wall clock: the machine is shared, and another process's load is not ours.
+ */
 function timed(fn: () => unknown, runs: number, warm = true): number {
   if (warm) fn();
   const times: number[] = [];
   for (let k = 0; k < runs; k++) {
-    const t = process.hrtime.bigint();
+    const t = process.cpuUsage();
     fn();
-    times.push(Number(process.hrtime.bigint() - t) / 1e6);
+    const d = process.cpuUsage(t);
+    times.push((d.user + d.system) / 1000);
   }
   return median(times);
 }
@@ -197,7 +201,7 @@ export const scalingSections: BenchSection[] = [
         for (const scale of [1, 10, 100]) {
           const input = s.make(s.base * scale);
           const mb = input.bytes / 1e6;
-          perMb.push(timed(input.run, scale === 1 ? 7 : scale === 10 ? 3 : 1, scale < 100) / mb);
+          perMb.push(timed(input.run, scale === 1 ? 9 : scale === 10 ? 5 : 3, scale < 100) / mb);
           if (scale === 100) mb100 = mb;
           if (input.saxes && scale === 1) saxes[0] = timed(input.saxes, 3) / mb;
           if (input.saxes && scale === 10)
