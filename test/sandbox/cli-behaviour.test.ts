@@ -74,12 +74,14 @@ describe('validate', () => {
     assert.doesNotMatch(r.out, /\(field |— missing |which is not in this notice/);
   });
 
-  test('--sdk takes both spellings, and refuses anything else', async () => {
-    for (const v of ['1.15', 'eforms-sdk-1.15'])
+  test('--sdk takes both spellings (and a full release, cut to MAJOR.MINOR), and refuses anything else', async () => {
+    for (const v of ['1.15', 'eforms-sdk-1.15', '1.15.1'])
       assert.equal((await run(['validate', 'valid-cn.xml', '--sdk', v], sandboxEnv())).code, 0, v);
-    const bad = await run(['validate', 'valid-cn.xml', '--sdk', '1.15.1'], sandboxEnv());
-    assert.equal(bad.code, 2);
-    assert.match(bad.err, /--sdk takes MAJOR\.MINOR, e\.g\. 1\.15 or eforms-sdk-1\.15/);
+    for (const v of ['1.x', 'sdk-1.15', '15']) {
+      const bad = await run(['validate', 'valid-cn.xml', '--sdk', v], sandboxEnv());
+      assert.equal(bad.code, 2, v);
+      assert.match(bad.err, /--sdk takes a version such as 1\.15, 1\.15\.1 or eforms-sdk-1\.15/);
+    }
   });
 
   test('a refused key is said once, naming EFORMS_API_KEY and --env, for all the files', async () => {

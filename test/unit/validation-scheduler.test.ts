@@ -136,7 +136,11 @@ describe('ValidationScheduler', () => {
     await r.clock.advance(1);
     assert.equal(r.calls.length, 1);
     assert.equal(Buffer.from(r.calls[0]?.o.notice ?? []).toString('utf8'), INVALID);
-    assert.equal(r.calls[0]?.o.eFormsSdkVersion, '', 'unpinned: left to the service, which reads the notice');
+    assert.equal(
+      r.calls[0]?.o.eFormsSdkVersion,
+      undefined,
+      'unpinned: left to the service, which reads the notice',
+    );
     r.calls[0]?.resolve({ svrl: svrlOf(INVALID) });
     await settle();
     assert.deepEqual(remoteIds(r.last()?.findings ?? []), EXPECTED_IDS);
