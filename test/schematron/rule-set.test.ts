@@ -235,7 +235,13 @@ describe('messages from the SDK', { skip: skipUnless(SDK_DIR) ?? skipUnless(SAMP
     });
     const text = readFileSync(join(SAMPLES_DIR, 'notices', 'cn_24_maximal.xml'), 'utf8');
     let calls = 0;
-    const full = rules.evaluate(text, { today: '2024-01-01', isCancelled: () => (calls++, false) });
+    const full = rules.evaluate(text, {
+      today: '2024-01-01',
+      isCancelled: () => {
+        calls++;
+        return false;
+      },
+    });
     assert.equal(full.cancelled, false);
     const between = rules.ruleCount > 0 ? calls : 0;
     let seen = 0;
