@@ -10,6 +10,7 @@ import { messageTailsFor } from './message-tails';
 import type { SvrlAssertion, SvrlReport } from './svrl';
 import { clip } from './terminal-text';
 import { textContent, type XmlIndex } from './xml-index';
+import { isBalanced, splitOutsideBrackets, splitTopLevel } from './xpath-text';
 
 export interface ResolvedLocation {
   /** Index into XmlIndex.elements of the selected element (the owner element for an attribute step). */
@@ -40,40 +41,6 @@ class UnsupportedXPath extends Error {}
 
 /** Predicates nested deeper than this are not evaluated: the recursion depth stays bounded. */
 const MAX_NESTING = 32;
-
-/**
- * Splits `s` where `separatorAt(i)` matches (it returns the separator's length, 0 for none), never
- * inside brackets, braces, parentheses or quotes: XPath steps and predicates nest all four.
- */
-function splitOutsideBrackets(s: string, separatorAt: (i: number) => number): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let quote = '';
-  let from = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (quote) {
-      if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '[' || c === '(' || c === '{') depth++;
-    else if (c === ']' || c === ')' || c === '}') depth--;
-    else if (depth === 0) {
-      const n = separatorAt(i);
-      if (n > 0) {
-        parts.push(s.slice(from, i));
-        from = i + n;
-        i = from - 1;
-      }
-    }
-  }
-  parts.push(s.slice(from));
-  return parts;
-}
-
-/** Splits at `sep` characters outside brackets, braces, parentheses and quotes. */
-function splitTopLevel(s: string, sep: string): string[] {
-  return splitOutsideBrackets(s, (i) => (s[i] === sep ? 1 : 0));
-}
 
 /** Parses one step (`cac:X[2]`, `*:X[namespace-uri()='u'][1]`, `Q{u}X`, `@a`, `..`, `text()`). */
 function parseStep(raw: string, namespaces: Map<string, string>): Step {
@@ -384,7 +351,7 @@ class Evaluator {
     const ands = splitKeyword(e, 'and');
     if (ands.length > 1) return ands.every((x) => this.test(x, node));
     const not = /^not\s*\(([\s\S]*)\)$/.exec(e);
-    if (not && balanced(not[1])) return !this.test(not[1], node);
+    if (not && isBalanced(not[1])) return !this.test(not[1], node);
     const cmp = splitComparison(e);
     if (cmp) {
       const [lhs, op, rhs] = cmp;
@@ -464,25 +431,9 @@ function textOf(raw: string): string {
   );
 }
 
-function balanced(s: string): boolean {
-  let depth = 0;
-  let quote = '';
-  for (const c of s) {
-    if (quote) {
-      if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '(' || c === '[') depth++;
-    else if (c === ')' || c === ']') {
-      depth--;
-      if (depth < 0) return false;
-    }
-  }
-  return depth === 0 && !quote;
-}
-
 function stripParens(e: string): string {
   let s = e;
-  while (s.startsWith('(') && s.endsWith(')') && balanced(s.slice(1, -1))) s = s.slice(1, -1).trim();
+  while (s.startsWith('(') && s.endsWith(')') && isBalanced(s.slice(1, -1))) s = s.slice(1, -1).trim();
   return s;
 }
 

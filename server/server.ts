@@ -31,6 +31,7 @@ import { VersionRangeCache } from '../core/version-range';
 import { AUTHORING_CAPABILITIES, Authoring } from './authoring/authoring-handlers';
 import { toDiagnostic } from './diagnostics';
 import { applyClientProxySettings } from './proxy-settings';
+import { runSafe as runSafeIn } from './run-safe';
 import { SettingsCache } from './settings-cache';
 import { type LocalEngine, ValidationScheduler } from './validation-scheduler';
 
@@ -65,15 +66,7 @@ export function startServer(options: ServerOptions = {}): Connection {
     log: (m) => connection.console.log(m),
   });
   // A server must survive any message: what a handler throws is logged once, and the server goes on.
-  const runSafe = (what: string, fn: () => void): void => {
-    try {
-      fn();
-    } catch (err) {
-      connection.console.error(
-        `eForms language server: ${what} failed (ignored, the server keeps running): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
-      );
-    }
-  };
+  const runSafe = (what: string, fn: () => void) => runSafeIn((m) => connection.console.error(m), what, fn);
   if (options.crashGuard !== false)
     installCrashGuard((m) => connection.console.error(m), 'eForms language server');
   const sdkCacheRoot =

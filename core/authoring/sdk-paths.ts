@@ -5,6 +5,7 @@
 // No `vscode` import here, and no I/O.
 
 import { attributeValue, decodeXmlText, type XmlElement, type XmlIndex } from '../xml-index';
+import { isBalanced, splitTopLevel } from '../xpath-text';
 
 /** The namespaces of an eForms notice and the prefixes the SDK writes them with. */
 export const SDK_PREFIXES: Readonly<Record<string, string>> = {
@@ -51,24 +52,7 @@ export function pathKey(steps: readonly PathStep[]): string {
 }
 
 function splitPath(path: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let quote = '';
-  let start = 0;
-  for (let i = 0; i < path.length; i++) {
-    const c = path[i];
-    if (quote) {
-      if (c === quote) quote = '';
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === '[' || c === '(') depth++;
-    else if (c === ']' || c === ')') depth--;
-    else if (c === '/' && depth === 0) {
-      out.push(path.slice(start, i));
-      start = i + 1;
-    }
-  }
-  out.push(path.slice(start));
-  return out.filter((s) => s.length > 0);
+  return splitTopLevel(path, '/').filter((s) => s.length > 0);
 }
 
 function parseStep(raw: string): PathStep {
@@ -99,13 +83,14 @@ function parseStep(raw: string): PathStep {
 /** Parses the predicate forms the SDK writes; anything else is kept as `unknown`. */
 export function parsePredicate(text: string): Predicate {
   const t = text.trim();
-  const ors = splitTop(t, ' or ');
+  const ors = splitTopLevel(t, ' or ');
   if (ors.length > 1) return { kind: 'or', parts: ors.map(parsePredicate) };
-  const ands = splitTop(t, ' and ');
+  const ands = splitTopLevel(t, ' and ');
   if (ands.length > 1) return { kind: 'and', parts: ands.map(parsePredicate) };
-  if (/^not\s*\(/.test(t) && t.endsWith(')') && balanced(t.slice(t.indexOf('(') + 1, -1)))
+  if (/^not\s*\(/.test(t) && t.endsWith(')') && isBalanced(t.slice(t.indexOf('(') + 1, -1)))
     return { kind: 'not', inner: parsePredicate(t.slice(t.indexOf('(') + 1, -1)) };
-  if (t.startsWith('(') && t.endsWith(')') && balanced(t.slice(1, -1))) return parsePredicate(t.slice(1, -1));
+  if (t.startsWith('(') && t.endsWith(')') && isBalanced(t.slice(1, -1)))
+    return parsePredicate(t.slice(1, -1));
   const eq = /^(.+?)\s*=\s*(['"])(.*)\2$/.exec(t);
   const pathText = eq ? (eq[1] ?? '') : t;
   if (!/^[@A-Za-z_][\w.:@/()\-[\]'"= ]*$/.test(pathText) || /!|</.test(pathText))
@@ -113,44 +98,6 @@ export function parsePredicate(text: string): Predicate {
   const path = splitPath(pathText).map(parseStep);
   if (path.length === 0) return { kind: 'unknown', text: t };
   return eq ? { kind: 'path', path, equals: eq[3] ?? '' } : { kind: 'path', path };
-}
-
-function balanced(s: string): boolean {
-  let depth = 0;
-  let quote = '';
-  for (const c of s) {
-    if (quote) {
-      if (c === quote) quote = '';
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === '(' || c === '[') depth++;
-    else if (c === ')' || c === ']') {
-      depth--;
-      if (depth < 0) return false;
-    }
-  }
-  return depth === 0;
-}
-
-function splitTop(s: string, sep: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let quote = '';
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (quote) {
-      if (c === quote) quote = '';
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === '(' || c === '[') depth++;
-    else if (c === ')' || c === ']') depth--;
-    else if (depth === 0 && s.startsWith(sep, i)) {
-      out.push(s.slice(start, i));
-      start = i + sep.length;
-      i += sep.length - 1;
-    }
-  }
-  out.push(s.slice(start));
-  return out;
 }
 
 /** true, false, or undefined when the predicate is one this module cannot read. */

@@ -15,7 +15,7 @@ import type {
   WebviewMessage,
   WireSeries,
 } from '../../core/agrifood/explorer-protocol';
-import { summaryRow } from '../../core/agrifood/export';
+import { SUMMARY_HEADER as SUMMARY_COLUMNS, summaryRow } from '../../core/agrifood/export';
 import { initialSeries, periodChange, twelveMonthChange } from '../../core/agrifood/presentation';
 import { formatAmount } from '../../core/agrifood/price';
 import type { SectorId } from '../../core/agrifood/records';
@@ -38,18 +38,7 @@ const MAX_X = 2500;
 const ROW_H = 22;
 
 /** summaryRow's columns, its change named by its period, then the change the CPV hover shows. */
-const SUMMARY_HEADER = [
-  'Series',
-  'Unit',
-  'Points',
-  'From',
-  'To',
-  'Latest',
-  'Min',
-  'Max',
-  'Change over the period',
-  '12-month change',
-];
+const SUMMARY_HEADER = [...SUMMARY_COLUMNS.slice(0, -1), 'Change over the period', '12-month change'];
 
 /** A text field for a dd/mm/yyyy date, marked invalid while what is typed is not one. */
 function dateInput(label: string, value = ''): HTMLInputElement {

@@ -53,6 +53,7 @@ import {
 import { chooseSdkRelease, listSdkReleases, type SdkRelease } from '../../core/sdk';
 import type { EformsSettings } from '../../core/settings';
 import { indexXml, type XmlIndex } from '../../core/xml-index';
+import { runSafeAsync } from '../run-safe';
 
 export const AUTHORING_CAPABILITIES: ServerCapabilities = {
   hoverProvider: true,
@@ -458,13 +459,8 @@ export class Authoring {
     return { index, sdk: choice.ok ? choice.sdk : undefined, language: s.validation.language };
   }
 
-  private async safe<T>(what: string, fallback: T, f: () => Promise<T>): Promise<T> {
-    try {
-      return await f();
-    } catch (err) {
-      this.d.log(`${what} failed: ${(err as Error).message}`);
-      return fallback;
-    }
+  private safe<T>(what: string, fallback: T, f: () => Promise<T>): Promise<T> {
+    return runSafeAsync(this.d.log, what, fallback, f);
   }
 }
 

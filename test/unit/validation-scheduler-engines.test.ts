@@ -17,7 +17,8 @@ import { parseSvrl } from '../../core/svrl';
 import type { EngineReport, ValidationInput, Validator } from '../../core/validation';
 import { mergeEngineFindings } from '../../core/validation';
 import { runCvsValidation } from '../../sandbox/cvs/validator';
-import { type Clock, ValidationScheduler } from '../../server/validation-scheduler';
+import { ValidationScheduler } from '../../server/validation-scheduler';
+import { FakeClock, settle } from '../support/fake-clock';
 import { PROJECT_ROOT } from '../support/shared-data';
 
 const FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures', 'notices');
@@ -32,39 +33,6 @@ function svrlOf(text: string): string {
   return r.svrl;
 }
 
-class FakeClock implements Clock {
-  t = 5_000_000;
-  private timers: { at: number; fn: () => void; id: number }[] = [];
-  private next = 1;
-  now = () => this.t;
-  setTimeout = (fn: () => void, ms: number) => {
-    const id = this.next++;
-    this.timers.push({ at: this.t + ms, fn, id });
-    return id;
-  };
-  clearTimeout = (h: unknown) => {
-    this.timers = this.timers.filter((x) => x.id !== h);
-  };
-  async advance(ms: number): Promise<void> {
-    const end = this.t + ms;
-    for (;;) {
-      this.timers.sort((a, b) => a.at - b.at);
-      const due = this.timers[0];
-      if (!due || due.at > end) break;
-      this.timers.shift();
-      this.t = due.at;
-      due.fn();
-      await settle();
-    }
-    this.t = end;
-    await settle();
-  }
-}
-
-async function settle(): Promise<void> {
-  for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
-}
-
 interface LocalCall {
   input: ValidationInput;
   resolve(text: string): void;
@@ -72,7 +40,7 @@ interface LocalCall {
 }
 
 function rig(raw: Record<string, unknown>, apiKey?: string) {
-  const clock = new FakeClock();
+  const clock = new FakeClock(5_000_000);
   const cvsCalls: { o: ValidateNoticeOptions; resolve(r: ValidateNoticeResult): void }[] = [];
   const localCalls: LocalCall[] = [];
   const published: { version?: number; findings: Finding[] }[] = [];

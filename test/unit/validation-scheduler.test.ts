@@ -12,9 +12,10 @@ import type { Finding } from '../../core/finding';
 import type { ValidationStatusParams } from '../../core/protocol';
 import { DEFAULT_SETTINGS, type EformsSettings, readSettings } from '../../core/settings';
 import { runCvsValidation } from '../../sandbox/cvs/validator';
-import { type Clock, ValidationScheduler } from '../../server/validation-scheduler';
+import { ValidationScheduler } from '../../server/validation-scheduler';
 import { expectationsOf, offsetOfLocation } from '../lsp/fixture-expectations';
 import { lineCol } from '../lsp/lsp-session';
+import { FakeClock, settle } from '../support/fake-clock';
 import { PROJECT_ROOT } from '../support/shared-data';
 
 const FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures', 'notices');
@@ -30,40 +31,6 @@ function svrlOf(text: string): string {
   });
   if (!r.ok) throw new Error(r.message);
   return r.svrl;
-}
-
-class FakeClock implements Clock {
-  t = 1_000_000;
-  private timers: { at: number; fn: () => void; id: number }[] = [];
-  private next = 1;
-  now = () => this.t;
-  setTimeout = (fn: () => void, ms: number) => {
-    const id = this.next++;
-    this.timers.push({ at: this.t + ms, fn, id });
-    return id;
-  };
-  clearTimeout = (h: unknown) => {
-    this.timers = this.timers.filter((x) => x.id !== h);
-  };
-  /** Moves time forward, firing due timers in order, letting promises settle after each. */
-  async advance(ms: number): Promise<void> {
-    const end = this.t + ms;
-    for (;;) {
-      this.timers.sort((a, b) => a.at - b.at);
-      const due = this.timers[0];
-      if (!due || due.at > end) break;
-      this.timers.shift();
-      this.t = due.at;
-      due.fn();
-      await settle();
-    }
-    this.t = end;
-    await settle();
-  }
-}
-
-async function settle(): Promise<void> {
-  for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
 }
 
 interface Call {
