@@ -198,7 +198,8 @@ async function widenSideBar(page, width) {
   await page.mouse.move(1, 1);
 }
 
-const STATUS_GROUP = /^(DRAFT|SUBMITTED|PUBLISHING|PUBLISHED|STOPPED|NOT_PUBLISHED|DELETED|ARCHIVED)$/;
+const STATUS_GROUP =
+  /^(DRAFT|SUBMITTED|VALIDATION_FAILED|PUBLISHING|PUBLISHED|STOPPED|NOT_PUBLISHED|DELETED|ARCHIVED)$/;
 
 /**
  * Submits valid-cn.xml of the workspace like a user: quick open, "eForms: Submit Notice" from the
@@ -440,10 +441,13 @@ export async function runUiChecks(page, { apiKey, resultsDir, log }) {
     // Leave only the notices in view: the Market Prices pane below stays collapsed for this picture.
     await collapsePane(page, 'Market Prices');
     await widenSideBar(page, 420);
-    // A notice eNotices2 did not accept: its validation report opens beside the notice in the editor.
+    // A notice whose validation failed (VALIDATION_FAILED, or DRAFT on the legacy path): its validation
+    // report opens beside the notice in the editor.
     let report = '';
     const draft = tree.find(
-      (r, i) => r.level === '2' && tree.slice(0, i).findLast((g) => g.level === '1')?.label === 'DRAFT',
+      (r, i) =>
+        r.level === '2' &&
+        /^(VALIDATION_FAILED|DRAFT)$/.test(tree.slice(0, i).findLast((g) => g.level === '1')?.label ?? ''),
     );
     if (draft) {
       await pane.locator(`.monaco-list-row[data-index="${draft.index}"]`).click();

@@ -1,6 +1,6 @@
 // `npm run bench`: runs every benchmark section and prints one table with the machine it ran on.
 // A section is a module exporting an array of BenchSection (bench-kit.ts); adding one is one line in
-// SECTIONS below. Figures are medians after warm-up; the README quotes them with date and machine.
+// SECTIONS below; `npm run bench -- WORD…` runs only the sections whose name contains a word. Figures are medians after warm-up; the README quotes them with date and machine.
 
 import { cpus, loadavg } from 'node:os';
 import { agrifoodBenchSection } from './agrifood-bench';
@@ -61,8 +61,11 @@ async function main(): Promise<number> {
     `machine: ${cpu[0]?.model ?? 'unknown cpu'} (${cpu.length} cores), load ${loadavg()[0].toFixed(2)}`,
   );
   console.log(`node ${process.version}, ${new Date().toISOString()}`);
+  // `npm run bench -- rules lsp`: only the sections whose name contains one of the words.
+  const only = process.argv.slice(2).map((w) => w.toLowerCase());
   let failed = 0;
   for (const section of SECTIONS) {
+    if (only.length > 0 && !only.some((w) => section.name.toLowerCase().includes(w))) continue;
     console.log(`\n${section.name}`);
     const skip = section.skip?.();
     if (skip) {
