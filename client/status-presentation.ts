@@ -4,8 +4,10 @@
 // Pure: no `vscode` import, so the wording is tested under node:test; validation-status.ts renders it.
 
 import type { EnvironmentName } from '../core/environments';
+import { ServiceError } from '../core/http';
 import type { ValidationStatusParams } from '../core/protocol';
 import { Commands } from './command-ids';
+import { wordFailure } from './failure-wording';
 
 export interface StatusPresentation {
   text: string;
@@ -55,6 +57,14 @@ export function presentStatus(
   local?: ValidationStatusParams,
 ): StatusPresentation {
   const name = `eForms [${environmentLabel(env)}]`;
+  // A failure that crossed the connection as data is worded here, in the editor's words; the server's
+  // sentence (written for any LSP editor) is the fallback.
+  const said = s.failure
+    ? wordFailure(
+        new ServiceError(s.failure.service, s.failure.kind, s.message ?? '', s.failure.fields),
+        'Validating the notice',
+      ).message
+    : s.message;
   let text: string;
   let tooltip: string;
   let command: string;
@@ -62,8 +72,7 @@ export function presentStatus(
   switch (s.state) {
     case 'needsKey':
       text = `$(key) ${name}: API key needed`;
-      tooltip =
-        s.message ?? 'Local checks only. Set an API key to validate with the Central Validation Service.';
+      tooltip = said ?? 'Local checks only. Set an API key to validate with the Central Validation Service.';
       command = Commands.setApiKey;
       background = 'warning';
       break;
@@ -79,13 +88,13 @@ export function presentStatus(
       break;
     case 'offline':
       text = `$(cloud-offline) ${name}: offline`;
-      tooltip = s.message ?? 'The validation service cannot be reached. Local checks still run.';
+      tooltip = said ?? 'The validation service cannot be reached. Local checks still run.';
       command = Commands.showLog;
       background = 'warning';
       break;
     case 'error':
       text = `$(error) ${name}: validation failed`;
-      tooltip = s.message ?? 'The validation service answered with an error. See the log.';
+      tooltip = said ?? 'The validation service answered with an error. See the log.';
       command = Commands.showLog;
       background = 'error';
       break;

@@ -68,3 +68,30 @@ test('validated counts and age read as the user expects', () => {
   assert.match(p.text, /validated 30 s ago · 2 errors, 1 warning$/);
   assert.match(p.ariaLabel, /^eForms \[sandbox\]: validated 30 s ago · 2 errors, 1 warning\. Validated by/);
 });
+
+test("a failure sent as data is worded in the editor's words, not the server's sentence", () => {
+  const p = presentStatus(
+    {
+      state: 'offline',
+      errors: 0,
+      warnings: 0,
+      infos: 0,
+      serviceUrl: 'https://cvs.example.eu',
+      message: 'SERVER SENTENCE',
+      failure: {
+        service: 'cvs',
+        kind: 'proxy',
+        fields: { origin: 'https://cvs.example.eu', proxy: 'http://proxy.example:3128', status: 407 },
+      },
+    },
+    'preview',
+  );
+  assert.doesNotMatch(p.tooltip, /SERVER SENTENCE/);
+  assert.match(p.tooltip, /proxy http:\/\/proxy\.example:3128 refused .*http\.proxy/, p.tooltip);
+  // Without the data, the server's sentence is what there is.
+  const bare = presentStatus(
+    { state: 'error', errors: 0, warnings: 0, infos: 0, message: 'SERVER SENTENCE' },
+    'preview',
+  );
+  assert.match(bare.tooltip, /SERVER SENTENCE/);
+});
