@@ -59,18 +59,19 @@ export function startServer(options: ServerOptions = {}): Connection {
   let dynamicConfigurationChange = false;
   let configurationRequests = false;
   const versionRanges = new VersionRangeCache();
-  const authoring = new Authoring({
-    connection,
-    documents,
-    settings: (uri) => settings.get(uri),
-    log: (m) => connection.console.log(m),
-  });
   // A server must survive any message: what a handler throws is logged once, and the server goes on.
   const runSafe = (what: string, fn: () => void) => runSafeIn((m) => connection.console.error(m), what, fn);
   if (options.crashGuard !== false)
     installCrashGuard((m) => connection.console.error(m), 'eForms language server');
   const sdkCacheRoot =
     options.sdkCacheRoot ?? (process.env.EFORMS_SDK_CACHE?.trim() || defaultSdkCacheRoot());
+  const authoring = new Authoring({
+    connection,
+    documents,
+    settings: (uri) => settings.get(uri),
+    log: (m) => connection.console.log(m),
+    sdkCacheRoot,
+  });
   const clientDownloads = options.clientDownloadsSdk ?? process.env.EFORMS_SDK_DOWNLOADS === 'client';
   // One worker: the SDK's rules never run on the thread that reads the client's messages.
   let pool: WorkerPool | undefined;
@@ -220,7 +221,11 @@ export function startServer(options: ServerOptions = {}): Connection {
 
   authoring.register();
 
-  connection.onNotification(SdkChangedNotification.method, () => scheduler.sdkChanged());
+  connection.onNotification(SdkChangedNotification.method, () => {
+    // A release was downloaded or named: both the rules and the authoring help may use it now.
+    authoring.settingsChanged();
+    scheduler.sdkChanged();
+  });
 
   connection.onShutdown(() => {
     scheduler.dispose();

@@ -50,7 +50,7 @@ import {
   type NoticeSubtypesParams,
   NoticeSubtypesRequest,
 } from '../../core/protocol';
-import { chooseSdkRelease, listSdkReleases, type SdkRelease } from '../../core/sdk';
+import { availableSdkReleases, chooseSdkRelease, compareSdkVersions, type SdkRelease } from '../../core/sdk';
 import type { EformsSettings } from '../../core/settings';
 import { indexXml, type XmlIndex } from '../../core/xml-index';
 import { runSafeAsync } from '../run-safe';
@@ -71,6 +71,8 @@ export interface AuthoringDeps {
   documents: TextDocuments<TextDocument>;
   settings: (uri: string) => Promise<EformsSettings>;
   log: (message: string) => void;
+  /** The SDK download cache the local rules read too, so a downloaded release also helps authoring. */
+  sdkCacheRoot?: string;
 }
 
 const SYMBOL_KINDS: Record<NoticeSymbol['kind'], SymbolKind> = {
@@ -407,12 +409,17 @@ export class Authoring {
     | { ok: true; sdk: SdkKnowledge }
     | { ok: false; kind: 'no-sdk' | 'version-missing' | 'no-version'; detail?: string } {
     const root = s.sdk.path;
-    if (!root) return { ok: false, kind: 'no-sdk' };
-    let releases = this.releases.get(root);
+    const cacheRoot = this.d.sdkCacheRoot ?? '';
+    const key = `${root}\u0000${cacheRoot}`;
+    let releases = this.releases.get(key);
     if (!releases) {
-      releases = listSdkReleases(root);
-      this.releases.set(root, releases);
+      // The folder the user named, then the releases downloaded before; newest first for the fallbacks.
+      releases = availableSdkReleases({ path: root, cacheRoot }).sort((a, b) =>
+        compareSdkVersions(b.version, a.version),
+      );
+      this.releases.set(key, releases);
     }
+    if (releases.length === 0) return { ok: false, kind: 'no-sdk' };
     const pick = chooseSdkRelease(releases, { pinned: s.validation.sdkVersion, declared });
     if (!pick.ok) {
       // Without a declared version, the newest release serves (authoring help, not validation).

@@ -575,3 +575,34 @@ describe('authoring over LSP', { skip }, () => {
     await s.closeDocument(uri);
   });
 });
+
+describe('authoring with a downloaded SDK only', { skip }, () => {
+  // No eforms.sdk.path: the release sits in the download cache (as VS Code's consent flow or
+  // `eforms validate --local --download` leave it), and the help still comes from it.
+  let s: LspSession;
+  let cache = '';
+  before(async () => {
+    cache = mkdtempSync(join(tmpdir(), 'eforms-sdk-cache-'));
+    symlinkSync(SDK_DIR, join(cache, '1.15.1'));
+    s = await LspSession.start({ settings: { environment: 'sandbox' }, sdkCacheRoot: cache });
+  });
+  after(async () => {
+    await s?.stop();
+    if (cache) rmSync(cache, { recursive: true, force: true });
+  });
+
+  test('hover reads the cached release', async () => {
+    const uri = docUri('cached-sdk.xml');
+    const text = readFileSync(join(SAMPLES_DIR, 'notices', 'cn_24_maximal.xml'), 'utf8');
+    await s.open(uri, text);
+    const at = text.indexOf('<cbc:ProcedureCode') + 3;
+    const h = (await s.connection.sendRequest('textDocument/hover', {
+      textDocument: { uri },
+      position: lineCol(text, at),
+    })) as { contents: { value: string } } | null;
+    const label = translationEntry('field_en.xml', 'field|name|BT-105-Procedure');
+    assert.ok(h && label && h.contents.value.includes(label), h?.contents.value);
+    assert.match(h.contents.value, /BT-105-Procedure/);
+    await s.closeDocument(uri);
+  });
+});
