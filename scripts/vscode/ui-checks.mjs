@@ -551,6 +551,51 @@ export async function runUiChecks(page, { apiKey, resultsDir, log }) {
       await page.keyboard.press('Escape');
     });
 
+    // Cosmetic: pictures of completion and of a quick fix for the README. The in-editor suite proves both
+    // (test/vscode/suite/authoring.test.ts); a widget that does not show here fails nothing.
+    const picture = async (what, fn) => {
+      try {
+        await fn();
+      } catch (err) {
+        log(`    (no ${what} picture: ${String(err?.message ?? err).split('\n')[0]})`);
+      }
+      await page.keyboard.press('Escape');
+    };
+    await picture('completion', async () => {
+      await quickOpen(page, 'valid-cn.xml');
+      const p = fixturePosition(
+        'valid-cn.xml',
+        '<cac:ProcurementProject>',
+        '<cac:ProcurementProject>'.length,
+      );
+      await goTo(page, p.line, p.column);
+      await page.keyboard.press('Enter');
+      // '<' is a trigger character of the server's completion: the list opens by itself.
+      await page.keyboard.type('<');
+      await page.locator('.suggest-widget.visible').waitFor({ state: 'visible', timeout: 15000 });
+      await page.waitForTimeout(800);
+      await page.screenshot({ path: join(resultsDir, 'authoring-completion.png') });
+      await page.keyboard.press('Escape');
+    });
+    await page.keyboard.press('Control+Z');
+    await page.keyboard.press('Control+Z');
+    await picture('quick fix', async () => {
+      await quickOpen(page, 'valid-cn.xml');
+      const p = fixturePosition('valid-cn.xml', '<cbc:CustomizationID>', '<cbc:CustomizationID>'.length);
+      await goTo(page, p.line, p.column);
+      // A CustomizationID that names no SDK version: the local check flags it, and offers the fix.
+      await page.keyboard.type('x');
+      await page.waitForTimeout(2500);
+      await runFromPalette(page, 'Quick Fix...');
+      await page
+        .locator('.action-widget', { hasText: /CustomizationID/ })
+        .first()
+        .waitFor({ timeout: 15000 });
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: join(resultsDir, 'authoring-quick-fix.png') });
+    });
+    await page.keyboard.press('Control+Z');
+
     await check('the outline shows lots and organisations', async () => {
       await runFromPalette(page, 'Explorer: Focus on Outline View');
       // Room for the outline: the file list is not what this screenshot shows.
