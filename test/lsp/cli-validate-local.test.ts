@@ -5,19 +5,13 @@
 // what to do, and the exit codes are those of the CVS path.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseSvrl } from '../../core/svrl';
-import { PROJECT_ROOT, SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { type CliRun, runCli } from '../support/cli-run';
+import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 
 const NOTICES = join(SAMPLES_DIR, 'notices');
 const REPORTS = join(SAMPLES_DIR, 'reports');
@@ -40,27 +34,12 @@ describe('eforms validate --local', { skip }, () => {
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
-  function run(args: string[]): Promise<Run> {
+  function run(args: string[]): Promise<CliRun> {
     const env: NodeJS.ProcessEnv = { ...process.env, EFORMS_SDK_CACHE: cache };
     delete env.EFORMS_API_KEY;
     // A repository nobody listens on: the tests would fail rather than reach the network.
     env.EFORMS_SDK_REPOSITORY = 'http://127.0.0.1:9/maven2';
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [join(PROJECT_ROOT, 'dist', 'cli.js'), 'validate', ...args], {
-        env,
-        cwd: NOTICES,
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString('utf8');
-      });
-      child.stderr.on('data', (d: Buffer) => {
-        stderr += d.toString('utf8');
-      });
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    return runCli(['validate', ...args], { env, cwd: NOTICES });
   }
 
   const local = ['--local', '--sdk-dir', SDK_DIR, '--today', '2024-06-01'];

@@ -3,40 +3,17 @@
 // failure says what to do. Expected rule ids come from the fixtures' header comments.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { type CliRun, runCli } from '../support/cli-run';
 import { type SandboxHarness, startHarness, TEST_API_KEY } from '../support/sandbox-harness';
-import { PROJECT_ROOT } from '../support/shared-data';
 import { expectationsOf, fixtureText, NOTICES } from './fixture-expectations';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], apiKey: string | undefined): Promise<Run> {
+function run(args: string[], apiKey: string | undefined): Promise<CliRun> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.EFORMS_API_KEY;
   if (apiKey !== undefined) env.EFORMS_API_KEY = apiKey;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'dist', 'cli.js'), 'validate', ...args], {
-      env,
-      cwd: NOTICES,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString('utf8');
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCli(['validate', ...args], { env, cwd: NOTICES });
 }
 
 describe('eforms validate', () => {
