@@ -103,7 +103,8 @@ export function codeActions(
   return out;
 }
 
-function sameDiagnostic(a: DiagnosticLike, b: DiagnosticLike): boolean {
+/** The same diagnostic as a client sends it back: same code, start and message. */
+export function sameDiagnostic(a: DiagnosticLike, b: DiagnosticLike): boolean {
   return (
     a.code === b.code &&
     a.range.start.line === b.range.start.line &&

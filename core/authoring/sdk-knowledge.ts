@@ -7,7 +7,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { XmlElement, XmlIndex } from '../xml-index';
+import { decodeXmlText, type XmlElement, type XmlIndex } from '../xml-index';
 import { canonicalName, evaluatePredicate, type PathStep, parseSdkPath, pathKey } from './sdk-paths';
 
 export interface Constraint {
@@ -376,8 +376,7 @@ export class SdkKnowledge {
       return t;
     }
     const re = /<entry key="([^"]*)">([\s\S]*?)<\/entry>/g;
-    for (let m = re.exec(text); m; m = re.exec(text))
-      t.set(decodeEntities(m[1] ?? ''), decodeEntities(m[2] ?? ''));
+    for (let m = re.exec(text); m; m = re.exec(text)) t.set(decodeText(m[1] ?? ''), decodeText(m[2] ?? ''));
     return t;
   }
 
@@ -486,15 +485,9 @@ export function efxInWords(efx: string): string {
   return (m?.[1] ?? efx).replace(/\s+/g, ' ').trim();
 }
 
-const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-
-function decodeEntities(s: string): string {
-  if (!s.includes('&')) return s;
-  return s.replace(/&(#x[0-9a-fA-F]+|#\d+|\w+);/g, (all, ref: string) => {
-    if (ref.startsWith('#x')) return String.fromCodePoint(Number.parseInt(ref.slice(2), 16));
-    if (ref.startsWith('#')) return String.fromCodePoint(Number.parseInt(ref.slice(1), 10));
-    return ENTITIES[ref] ?? all;
-  });
+/** The SDK's XML text with its references decoded, as the notice index decodes a notice's. */
+function decodeText(s: string): string {
+  return decodeXmlText(s, 0, s.length);
 }
 
 /** Codes and labels of a Genericode file: each Row's `code` column and its label columns. */
@@ -510,7 +503,7 @@ export function parseGenericode(id: string, text: string): CodeList {
     valueRe.lastIndex = 0;
     for (let v = valueRe.exec(body); v; v = valueRe.exec(body)) {
       const col = v[1] ?? '';
-      const val = decodeEntities((v[2] ?? '').trim());
+      const val = decodeText((v[2] ?? '').trim());
       if (col === 'code') code = val;
       else if (col === 'Name') l.Name = val;
       else if (col.endsWith('_label')) l[col.slice(0, -6)] = val;

@@ -26,7 +26,7 @@ import {
   type WorkspaceSymbol,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { codeActions } from '../../core/authoring/code-actions';
+import { codeActions, sameDiagnostic } from '../../core/authoring/code-actions';
 import { completeAt } from '../../core/authoring/completion';
 import { hoverAt, ruleDocUrl } from '../../core/authoring/hover';
 import { newNotice } from '../../core/authoring/new-notice';
@@ -469,15 +469,6 @@ export class Authoring {
   private safe<T>(what: string, fallback: T, f: () => Promise<T>): Promise<T> {
     return runSafeAsync(this.d.log, what, fallback, f);
   }
-}
-
-function sameDiagnostic(a: Diagnostic, b: Diagnostic): boolean {
-  return (
-    a.code === b.code &&
-    a.message === b.message &&
-    a.range.start.line === b.range.start.line &&
-    a.range.start.character === b.range.start.character
-  );
 }
 
 function toDocumentSymbol(s: NoticeSymbol): DocumentSymbol {
