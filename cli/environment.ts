@@ -11,7 +11,7 @@ import {
   SANDBOX_DEFAULT_PORT,
   type ServiceUrls,
   serviceUrls,
-} from '../core/environments';
+} from '../core/http';
 import { type CliIo, UsageError } from './io';
 
 /** Every environment variable the command line reads, with what it does. */

@@ -3,10 +3,10 @@
 // what a terminal user can change (--env, --cvs-url, EFORMS_API_KEY, HTTPS_PROXY…), never a VS Code
 // setting or command. It never prints an API key or a proxy's credentials (fields hold neither).
 
-import type { CvsError } from '../core/cvs-client';
-import { EnoticesError } from '../core/enotices-client';
-import { EnoticesCodes, OPERATION_LABELS } from '../core/enotices-messages';
-import { isLoopbackUrl } from '../core/environments';
+import type { CvsError } from '../core/services';
+import { EnoticesError } from '../core/services';
+import { EnoticesCodes, OPERATION_LABELS } from '../core/services';
+import { isLoopbackUrl } from '../core/http';
 import { describeNetworkReason, type FailureFields, ServiceError } from '../core/http';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS } from './io';
 

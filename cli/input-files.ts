@@ -3,7 +3,7 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { INPUT_LIMITS, type InputKind, overLimitMessage } from '../core/input-limits';
+import { INPUT_LIMITS, type InputKind, overLimitMessage } from '../core/notice';
 import { UsageError } from './io';
 
 /** A named input file cannot be read or is not text: one line for the user, exit status 2. */

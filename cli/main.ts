@@ -2,7 +2,7 @@
 // `eforms`: the command-line tool, a thin layer over core/. Each subcommand lives in cli/commands/.
 // No `vscode` import here.
 
-import { terminalText } from '../core/terminal-text';
+import { terminalText } from '../core/text';
 import { environmentHelp } from './environment';
 import { type CliIo, EXIT_FAILURE, UsageError } from './io';
 import { commands } from './registry';

@@ -4,7 +4,7 @@
 // nothing imports client/extension.ts back. Only client/ imports `vscode`.
 
 import * as vscode from 'vscode';
-import type { ServiceUrls } from '../core/environments';
+import type { ServiceUrls } from '../core/http';
 import { dispatcherForVsCodeHttp, type RoutingDispatcher } from '../core/http';
 import type { EformsSettings } from '../core/settings';
 import { ApiKeyStore } from './api-key';

@@ -3,7 +3,7 @@
 // and the environment in use (production marked in capitals, since notices sent there are published).
 // Pure: no `vscode` import, so the wording is tested under node:test; validation-status.ts renders it.
 
-import type { EnvironmentName } from '../core/environments';
+import type { EnvironmentName } from '../core/http';
 import { ServiceError } from '../core/http';
 import type { ValidationStatusParams } from '../core/protocol';
 import { Commands } from './command-ids';

@@ -2,7 +2,7 @@
 // each a plain function of the extension state (the rust-analyzer pattern).
 
 import * as vscode from 'vscode';
-import { type EnvironmentName, keyTransportProblem } from '../core/environments';
+import { type EnvironmentName, keyTransportProblem } from '../core/http';
 import { checkApiKeyInput } from './api-key';
 import type { EformsClientState } from './client-state';
 import { Commands } from './command-ids';

@@ -3,7 +3,7 @@
 // failing service never produces a storm of pop-ups.
 
 import * as vscode from 'vscode';
-import type { EnvironmentName } from '../core/environments';
+import type { EnvironmentName } from '../core/http';
 import type { ValidationStatusParams } from '../core/protocol';
 import { environmentLabel, presentStatus } from './status-presentation';
 

@@ -11,8 +11,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { INPUT_LIMITS } from '../core/input-limits';
-import { clip, terminalText } from '../core/terminal-text';
+import { INPUT_LIMITS } from '../core/notice';
+import { clip, terminalText } from '../core/text';
 import { SANDBOX_DEMO_KEY, type SandboxContext, type SandboxService } from './context';
 import { createCvsService } from './cvs/service';
 import { readBody, sendJson } from './http-kit';

@@ -2,7 +2,7 @@
 // travels in `data` for code actions. Pure mapping; never touches the connection.
 
 import { type Diagnostic, DiagnosticSeverity } from 'vscode-languageserver';
-import type { Finding, Severity } from '../core/finding';
+import type { Finding, Severity } from '../core/findings';
 
 export const LOCAL_SOURCE = 'eForms';
 export const SERVICE_SOURCE = 'eForms CVS';

@@ -14,9 +14,9 @@ import {
   TextDocuments,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { installCrashGuard } from '../core/crash-guard';
-import { validateNotice } from '../core/cvs-client';
-import { withoutCredentials, withoutUrlCredentials } from '../core/environments';
+import { installCrashGuard } from '../core/process';
+import { validateNotice } from '../core/services';
+import { withoutCredentials, withoutUrlCredentials } from '../core/http';
 import {
   SdkChangedNotification,
   type ValidateNowParams,
@@ -24,10 +24,10 @@ import {
   type ValidateNowResult,
   ValidationStatusNotification,
 } from '../core/protocol';
-import { defaultSdkCacheRoot } from '../core/sdk/sdk-store';
+import { defaultSdkCacheRoot } from '../core/sdk';
 import type { EformsSettings } from '../core/settings';
 import { WorkerPool, type WorkerSources, WorkerValidator } from '../core/validation';
-import { VersionRangeCache } from '../core/version-range';
+import { VersionRangeCache } from '../core/services';
 import { AUTHORING_CAPABILITIES, Authoring } from './authoring/authoring-handlers';
 import { toDiagnostic } from './diagnostics';
 import { applyClientProxySettings } from './proxy-settings';

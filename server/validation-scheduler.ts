@@ -12,14 +12,14 @@ import {
   type ValidateNoticeOptions,
   type ValidateNoticeResult,
   validationUrl,
-} from '../core/cvs-client';
-import { keyTransportProblem } from '../core/environments';
-import type { Finding } from '../core/finding';
-import { localFindings } from '../core/local-checks';
-import { type NoticeKind, noticeKindOf } from '../core/notice-kind';
+} from '../core/services';
+import { keyTransportProblem } from '../core/http';
+import type { Finding } from '../core/findings';
+import { localFindings } from '../core/validation';
+import { type NoticeKind, noticeKindOf } from '../core/notice';
 import type { EngineStatus, ValidateNowResult, ValidationStatusParams } from '../core/protocol';
-import { SdkError } from '../core/sdk/sdk-errors';
-import { rejectionFinding } from '../core/service-rejection';
+import { SdkError } from '../core/sdk';
+import { rejectionFinding } from '../core/validation';
 import { type EformsSettings, urlsOf } from '../core/settings';
 import {
   CvsValidator,
@@ -33,8 +33,8 @@ import {
   ValidationPipeline,
   type Validator,
 } from '../core/validation';
-import { type SdkVersionRange, type VersionRangeOptions, versionRangeFinding } from '../core/version-range';
-import { indexXml, type XmlIndex } from '../core/xml-index';
+import { type SdkVersionRange, type VersionRangeOptions, versionRangeFinding } from '../core/services';
+import { indexXml, type XmlIndex } from '../core/notice';
 import { countSeverities, sdkSource } from './diagnostics';
 import { type FailureClass, ServiceHealth } from './service-health';
 

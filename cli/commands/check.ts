@@ -2,13 +2,13 @@
 // Validation Service, or the SDK's schematron) on the notice's text, offline, and prints the findings
 // as text, JSON or SARIF. It never contacts a service and never writes files.
 
-import { type Finding, sortByPosition } from '../../core/finding';
-import type { InputKind } from '../../core/input-limits';
-import { formatFindings, isOutputFormat, OUTPUT_FORMATS, summarize } from '../../core/output-formats';
-import { type ReportMisfit, reportMisfits } from '../../core/report-fit';
+import { type Finding, sortByPosition } from '../../core/findings';
+import type { InputKind } from '../../core/notice';
+import { formatFindings, isOutputFormat, OUTPUT_FORMATS, summarize } from '../output-formats';
+import { type ReportMisfit, reportMisfits } from '../../core/svrl';
 import { parseSvrl, SvrlFormatError } from '../../core/svrl';
-import { mapSvrl } from '../../core/svrl-mapping';
-import { indexXml } from '../../core/xml-index';
+import { mapSvrl } from '../../core/svrl';
+import { indexXml } from '../../core/notice';
 import { decodeInputText, InputFileError, readInputFile } from '../input-files';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
 

@@ -3,7 +3,7 @@
 
 import { renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readNoticeIdentity } from '../../core/notice-identity';
+import { readNoticeIdentity } from '../../core/notice';
 import { type CliIo, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from '../io';
 import {
   CONNECTION_OPTIONS,

@@ -5,19 +5,19 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AgrifoodClient } from '../../core/agrifood/client';
+import { AgrifoodClient } from '../../core/agrifood';
 import {
   ENDPOINTS,
   LISTINGS,
   type ParamSpec,
   SECTOR_IDS,
   sectorFromName,
-} from '../../core/agrifood/endpoints';
-import { AgrifoodError } from '../../core/agrifood/errors';
-import { recordsToCsv, SUMMARY_HEADER, summaryRows, toCsv, toTextTable } from '../../core/agrifood/export';
-import type { SectorId } from '../../core/agrifood/records';
-import { toSeries } from '../../core/agrifood/series';
-import { WEEK_RULES } from '../../core/agrifood/weeks';
+} from '../../core/agrifood';
+import { AgrifoodError } from '../../core/agrifood';
+import { recordsToCsv, SUMMARY_HEADER, summaryRows, toCsv, toTextTable } from '../../core/agrifood';
+import type { SectorId } from '../../core/agrifood';
+import { toSeries } from '../../core/agrifood';
+import { WEEK_RULES } from '../../core/agrifood';
 import { sanitizeServiceText } from '../../core/http';
 import { DEFAULT_SETTINGS } from '../../core/settings';
 import { type ConnectionValues, serviceUrlsOf } from '../environment';

@@ -2,14 +2,14 @@
 // validation report (SVRL) of a submitted notice from eNotices2. With --notice, places every assertion
 // on the notice's text (mapSvrl) and prints findings as `eforms check` does.
 
-import { businessIdProblem, isNoticeId } from '../../core/business-id';
-import { type Finding, sortByPosition } from '../../core/finding';
-import { formatFindings, isOutputFormat, summarize } from '../../core/output-formats';
-import { reportMisfits } from '../../core/report-fit';
+import { businessIdProblem, isNoticeId } from '../../core/notice';
+import { type Finding, sortByPosition } from '../../core/findings';
+import { formatFindings, isOutputFormat, summarize } from '../output-formats';
+import { reportMisfits } from '../../core/svrl';
 import { parseSvrl, type SvrlReport } from '../../core/svrl';
-import { mapSvrl, severityOf } from '../../core/svrl-mapping';
-import { terminalLine } from '../../core/terminal-text';
-import { indexXml } from '../../core/xml-index';
+import { mapSvrl, severityOf } from '../../core/svrl';
+import { terminalLine } from '../../core/text';
+import { indexXml } from '../../core/notice';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
 import { misfitText } from './check';
 import {

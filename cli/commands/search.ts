@@ -6,7 +6,7 @@ import {
   isNoticeStatus,
   NOTICE_STATUSES,
   type SearchCriteria,
-} from '../../core/enotices-client';
+} from '../../core/services';
 import { type CliIo, EXIT_OK, parseCommandLine, UsageError } from '../io';
 import {
   CONNECTION_OPTIONS,

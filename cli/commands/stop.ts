@@ -1,7 +1,7 @@
 // `eforms stop BUSINESS_ID`: asks eNotices2 to stop the publication of a notice (only a SUBMITTED
 // notice can be stopped). Not retried.
 
-import { businessIdProblem, isNoticeId } from '../../core/business-id';
+import { businessIdProblem, isNoticeId } from '../../core/notice';
 import { type CliIo, EXIT_OK, parseCommandLine, UsageError } from '../io';
 import { CONNECTION_OPTIONS, CONNECTION_USAGE, connect, reportFailure } from './enotices-connection';
 

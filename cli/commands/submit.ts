@@ -2,7 +2,7 @@
 // validated by the service (CVS) and created whether or not validation succeeds; only a valid one is
 // submitted for publication. Never retried (a retry could submit twice).
 
-import { readNoticeIdentity } from '../../core/notice-identity';
+import { readNoticeIdentity } from '../../core/notice';
 import { type CliIo, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
 import {
   CONNECTION_OPTIONS,

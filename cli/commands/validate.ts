@@ -6,11 +6,11 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { CvsError } from '../../core/cvs-client';
-import { type Finding, sortByPosition } from '../../core/finding';
-import { formatFindings, OUTPUT_FORMATS, type OutputFormat, summarize } from '../../core/output-formats';
+import { CvsError } from '../../core/services';
+import { type Finding, sortByPosition } from '../../core/findings';
+import { formatFindings, OUTPUT_FORMATS, type OutputFormat, summarize } from '../output-formats';
 import { defaultSdkCacheRoot, minorOf, resolveSdk, SdkError, type SdkSources } from '../../core/sdk';
-import { rejectionFinding } from '../../core/service-rejection';
+import { rejectionFinding } from '../../core/validation';
 import {
   DEFAULT_SETTINGS,
   REPORT_LANGUAGES,

@@ -3,8 +3,8 @@
 // server's quick fix "Increase cbc:VersionID" is one Ctrl+. away. It goes as soon as the notice changes.
 
 import * as vscode from 'vscode';
-import { VERSION_EXISTS } from '../../core/authoring/code-actions';
-import { indexXml } from '../../core/xml-index';
+import { VERSION_EXISTS } from '../../core/authoring';
+import { indexXml } from '../../core/notice';
 import type { ExtensionState } from '../extension-state';
 
 const SOURCE = 'eForms eNotices2';

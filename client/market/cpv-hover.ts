@@ -5,12 +5,12 @@
 // core client, and here for ten minutes) so hovering costs no request most of the time.
 
 import * as vscode from 'vscode';
-import { type CpvMapping, sectorForCpv } from '../../core/agrifood/cpv';
-import { ENDPOINTS, type ParamSpec } from '../../core/agrifood/endpoints';
-import { formatPrice, twelveMonthChange } from '../../core/agrifood/presentation';
-import type { RecordTypes, SectorId } from '../../core/agrifood/records';
-import { formatPct, type Series, toSeries } from '../../core/agrifood/series';
-import { DAY, formatDmy } from '../../core/agrifood/weeks';
+import { type CpvMapping, sectorForCpv } from '../../core/agrifood';
+import { ENDPOINTS, type ParamSpec } from '../../core/agrifood';
+import { formatPrice, twelveMonthChange } from '../../core/agrifood';
+import type { RecordTypes, SectorId } from '../../core/agrifood';
+import { formatPct, type Series, toSeries } from '../../core/agrifood';
+import { DAY, formatDmy } from '../../core/agrifood';
 import { Commands } from '../command-ids';
 import { wordFailure } from '../failure-wording';
 import type { ExplorerTarget } from './explorer-panel';

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import { ENDPOINTS, isSectorId, LISTINGS, type ParamSpec } from '../../core/agrifood/endpoints';
-import { AgrifoodError } from '../../core/agrifood/errors';
+import { ENDPOINTS, isSectorId, LISTINGS, type ParamSpec } from '../../core/agrifood';
+import { AgrifoodError } from '../../core/agrifood';
 import {
   type Filters,
   type HostMessage,
@@ -15,10 +15,10 @@ import {
   sectorInfos,
   toWire,
   type WebviewMessage,
-} from '../../core/agrifood/explorer-protocol';
-import { recordsToCsv, toMarkdown } from '../../core/agrifood/export';
-import { sectorsAtoZ } from '../../core/agrifood/presentation';
-import type { RecordTypes, SectorId } from '../../core/agrifood/records';
+} from '../../core/agrifood';
+import { recordsToCsv, toMarkdown } from '../../core/agrifood';
+import { sectorsAtoZ } from '../../core/agrifood';
+import type { RecordTypes, SectorId } from '../../core/agrifood';
 import type { ExtensionState } from '../extension-state';
 import { wordFailure } from '../failure-wording';
 import type { MarketData } from './market-data';

@@ -2,10 +2,10 @@
 // allowed values) offers; opening one opens the Market Explorer on it, for the last three years.
 
 import * as vscode from 'vscode';
-import { ENDPOINTS, type ParamSpec } from '../../core/agrifood/endpoints';
-import { sectorsAtoZ } from '../../core/agrifood/presentation';
-import type { SectorId } from '../../core/agrifood/records';
-import { formatDmy } from '../../core/agrifood/weeks';
+import { ENDPOINTS, type ParamSpec } from '../../core/agrifood';
+import { sectorsAtoZ } from '../../core/agrifood';
+import type { SectorId } from '../../core/agrifood';
+import { formatDmy } from '../../core/agrifood';
 import { Commands } from '../command-ids';
 import { wordFailure } from '../failure-wording';
 import type { ExplorerTarget } from './explorer-panel';

@@ -4,7 +4,7 @@
 // button that fixes the cause. The key is never logged; proxy credentials never reach a message.
 
 import * as vscode from 'vscode';
-import { EnoticesClient } from '../../core/enotices-client';
+import { EnoticesClient } from '../../core/services';
 import { Commands } from '../command-ids';
 import type { ExtensionState } from '../extension-state';
 import { type FailureAction, wordFailure } from '../failure-wording';

@@ -10,7 +10,7 @@ import {
   NOTICE_STATUSES,
   type Notice,
   type SearchCriteria,
-} from '../../core/enotices-client';
+} from '../../core/services';
 import { Commands, Views } from '../command-ids';
 import type { ExtensionState } from '../extension-state';
 import { wordFailure } from '../failure-wording';

@@ -7,11 +7,11 @@
 // closed, or once the notice is edited.
 
 import * as vscode from 'vscode';
-import type { Finding } from '../../core/finding';
-import { readNoticeIdentity } from '../../core/notice-identity';
+import type { Finding } from '../../core/findings';
+import { readNoticeIdentity } from '../../core/notice';
 import { parseSvrl, type SvrlReport } from '../../core/svrl';
-import { assertionMessage, mapSvrl, severityOf } from '../../core/svrl-mapping';
-import { indexXml } from '../../core/xml-index';
+import { assertionMessage, mapSvrl, severityOf } from '../../core/svrl';
+import { indexXml } from '../../core/notice';
 import { Commands } from '../command-ids';
 import { notShownLive, type Place, placesKey } from './report-overlap';
 

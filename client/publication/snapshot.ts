@@ -3,7 +3,7 @@
 // tests and other extensions. Types only: it imports nothing from client/, so no module cycle runs
 // through it.
 
-import type { Notice } from '../../core/enotices-client';
+import type { Notice } from '../../core/services';
 
 export interface NoticesFilter {
   statuses: string[];

@@ -2,7 +2,7 @@
 // injection defused), Markdown tables and aligned plain-text tables for terminals. Service strings
 // are untrusted: control characters never reach the output.
 
-import { terminalLine } from '../terminal-text';
+import { terminalLine } from '../text';
 import { ENDPOINTS } from './endpoints';
 import { formatAmount } from './price';
 import type { RecordTypes, SectorId } from './records';

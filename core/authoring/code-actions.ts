@@ -5,9 +5,9 @@
 // No `vscode` import here, and no I/O.
 
 import { randomUUID } from 'node:crypto';
-import type { Range } from '../finding';
-import { CUSTOMIZATION_ID } from '../local-checks';
-import { attributeValue, type XmlElement, type XmlIndex } from '../xml-index';
+import type { Range } from '../findings';
+import { attributeValue, type XmlElement, type XmlIndex } from '../notice';
+import { CUSTOMIZATION_ID } from '../validation';
 import { noticeFacts, placeAt, rangeOf } from './notice-facts';
 import type { FieldDef, SdkKnowledge } from './sdk-knowledge';
 import { canonicalName, directText, type PathStep, parseSdkPath } from './sdk-paths';

@@ -3,8 +3,8 @@
 // subtype's mandatory ones first) as snippets carrying their own mandatory children, and the notice's
 // identifiers of the right scheme where a reference is expected. No `vscode` import here.
 
-import type { Range } from '../finding';
-import type { XmlElement, XmlIndex } from '../xml-index';
+import type { Range } from '../findings';
+import type { XmlElement, XmlIndex } from '../notice';
 import { captionOf, entityOf, noticeFacts, placeAt, rangeOf } from './notice-facts';
 import type { Entry, FieldDef, SdkKnowledge } from './sdk-knowledge';
 import { canonicalName, type Predicate } from './sdk-paths';

@@ -3,9 +3,9 @@
 // code list and the label of the code written, the rules about it and a link to its documentation; for
 // an identifier (ORG-0001), what it names. Markdown only: each editor renders it. No `vscode` import here.
 
-import type { Range } from '../finding';
-import type { XmlIndex } from '../xml-index';
-import { attributeValue } from '../xml-index';
+import type { Range } from '../findings';
+import type { XmlIndex } from '../notice';
+import { attributeValue } from '../notice';
 import { captionOf, entityOf, INTERNAL_ID, noticeFacts, placeAt, rangeOf } from './notice-facts';
 import type { Entry, SdkKnowledge } from './sdk-knowledge';
 import { canonicalName, directText } from './sdk-paths';

@@ -10,11 +10,25 @@
 // Nothing here imports `vscode` or talks to the network; only the SDK folder named by the caller is read.
 
 export * from './code-actions';
+export { codeActions, sameDiagnostic, VERSION_EXISTS } from './code-actions';
 export * from './completion';
+export { completeAt } from './completion';
 export * from './hover';
+export { hoverAt, ruleDocUrl } from './hover';
 export * from './new-notice';
+export { newNotice } from './new-notice';
 export * from './notice-facts';
+export { locateField } from './notice-facts';
 export * from './sdk-knowledge';
+export { SdkKnowledge, sdkKnowledge } from './sdk-knowledge';
 export * from './sdk-paths';
 export * from './skeleton';
 export * from './structure';
+export {
+  definitionOf,
+  documentSymbols,
+  type NoticeSymbol,
+  prepareRename,
+  referencesOf,
+  renameIdentifier,
+} from './structure';

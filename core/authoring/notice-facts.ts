@@ -4,8 +4,8 @@
 // and kept beside it (a WeakMap), so a hover on a 40,000-line notice does not rescan it.
 // No `vscode` import here, and no I/O.
 
-import type { Range } from '../finding';
-import { contentEnd, type XmlAttribute, type XmlElement, type XmlIndex } from '../xml-index';
+import type { Range } from '../findings';
+import { contentEnd, type XmlAttribute, type XmlElement, type XmlIndex } from '../notice';
 import type { Entry, SdkKnowledge } from './sdk-knowledge';
 import { LANGUAGE_CODES } from './sdk-knowledge';
 import { canonicalName, directText } from './sdk-paths';

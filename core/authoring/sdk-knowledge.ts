@@ -7,7 +7,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeXmlText, type XmlElement, type XmlIndex } from '../xml-index';
+import { decodeXmlText, type XmlElement, type XmlIndex } from '../notice';
 import { canonicalName, evaluatePredicate, type PathStep, parseSdkPath, pathKey } from './sdk-paths';
 
 export interface Constraint {

@@ -4,8 +4,8 @@
 // cannot read is "unknown", never an error: bad metadata must not break hover or completion.
 // No `vscode` import here, and no I/O.
 
-import { attributeValue, decodeXmlText, type XmlElement, type XmlIndex } from '../xml-index';
-import { isBalanced, splitTopLevel } from '../xpath-text';
+import { attributeValue, decodeXmlText, type XmlElement, type XmlIndex } from '../notice';
+import { isBalanced, splitTopLevel } from '../xpath';
 
 /** The namespaces of an eForms notice and the prefixes the SDK writes them with. */
 export const SDK_PREFIXES: Readonly<Record<string, string>> = {

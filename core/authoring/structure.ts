@@ -3,8 +3,8 @@
 // navigation over its internal identifiers: go to definition, find references, and a rename that
 // refuses an identifier already taken. No `vscode` import here, and no I/O.
 
-import type { Range } from '../finding';
-import type { XmlElement, XmlIndex } from '../xml-index';
+import type { Range } from '../findings';
+import type { XmlElement, XmlIndex } from '../notice';
 import { type IdOccurrence, INTERNAL_ID, noticeFacts, placeAt, rangeOf } from './notice-facts';
 import type { SdkKnowledge } from './sdk-knowledge';
 import { canonicalName, directText } from './sdk-paths';

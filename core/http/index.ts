@@ -5,6 +5,19 @@
 //   transport.ts     httpRequest: timeout, capped body, redirects as errors, failures classified
 // Editor-free: no `vscode` import, no logging. API keys and proxy credentials never reach a message.
 
+export {
+  ENVIRONMENTS,
+  type EnvironmentName,
+  isEnvironmentName,
+  isLoopbackUrl,
+  keyTransportProblem,
+  SANDBOX_DEFAULT_PORT,
+  type ServiceUrls,
+  serviceUrls,
+  withoutCredentials,
+  withoutUrlCredentials,
+} from './environments';
+export type { FailureFields, ServiceName, TransportKind } from './failure';
 export * from './failure';
 export * from './proxy';
 export * from './service-text';

@@ -6,7 +6,7 @@
 // Certificates: nothing here passes `ca`, so Node's store, including NODE_EXTRA_CA_CERTS, stays in force.
 
 import { Agent, Dispatcher, ProxyAgent } from 'undici';
-import { isLoopbackUrl } from '../environments';
+import { isLoopbackUrl } from './environments';
 
 export interface ProxyConfig {
   /** Proxy for https targets, e.g. http://proxy.example:3128 (credentials allowed, never shown). */

@@ -5,9 +5,23 @@
 // Expressions outside the supported subset are named in `notEvaluated`, never skipped silently.
 // No `vscode` import here.
 
+import { indexXml, type XmlIndex } from '../notice';
 import type { SvrlAssertion } from '../svrl';
-import { indexXml, type XmlIndex } from '../xml-index';
-import { XDocument, XNode } from './document';
+import {
+  type Ast,
+  type Compiled,
+  compile,
+  ebv,
+  parseDate,
+  parseXPath,
+  Runtime,
+  type Scope,
+  XDocument,
+  XNode,
+  XPathDynamicError,
+  XPathSyntaxError,
+  XPathUnsupportedError,
+} from '../xpath';
 import type { CompiledRuleSet, EvaluateOptions, RuleReport, RuleSetKey } from './index';
 import { RuleSetError } from './index';
 import { loadMessages, locationOf, messageFor, writeSvrl } from './report';
@@ -19,9 +33,6 @@ import {
   SchematronReadError,
   type SchPhase,
 } from './schema';
-import { type Compiled, compile, ebv, Runtime, type Scope, XPathUnsupportedError } from './xpath-compile';
-import { type Ast, parseXPath, XPathSyntaxError } from './xpath-parser';
-import { parseDate, XPathDynamicError } from './xpath-values';
 
 /** An expression parsed, or why it could not be. */
 export type Parsed = { ast: Ast } | { error: string };

@@ -16,8 +16,8 @@
 // and every report names its rule in `notEvaluated` (and in a comment of the SVRL) and counts it.
 // No `vscode` import here; the only I/O is reading the SDK folder and the cache the caller names.
 
+import type { XmlIndex } from '../notice';
 import type { SvrlAssertion } from '../svrl';
-import type { XmlIndex } from '../xml-index';
 import { loadCompiledRuleSet } from './engine';
 
 /** The phase of a notice sub type: `16` -> `eforms-16`, `E1` -> `eforms-E1`. */

@@ -6,9 +6,9 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { attributeValue, findAttribute, indexXml, textContent } from '../notice';
 import type { SvrlAssertion } from '../svrl';
-import { attributeValue, findAttribute, indexXml, textContent } from '../xml-index';
-import { ATTRIBUTE, DOCUMENT, ELEMENT, TEXT, type XNode } from './document';
+import { ATTRIBUTE, DOCUMENT, ELEMENT, TEXT, type XNode } from '../xpath';
 import type { SchAssert, SchDiagnostic } from './schema';
 
 /** The official location path of a node. `prefixes` maps namespace URIs to the schema's prefixes. */

@@ -12,7 +12,7 @@ import {
   textContent,
   type XmlElement,
   type XmlIndex,
-} from '../xml-index';
+} from '../notice';
 
 export const SCH_NS = 'http://purl.oclc.org/dsdl/schematron';
 

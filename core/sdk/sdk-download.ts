@@ -10,7 +10,7 @@ import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { request } from 'undici';
 import yauzl from 'yauzl';
-import { isLoopbackUrl } from '../environments';
+import { isLoopbackUrl } from '../http';
 import { SdkError } from './sdk-errors';
 import { compareSdkVersions, listSdkReleases, minorOf, readSdkRelease, type SdkRelease } from './sdk-folder';
 

@@ -4,13 +4,8 @@
 // No `vscode` import here.
 
 import type { Dispatcher } from 'undici';
-import {
-  CvsError,
-  type ValidateNoticeOptions,
-  type ValidateNoticeResult,
-  validateNotice,
-} from '../cvs-client';
-import { minorOf } from '../sdk/sdk-folder';
+import { minorOf } from '../sdk';
+import { CvsError, type ValidateNoticeOptions, type ValidateNoticeResult, validateNotice } from '../services';
 import { parseSvrl, SvrlFormatError, type SvrlReport } from '../svrl';
 import type { EngineReport, ValidationInput, Validator } from './validator';
 

@@ -9,8 +9,10 @@
 // No `vscode` import here, and no timers or scheduling: callers decide when to validate.
 
 export * from './cvs-validator';
+export { CUSTOMIZATION_ID, localFindings } from './local-checks';
 export * from './local-validator';
 export * from './merge';
 export * from './pipeline';
+export { rejectionFinding } from './service-rejection';
 export * from './validator';
 export * from './worker-pool';

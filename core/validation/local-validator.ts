@@ -4,11 +4,10 @@
 // dynamic as asked. Compiled rule sets are kept per release, phase and mode. Rules the engine cannot
 // evaluate are named in the report, never skipped silently. No `vscode` import here.
 
+import { textContent, type XmlIndex } from '../notice';
 import { type CompiledRuleSet, loadRuleSet, phaseForSubType, RuleSetError } from '../schematron';
-import { SdkError } from '../sdk/sdk-errors';
-import { resolveSdk, type SdkSources } from '../sdk/sdk-store';
+import { resolveSdk, SdkError, type SdkSources } from '../sdk';
 import { parseSvrl, type SvrlReport } from '../svrl';
-import { textContent, type XmlIndex } from '../xml-index';
 import type { EngineReport, ValidationInput, Validator } from './validator';
 
 const EFAC_NS = 'http://data.europa.eu/p27/eforms-ubl-extension-aggregate-components/1';

@@ -2,7 +2,7 @@
 // same node, the CVS's finding stays (the service is the authority) and the local one is dropped.
 // Pure; no `vscode` import here.
 
-import type { Finding } from '../finding';
+import type { Finding } from '../findings';
 
 export function mergeEngineFindings(local: readonly Finding[], cvs: readonly Finding[]): Finding[] {
   if (cvs.length === 0) return [...local];

@@ -3,14 +3,12 @@
 // on the text as findings. Identical requests are answered from a bounded cache. Never schedules,
 // never words an error for a front end, never logs the API key. No `vscode` import here.
 
-import { declaredSdkVersion } from '../customization-id';
-import type { Finding } from '../finding';
-import { localFindings } from '../local-checks';
-import { type NoticeKind, noticeKindOf } from '../notice-kind';
+import type { Finding } from '../findings';
+import { declaredSdkVersion, indexXml, type NoticeKind, noticeKindOf, type XmlIndex } from '../notice';
 import type { ValidationMode } from '../settings';
-import { mapSvrl } from '../svrl-mapping';
-import { ValidationCache, validationCacheKey } from '../validation-cache';
-import { indexXml, type XmlIndex } from '../xml-index';
+import { mapSvrl } from '../svrl';
+import { ValidationCache, validationCacheKey } from './cache';
+import { localFindings } from './local-checks';
 import type { EngineReport, ValidationInput, Validator } from './validator';
 
 export interface PreparedNotice {

@@ -4,8 +4,8 @@
 // dist/validation-worker.js beside server.js and cli.js. No `vscode` import here.
 
 import { parentPort } from 'node:worker_threads';
-import { SdkError } from '../sdk/sdk-errors';
-import { indexXml } from '../xml-index';
+import { indexXml } from '../notice';
+import { SdkError } from '../sdk';
 import { LocalSdkValidator } from './local-validator';
 import type { JobMessage, ResultMessage } from './worker-pool';
 

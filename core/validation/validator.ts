@@ -3,9 +3,9 @@
 // findings on the text (the pipeline does) and never word errors for a front end: they throw errors
 // that carry a kind (CvsError, SdkError). No `vscode` import here.
 
+import type { XmlIndex } from '../notice';
 import type { ValidationMode } from '../settings';
 import type { SvrlReport } from '../svrl';
-import type { XmlIndex } from '../xml-index';
 
 export type EngineName = 'cvs' | 'local';
 

@@ -7,8 +7,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { SdkError, type SdkErrorFields, type SdkErrorKind } from '../sdk/sdk-errors';
-import type { SdkSources } from '../sdk/sdk-store';
+import type { SdkSources } from '../sdk';
+import { SdkError, type SdkErrorFields, type SdkErrorKind } from '../sdk';
 import { noticeSubTypeOf } from './local-validator';
 import type { EngineReport, ValidationInput, Validator } from './validator';
 

@@ -3,7 +3,7 @@
 // with entities decoded, and the absolute paths the official reports print as `location`.
 // It never throws on odd content and never reads anything outside the notice it is given.
 
-import { contentEnd as endTagStart, type XmlElement, type XmlIndex } from '../../core/xml-index';
+import { contentEnd as endTagStart, type XmlElement, type XmlIndex } from '../../core/notice';
 
 /** The prefixes of `svrl:ns-prefix-in-attribute-values`, in the order of the official reports. */
 export const SVRL_NAMESPACES: readonly (readonly [string, string])[] = [

@@ -12,7 +12,7 @@
 //   cvs.non-xml    answers 200 with an HTML page instead of SVRL (a proxy or maintenance page).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { INPUT_LIMITS } from '../../core/input-limits';
+import { INPUT_LIMITS } from '../../core/notice';
 import type { SandboxContext, SandboxService } from '../context';
 import { BodyTooLargeError, readBody, sendJson, sendText } from '../http-kit';
 import { runCvsValidation, SDK_MAJOR, SDK_MAX_MINOR } from './validator';

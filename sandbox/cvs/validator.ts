@@ -4,7 +4,7 @@
 // throws on what a caller sends, and it never reads files or the network.
 
 import { REPORT_LANGUAGES as CONTRACT_LANGUAGES } from '../../core/settings';
-import { indexXml } from '../../core/xml-index';
+import { indexXml } from '../../core/notice';
 import { buildNoticeTree, NOTICE_ROOT_NAMESPACES, type NoticeNode } from './notice-tree';
 import { noticeSubtype, PATTERNS, patternApplies, type RuleEnv, type ValidationMode } from './rules';
 import { type ReportEntry, writeSvrl } from './svrl-writer';

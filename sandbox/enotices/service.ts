@@ -29,11 +29,11 @@
 // enotices.no-sdk. It never echoes an API key and never lets bad input crash the sandbox.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isBusinessId, isNoticeId } from '../../core/business-id';
-import { NOTICE_STATUSES } from '../../core/enotices-client';
-import { EnoticesCodes as C, type EnoticesCode } from '../../core/enotices-messages';
-import { INPUT_LIMITS } from '../../core/input-limits';
-import { readNoticeIdentity } from '../../core/notice-identity';
+import { isBusinessId, isNoticeId } from '../../core/notice';
+import { NOTICE_STATUSES } from '../../core/services';
+import { EnoticesCodes as C, type EnoticesCode } from '../../core/services';
+import { INPUT_LIMITS } from '../../core/notice';
+import { readNoticeIdentity } from '../../core/notice';
 import type { SandboxContext, SandboxService } from '../context';
 import { parseSdkVersion, runCvsValidation, SDK_MAJOR, SDK_MAX_MINOR } from '../cvs/validator';
 import { BodyTooLargeError, readBody, sendJson } from '../http-kit';

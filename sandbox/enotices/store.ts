@@ -9,7 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { NOTICE_STATUSES } from '../../core/enotices-client';
+import type { NOTICE_STATUSES } from '../../core/services';
 
 /**
  * What a stored notice is, apart from the clock. VALIDATION_FAILED: created, validation failed, final

@@ -26,12 +26,12 @@ import {
   type WorkspaceSymbol,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { codeActions, sameDiagnostic } from '../../core/authoring/code-actions';
-import { completeAt } from '../../core/authoring/completion';
-import { hoverAt, ruleDocUrl } from '../../core/authoring/hover';
-import { newNotice } from '../../core/authoring/new-notice';
-import { locateField } from '../../core/authoring/notice-facts';
-import { type SdkKnowledge, sdkKnowledge } from '../../core/authoring/sdk-knowledge';
+import { codeActions, sameDiagnostic } from '../../core/authoring';
+import { completeAt } from '../../core/authoring';
+import { hoverAt, ruleDocUrl } from '../../core/authoring';
+import { newNotice } from '../../core/authoring';
+import { locateField } from '../../core/authoring';
+import { type SdkKnowledge, sdkKnowledge } from '../../core/authoring';
 import {
   definitionOf,
   documentSymbols,
@@ -39,9 +39,9 @@ import {
   prepareRename,
   referencesOf,
   renameIdentifier,
-} from '../../core/authoring/structure';
-import { declaredSdkVersion } from '../../core/customization-id';
-import { noticeKindOf } from '../../core/notice-kind';
+} from '../../core/authoring';
+import { declaredSdkVersion } from '../../core/notice';
+import { noticeKindOf } from '../../core/notice';
 import {
   type NewNoticeParams,
   NewNoticeRequest,
@@ -52,7 +52,7 @@ import {
 } from '../../core/protocol';
 import { availableSdkReleases, chooseSdkRelease, compareSdkVersions, type SdkRelease } from '../../core/sdk';
 import type { EformsSettings } from '../../core/settings';
-import { indexXml, type XmlIndex } from '../../core/xml-index';
+import { indexXml, type XmlIndex } from '../../core/notice';
 import { runSafeAsync } from '../run-safe';
 
 export const AUTHORING_CAPABILITIES: ServerCapabilities = {

@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { docUri, LspSession, lineCol } from '../lsp/lsp-session';
+import { docUri, LspSession, lineCol } from '../support/lsp-session';
 import { type SandboxHarness, startHarness, TEST_API_KEY } from '../support/sandbox-harness';
 import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 

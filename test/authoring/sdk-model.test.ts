@@ -16,7 +16,7 @@ import { noticeFacts } from '../../core/authoring/notice-facts';
 import { parseGenericode, SdkKnowledge, sdkKnowledge } from '../../core/authoring/sdk-knowledge';
 import { evaluatePredicate, parsePredicate, parseSdkPath, pathKey } from '../../core/authoring/sdk-paths';
 import { renameIdentifier } from '../../core/authoring/structure';
-import { indexXml } from '../../core/xml-index';
+import { indexXml } from '../../core/notice/xml-index';
 import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 
 const NS =

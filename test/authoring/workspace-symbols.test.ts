@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { LspSession } from '../lsp/lsp-session';
+import { LspSession } from '../support/lsp-session';
 import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 
 describe('workspace symbols across notices on disk', {

@@ -12,8 +12,8 @@ import { completeAt } from '../../core/authoring/completion';
 import { hoverAt } from '../../core/authoring/hover';
 import { SdkKnowledge } from '../../core/authoring/sdk-knowledge';
 import { documentSymbols } from '../../core/authoring/structure';
-import { indexXml } from '../../core/xml-index';
-import { docUri, LspSession, lineCol } from '../lsp/lsp-session';
+import { indexXml } from '../../core/notice/xml-index';
+import { docUri, LspSession, lineCol } from '../support/lsp-session';
 import { PROJECT_ROOT, SAMPLES_DIR, SDK_DIR } from '../support/shared-data';
 import { type BenchSection, interleavedMedians, median, medianMs, type Row } from './bench-kit';
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import { SaxesParser } from 'saxes';
-import { indexXml } from '../../core/xml-index';
+import { indexXml } from '../../core/notice/xml-index';
 import { SAMPLES_DIR, skipUnless } from '../support/shared-data';
 import { type BenchSection, median, type Row } from './bench-kit';
 

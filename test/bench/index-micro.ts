@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
-import { indexXml } from '../../core/xml-index';
+import { indexXml } from '../../core/notice/xml-index';
 import { SAMPLES_DIR } from '../support/shared-data';
 import { interleavedCpuMedians, saxesPass } from './index-bench';
 

@@ -8,10 +8,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
-import { localFindings } from '../../core/local-checks';
-import { noticeKindOf } from '../../core/notice-kind';
-import { indexXml } from '../../core/xml-index';
-import { docUri, LspSession } from '../lsp/lsp-session';
+import { localFindings } from '../../core/validation/local-checks';
+import { noticeKindOf } from '../../core/notice/kind';
+import { indexXml } from '../../core/notice/xml-index';
+import { docUri, LspSession } from '../support/lsp-session';
 import { startHarness, TEST_API_KEY } from '../support/sandbox-harness';
 import { PROJECT_ROOT, SAMPLES_DIR } from '../support/shared-data';
 import { type BenchSection, interleavedMedians, median, type Row } from './bench-kit';

@@ -7,10 +7,10 @@
 
 import { SaxesParser } from 'saxes';
 import { toTextTable } from '../../core/agrifood/export';
-import { formatFindings } from '../../core/output-formats';
-import type { SvrlAssertion } from '../../core/svrl';
-import { mapSvrl } from '../../core/svrl-mapping';
-import { indexXml } from '../../core/xml-index';
+import { formatFindings } from '../../cli/output-formats';
+import type { SvrlAssertion } from '../../core/svrl/report';
+import { mapSvrl } from '../../core/svrl/mapping';
+import { indexXml } from '../../core/notice/xml-index';
 import { runCvsValidation } from '../../sandbox/cvs/validator';
 import { type BenchSection, median } from './bench-kit';
 

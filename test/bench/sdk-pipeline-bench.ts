@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { docUri, LspSession } from '../lsp/lsp-session';
+import { docUri, LspSession } from '../support/lsp-session';
 import { PROJECT_ROOT, SAMPLES_DIR, SDK_DIR } from '../support/shared-data';
 import { type BenchSection, median, type Row } from './bench-kit';
 

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { wordFailure } from '../../client/failure-wording';
 import { AgrifoodError } from '../../core/agrifood/errors';
-import { CvsError } from '../../core/cvs-client';
-import { EnoticesError } from '../../core/enotices-client';
+import { CvsError } from '../../core/services/cvs-client';
+import { EnoticesError } from '../../core/services/enotices-client';
 
 test('a proxy failure of any service names VS Code proxy settings, never credentials', () => {
   const fields = { origin: 'https://ted.example.eu', proxy: 'http://proxy.corp:3128', status: 407 };

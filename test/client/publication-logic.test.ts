@@ -9,7 +9,7 @@ import { NoticeSync } from '../../client/notice-sync';
 import { emailValidation, localeChoices } from '../../client/publication/author';
 import { autoRefreshDelay, isFiltered } from '../../client/publication/refresh-policy';
 import { notShownLive } from '../../client/publication/report-overlap';
-import { REPORT_LANGUAGES } from '../../core/settings';
+import { REPORT_LANGUAGES } from '../../core/settings/settings';
 
 interface Doc {
   uri: string;

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { presentStatus } from '../../client/status-presentation';
-import type { EnvironmentName } from '../../core/environments';
-import type { ValidationState, ValidationStatusParams } from '../../core/protocol';
+import type { EnvironmentName } from '../../core/http/environments';
+import type { ValidationState, ValidationStatusParams } from '../../core/protocol/protocol';
 
 const STATES: ValidationState[] = [
   'idle',

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { parseSvrl } from '../../core/svrl';
+import { parseSvrl } from '../../core/svrl/report';
 import { sandboxSdkRules } from '../../sandbox/sdk-rules';
 import { type RunningSandbox, startSandbox } from '../../sandbox/server';
 import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';

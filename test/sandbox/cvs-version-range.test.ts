@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { main } from '../../cli/main';
-import { CvsError } from '../../core/cvs-client';
-import { EnoticesClient, EnoticesError } from '../../core/enotices-client';
+import { CvsError } from '../../core/services/cvs-client';
+import { EnoticesClient, EnoticesError } from '../../core/services/enotices-client';
 import {
   compareSdkVersions,
   fetchVersionRange,
@@ -14,7 +14,7 @@ import {
   placeInRange,
   VERSION_RANGE_TTL_MS,
   VersionRangeCache,
-} from '../../core/version-range';
+} from '../../core/services/version-range';
 import {
   readNoticeFixture,
   type SandboxHarness,

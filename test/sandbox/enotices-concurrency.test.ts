@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EnoticesError } from '../../core/enotices-client';
+import { EnoticesError } from '../../core/services/enotices-client';
 import { freshNotice, invalidNotice, META, OTHER_KEY, startTestSandbox } from './enotices-kit';
 
 const N = 50;

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { EnoticesError } from '../../core/enotices-client';
-import { explainStatus } from '../../core/enotices-messages';
+import { EnoticesError } from '../../core/services/enotices-client';
+import { explainStatus } from '../../core/services/enotices-messages';
 import {
   freshNotice,
   invalidNotice,

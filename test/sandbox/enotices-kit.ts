@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EnoticesClient, type EnoticesClientOptions } from '../../core/enotices-client';
+import { EnoticesClient, type EnoticesClientOptions } from '../../core/services/enotices-client';
 import { type RunningSandbox, startSandbox } from '../../sandbox/server';
 import { PROJECT_ROOT } from '../support/shared-data';
 

@@ -12,11 +12,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { evaluateXPath } from 'fontoxpath';
-import { XDocument, type XNode } from '../../core/schematron/document';
+import { XDocument, type XNode } from '../../core/xpath/document';
 import { prepare } from '../../core/schematron/engine';
-import { type Compiled, compile, ebv, Runtime, type Scope } from '../../core/schematron/xpath-compile';
-import { parseDate } from '../../core/schematron/xpath-values';
-import { indexXml } from '../../core/xml-index';
+import { type Compiled, compile, ebv, Runtime, type Scope } from '../../core/xpath/compile';
+import { parseDate } from '../../core/xpath/values';
+import { indexXml } from '../../core/notice/xml-index';
 import { nestBindings, oracleExpression } from '../support/fontoxpath-schematron';
 import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { loadRuleSet } from '../../core/schematron';
-import { parseSvrl } from '../../core/svrl';
+import { parseSvrl } from '../../core/svrl/report';
 import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 
 const skip = skipUnless(SDK_DIR) ?? skipUnless(join(SAMPLES_DIR, 'reports'));

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { sectorForCpv } from '../../core/agrifood/cpv';
-import { readNoticeIdentity } from '../../core/notice-identity';
-import { noticeKindOf } from '../../core/notice-kind';
-import { indexXml } from '../../core/xml-index';
+import { readNoticeIdentity } from '../../core/notice/identity';
+import { noticeKindOf } from '../../core/notice/kind';
+import { indexXml } from '../../core/notice/xml-index';
 import { PROJECT_ROOT } from '../support/shared-data';
 
 test('npm start generates a food notice whose CPV has EU prices', async () => {

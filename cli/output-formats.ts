@@ -1,0 +1,139 @@
+// Renders findings for people and machines: compiler-style text lines, a JSON array with LSP ranges,
+// and SARIF 2.1.0 for code-scanning tools. Pure string building: no I/O, no `vscode` import here.
+
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Finding, Severity } from '../core/findings';
+import { terminalLine } from '../core/text';
+
+export type OutputFormat = 'text' | 'json' | 'sarif';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'sarif'];
+
+export function isOutputFormat(s: string): s is OutputFormat {
+  return (OUTPUT_FORMATS as readonly string[]).includes(s);
+}
+
+/** `file` is shown as given (text) or as a URI reference with forward slashes (SARIF). */
+export function formatFindings(findings: Finding[], file: string, format: OutputFormat): string {
+  if (format === 'json') return JSON.stringify(findings.map(toJson), null, 2);
+  if (format === 'sarif') return JSON.stringify(toSarif(findings, file), null, 2);
+  return findings
+    .map((f) => {
+      // One-based, as compilers print them and editors parse them; the column counts UTF-16 units.
+      const line = f.range.start.line + 1;
+      const col = f.range.start.character + 1;
+      // Report text comes from a service or a file: through the one terminal sanitiser, every field.
+      return `${terminalLine(file)}:${line}:${col}: ${f.severity} ${terminalLine(f.id)} ${terminalLine(f.message)}`;
+    })
+    .join('\n');
+}
+
+/** `2 errors, 1 warning` — for the end of a text report; severities with none are left out. */
+export function summarize(findings: Finding[]): string {
+  const count = (s: Severity): number => findings.filter((f) => f.severity === s).length;
+  const parts: string[] = [];
+  for (const [severity, word] of [
+    ['error', 'error'],
+    ['warning', 'warning'],
+    ['info', 'info'],
+  ] as const) {
+    const n = count(severity);
+    if (n > 0) parts.push(`${n} ${word}${n === 1 || word === 'info' ? '' : 's'}`);
+  }
+  return parts.length === 0 ? 'no findings' : parts.join(', ');
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+interface JsonFinding {
+  id: string;
+  severity: Severity;
+  message: string;
+  location: string;
+  range: Finding['range'];
+  source: Finding['source'];
+  resolved: boolean;
+  flag?: string;
+  field?: string;
+  missing?: string;
+  test?: string;
+}
+
+function toJson(f: Finding): JsonFinding {
+  const out: JsonFinding = {
+    id: f.id,
+    severity: f.severity,
+    message: f.message,
+    location: f.location,
+    range: {
+      start: { line: f.range.start.line, character: f.range.start.character },
+      end: { line: f.range.end.line, character: f.range.end.character },
+    },
+    source: f.source,
+    resolved: f.resolved,
+  };
+  if (f.flag !== undefined) out.flag = f.flag;
+  if (f.field !== undefined) out.field = f.field;
+  if (f.missing !== undefined) out.missing = f.missing;
+  if (f.test !== undefined) out.test = f.test;
+  return out;
+}
+
+const SARIF_LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
+  error: 'error',
+  warning: 'warning',
+  info: 'note',
+};
+
+function toSarif(findings: Finding[], file: string): object {
+  const ruleIndex = new Map<string, number>();
+  const rules: object[] = [];
+  for (const f of findings) {
+    if (ruleIndex.has(f.id)) continue;
+    ruleIndex.set(f.id, rules.length);
+    const rule: Record<string, unknown> = { id: f.id };
+    if (f.test) rule.fullDescription = { text: `Schematron test: ${oneLine(f.test)}` };
+    rules.push(rule);
+  }
+  // A URI reference: relative paths stay relative (portable across checkouts), absolute ones become file:.
+  const uri = isAbsolute(file) ? pathToFileURL(file).href : encodeURI(file.replace(/\\/g, '/'));
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: 'eforms', informationUri: 'https://docs.ted.europa.eu/eforms/', rules } },
+        // SARIF's default columnKind is utf16CodeUnits: the same columns LSP counts, one-based here.
+        columnKind: 'utf16CodeUnits',
+        results: findings.map((f) => {
+          const properties: Record<string, unknown> = { location: f.location, resolved: f.resolved };
+          if (f.flag !== undefined) properties.flag = f.flag;
+          if (f.field !== undefined) properties.field = f.field;
+          if (f.missing !== undefined) properties.missing = f.missing;
+          return {
+            ruleId: f.id,
+            ruleIndex: ruleIndex.get(f.id),
+            level: SARIF_LEVEL[f.severity],
+            message: { text: f.message },
+            locations: [
+              {
+                physicalLocation: {
+                  artifactLocation: { uri },
+                  region: {
+                    startLine: f.range.start.line + 1,
+                    startColumn: f.range.start.character + 1,
+                    endLine: f.range.end.line + 1,
+                    endColumn: f.range.end.character + 1,
+                  },
+                },
+              },
+            ],
+            properties,
+          };
+        }),
+      },
+    ],
+  };
+}

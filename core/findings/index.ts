@@ -1,0 +1,2 @@
+// TODO room comment
+export { type Finding, type Range, type Severity, sortByPosition } from './finding';

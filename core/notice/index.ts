@@ -1,0 +1,26 @@
+// TODO room comment
+
+export { businessIdProblem, isBusinessId, isNoticeId, parseBusinessId } from './business-id';
+export {
+  type CustomizationIdResult,
+  declaredSdkVersion,
+  decodeSimpleEntities,
+  findCustomizationId,
+  normalizeSdkVersion,
+  parseCustomizationId,
+  sdkVersionParameter,
+} from './customization-id';
+export { readNoticeIdentity } from './identity';
+export { type NoticeKind, noticeKindOf } from './kind';
+export { INPUT_LIMITS, type InputKind, overLimitMessage } from './limits';
+export {
+  attributeValue,
+  contentEnd,
+  decodeXmlText,
+  findAttribute,
+  indexXml,
+  textContent,
+  type XmlAttribute,
+  type XmlElement,
+  type XmlIndex,
+} from './xml-index';

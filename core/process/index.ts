@@ -1,0 +1,2 @@
+// TODO room comment
+export { installCrashGuard } from './crash-guard';

@@ -1,0 +1,131 @@
+// The custom LSP messages between the eForms language server and its clients, declared once and
+// imported by both sides (the vscode-eslint pattern) so a renamed message cannot drift.
+// Standard LSP covers everything else. No `vscode` import here.
+
+import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import type { FailureFields, ServiceName } from '../http';
+
+/** What the status item shows about the service side of validation. */
+export type ValidationState =
+  /** Nothing to do yet (no eForms notice open). */
+  | 'idle'
+  /** A request to the validation service is under way. */
+  | 'validating'
+  /** The latest content was validated; counts are set. */
+  | 'validated'
+  /** No API key: only local diagnostics are shown. */
+  | 'needsKey'
+  /** The service could not be reached (refused, timeout, DNS); backing off. */
+  | 'offline'
+  /** The service answered with an error (400/401/403/5xx, non-XML answer); `message` says what to do. */
+  | 'error'
+  /** The notice is not well-formed XML: only local checks run until the syntax error is fixed. */
+  | 'malformed'
+  /** `eforms.validation.run` is `manual` and nothing was requested yet, or the environment is unusable. */
+  | 'paused';
+
+export interface ValidationStatusParams {
+  state: ValidationState;
+  /** The document this status is about (the last one validated or attempted). */
+  uri?: string;
+  errors: number;
+  warnings: number;
+  infos: number;
+  /** Epoch milliseconds of the last successful validation. */
+  validatedAt?: number;
+  /** One clear sentence for the user when state is error/offline/needsKey/paused. */
+  message?: string;
+  /** Base URL of the validation service in use (never contains the key). */
+  serviceUrl?: string;
+  /** The failure behind error/offline/needsKey, for clients that word it themselves (no key inside). */
+  failure?: FailureInfo;
+  /** Which engine this status is about: absent for the CVS, `local` for the SDK's rules in the server. */
+  engine?: 'local';
+  /** With engine `local` and state `validated`: what the SDK's rules found with. */
+  local?: EngineStatus;
+  /** With engine `local` and a failure: the SdkError's kind and the version wanted, for the client to act on. */
+  sdkProblem?: { kind: string; wanted?: string };
+}
+
+/** A ServiceError as data: what crosses the LSP connection instead of a sentence to parse. */
+export interface FailureInfo {
+  service: ServiceName;
+  kind: string;
+  fields: FailureFields;
+}
+
+/** How the local engine produced its findings (the counts are the status's own). */
+export interface EngineStatus {
+  /** The diagnostics' source, e.g. "eForms SDK 1.15.1". */
+  source: string;
+  sdkVersion: string;
+  /** Rules the engine could not evaluate (named in the server's log). */
+  notEvaluated: number;
+  /** `declares-none`: the notice declares no SDK version; the only (or pinned) SDK was used. */
+  versionNote?: 'declares-none';
+}
+
+/** server -> client: the validation status changed. */
+export namespace ValidationStatusNotification {
+  export const method = 'eforms/validationStatus';
+  export const type = new NotificationType<ValidationStatusParams>(method);
+}
+
+export interface ValidateNowParams {
+  uri: string;
+}
+export interface ValidateNowResult {
+  /** false when the document is not an open eForms notice, or no key/environment is set. */
+  started: boolean;
+  message?: string;
+}
+
+/** client -> server: validate this document now with the service, whatever the run setting. */
+export namespace ValidateNowRequest {
+  export const method = 'eforms/validateNow';
+  export const type = new RequestType<ValidateNowParams, ValidateNowResult, void>(method);
+}
+
+// Authoring (issue 10).
+
+export interface NewNoticeParams {
+  /** Notice subtype (`16`, `E3`, `X01`). */
+  subtype: string;
+  /** A document whose settings (eforms.sdk.path, language) apply; absent: the workspace's. */
+  scopeUri?: string;
+}
+/** The notice's XML, or a problem with a kind and fields that the client words. */
+export type NewNoticeResult =
+  | { ok: true; xml: string; sdkVersion: string }
+  | {
+      ok: false;
+      kind: 'no-sdk' | 'version-missing' | 'no-version' | 'unknown-subtype' | 'sdk-unreadable';
+      detail?: string;
+    };
+
+/** client -> server: write a new notice of a subtype from the SDK's structure. */
+export namespace NewNoticeRequest {
+  export const method = 'eforms/newNotice';
+  export const type = new RequestType<NewNoticeParams, NewNoticeResult, void>(method);
+}
+
+export interface NoticeSubtypesParams {
+  scopeUri?: string;
+}
+export interface NoticeSubtypeItem {
+  id: string;
+  label: string;
+  description?: string;
+}
+
+/** client -> server: the notice subtypes of the SDK in use, for the New Notice picker. */
+export namespace NoticeSubtypesRequest {
+  export const method = 'eforms/noticeSubtypes';
+  export const type = new RequestType<NoticeSubtypesParams, NoticeSubtypeItem[], void>(method);
+}
+
+/** client -> server: an SDK release appeared (downloaded, or a folder chosen): run the local rules again. */
+export namespace SdkChangedNotification {
+  export const method = 'eforms/sdkChanged';
+  export const type = new NotificationType<Record<string, never>>(method);
+}

@@ -1,0 +1,2 @@
+// TODO room comment
+export { clip, terminalLine, terminalText } from './terminal-text';

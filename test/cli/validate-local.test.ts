@@ -1,0 +1,137 @@
+// `eforms validate --local` end to end: the bundled CLI (dist/cli.js) as a child process, with no key
+// and no network, on the SDK's own sample notices read from ../shared. The rule ids it reports are
+// checked against the official SVRL reports published with the samples (independent truth); one
+// worker and two give the same answer; --format svrl writes one report per notice; every failure says
+// what to do, and the exit codes are those of the CVS path.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { parseSvrl } from '../../core/svrl/report';
+import { type CliRun, runCli } from '../support/cli-run';
+import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
+
+const NOTICES = join(SAMPLES_DIR, 'notices');
+const REPORTS = join(SAMPLES_DIR, 'reports');
+const skip = skipUnless(SDK_DIR) ?? skipUnless(NOTICES);
+
+/** Failed-assert ids of an official report, as a sorted multiset. */
+function officialIds(name: string): string[] {
+  return parseSvrl(readFileSync(join(REPORTS, `${name}.svrl`), 'utf8'))
+    .assertions.filter((a) => a.kind === 'failed-assert')
+    .map((a) => a.id)
+    .sort();
+}
+
+describe('eforms validate --local', { skip }, () => {
+  let work: string;
+  let cache: string;
+  before(() => {
+    work = mkdtempSync(join(tmpdir(), 'cli-local-'));
+    cache = join(work, 'cache', 'sdk');
+  });
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  function run(args: string[]): Promise<CliRun> {
+    const env: NodeJS.ProcessEnv = { ...process.env, EFORMS_SDK_CACHE: cache };
+    delete env.EFORMS_API_KEY;
+    // A repository nobody listens on: the tests would fail rather than reach the network.
+    env.EFORMS_SDK_REPOSITORY = 'http://127.0.0.1:9/maven2';
+    return runCli(['validate', ...args], { env, cwd: NOTICES });
+  }
+
+  const local = ['--local', '--sdk-dir', SDK_DIR, '--today', '2024-06-01'];
+
+  test('an invalid sample: exit 1, every rule of the official report, no key needed', async () => {
+    const r = await run([...local, 'INVALID_cn_24_empty.xml', '--format', 'json']);
+    assert.equal(r.code, 1, r.stderr);
+    const found = (JSON.parse(r.stdout) as { id: string; source: string }[])
+      .filter((f) => f.source === 'sdk')
+      .map((f) => f.id)
+      .sort();
+    assert.deepEqual(found, officialIds('INVALID_cn_24_empty'));
+  });
+
+  test('a valid sample: exit 0, as the official report has no failure', async () => {
+    assert.deepEqual(officialIds('cn_24_maximal'), []);
+    const r = await run([...local, 'cn_24_maximal.xml']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /cn_24_maximal\.xml: no findings/);
+  });
+
+  test('two workers answer exactly as one', async () => {
+    const files = [
+      'INVALID_cn_24_empty.xml',
+      'cn_24_minimal.xml',
+      'can_24_minimal.xml',
+      'INVALID_cn_24_multiple.xml',
+    ];
+    const one = await run([...local, '--jobs', '1', '--format', 'json', ...files]);
+    const two = await run([...local, '--jobs', '2', '--format', 'json', ...files]);
+    assert.equal(one.code, two.code);
+    assert.ok(one.stdout.length > 100);
+    assert.deepEqual(JSON.parse(two.stdout), JSON.parse(one.stdout));
+  });
+
+  test('--format svrl -o DIR: one report per notice, each an SVRL report with the findings', async () => {
+    const out = join(work, 'svrl');
+    const r = await run([
+      ...local,
+      '--format',
+      'svrl',
+      '-o',
+      out,
+      'INVALID_cn_24_empty.xml',
+      'cn_24_maximal.xml',
+    ]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.deepEqual(readdirSync(out).sort(), ['INVALID_cn_24_empty.svrl', 'cn_24_maximal.svrl']);
+    const report = parseSvrl(readFileSync(join(out, 'INVALID_cn_24_empty.svrl'), 'utf8'));
+    assert.deepEqual(report.assertions.map((a) => a.id).sort(), officialIds('INVALID_cn_24_empty'));
+    assert.equal(report.phase, 'eforms-16');
+    assert.equal(parseSvrl(readFileSync(join(out, 'cn_24_maximal.svrl'), 'utf8')).assertions.length, 0);
+  });
+
+  test('a notice that declares no version gets the only SDK, and the output says so', async () => {
+    const text = readFileSync(join(NOTICES, 'cn_24_minimal.xml'), 'utf8').replace(
+      /<cbc:CustomizationID>[^<]*<\/cbc:CustomizationID>/,
+      '',
+    );
+    const file = join(work, 'no-version.xml');
+    writeFileSync(file, text);
+    const r = await run([...local, file]);
+    assert.match(
+      r.stderr,
+      /declares no SDK version: validated with eForms SDK 1\.15\.1, the only one available/,
+    );
+  });
+
+  test('no SDK anywhere: exit 2, naming --sdk-dir and --download, and nothing downloaded', async () => {
+    const r = await run(['--local', 'cn_24_minimal.xml']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--sdk-dir DIR/);
+    assert.match(r.stderr, /--download/);
+    assert.doesNotMatch(r.stderr, /cn_24_minimal\.xml.*cn_24_minimal\.xml/s, 'said once');
+  });
+
+  test('--download with an unreachable repository: exit 2, saying to name a folder or connect', async () => {
+    const r = await run(['--local', '--download', 'cn_24_minimal.xml']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /cannot be downloaded .*--sdk-dir DIR, or connect/);
+  });
+
+  test('usage errors: exit 2', async () => {
+    for (const args of [
+      [...local, '--today', '2024-13-01', 'cn_24_minimal.xml'],
+      ['--jobs', '2', 'cn_24_minimal.xml'],
+      [...local, '--sdk', '1.x', 'cn_24_minimal.xml'],
+      [...local, '--format', 'svrl', 'cn_24_minimal.xml', 'cn_24_open.xml'],
+    ]) {
+      const r = await run(args);
+      assert.equal(r.code, 2, args.join(' '));
+      assert.match(r.stderr, /eforms validate/);
+    }
+  });
+});

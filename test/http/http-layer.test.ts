@@ -1,0 +1,147 @@
+// core/http, the one HTTP layer of the three service clients: one sanitizer, one cancellation kind, one
+// timeout, one capped reader and redirects turned into errors, the same for CVS, eNotices2 and agri-food.
+// Loopback servers only.
+import assert from 'node:assert/strict';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { AgrifoodClient } from '../../core/agrifood/client';
+import { validateNotice } from '../../core/services/cvs-client';
+import { EnoticesClient } from '../../core/services/enotices-client';
+import {
+  httpRequest,
+  isTransportKind,
+  ServiceError,
+  sanitizeServiceText,
+  TransportError,
+} from '../../core/http';
+
+describe('sanitizeServiceText', () => {
+  test('removes control, bidi and zero-width characters and terminal escapes; collapses whitespace', () => {
+    assert.equal(sanitizeServiceText('a\u0000b\nc\u202e\u200bd \u001b[31mred\u001b[0m  e'), 'a b cd red e');
+  });
+  test('caps the length without splitting a surrogate pair', () => {
+    const s = sanitizeServiceText(`${'x'.repeat(8)}😀😀😀`, 10);
+    assert.ok(s.length <= 10);
+    assert.ok(!/[\ud800-\udbff]…$/.test(s), JSON.stringify(s));
+    assert.ok(s.endsWith('…'));
+  });
+  test('keeps element names unless markup is to be dropped; anything but text gives nothing', () => {
+    assert.equal(sanitizeServiceText('missing <cbc:ID>'), 'missing <cbc:ID>');
+    assert.equal(sanitizeServiceText('<h1>Bad</h1> gateway', 300, { stripMarkup: true }), 'Bad gateway');
+    assert.equal(sanitizeServiceText({ message: 'x' }), '');
+    assert.equal(sanitizeServiceText(undefined), '');
+    assert.equal(sanitizeServiceText(404), '404');
+  });
+  test('bounded work on huge input', () => {
+    assert.equal(sanitizeServiceText('y'.repeat(5_000_000), 50).length, 50);
+  });
+});
+
+describe('transport', () => {
+  let server: Server;
+  let base: string;
+  const routes: Record<string, (res: ServerResponse) => void> = {
+    '/slow': () => undefined, // never answers
+    '/moved': (res) => res.writeHead(308, { location: '/elsewhere?key=secret' }).end(),
+    '/big': (res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`[${'1,'.repeat(600_000)}1]`);
+    },
+  };
+  before(async () => {
+    server = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      const route = Object.entries(routes).find(([p]) => path.includes(p));
+      if (route) route[1](res);
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+
+  test('a redirect is an error naming the new address (without its query), never followed', async () => {
+    const e = await httpRequest(`${base}/moved`, { method: 'GET', timeoutMs: 5000, maxBytes: 1000 }).catch(
+      (x) => x,
+    );
+    assert.ok(e instanceof TransportError);
+    assert.equal(e.kind, 'redirect');
+    assert.equal(e.fields.location, `${base}/elsewhere`);
+    assert.equal(e.fields.status, 308);
+  });
+
+  test('an answer over the cap is kind too-large', async () => {
+    const e = await httpRequest(`${base}/big`, { method: 'GET', timeoutMs: 5000, maxBytes: 100_000 }).catch(
+      (x) => x,
+    );
+    assert.ok(e instanceof TransportError);
+    assert.equal(e.kind, 'too-large');
+    assert.equal(e.fields.maxBytes, 100_000);
+  });
+
+  test('one cancellation kind for the three services', async () => {
+    const errors: ServiceError[] = [];
+    const cancelSoon = () => {
+      const c = new AbortController();
+      setImmediate(() => c.abort());
+      return c.signal;
+    };
+    const attempts = [
+      validateNotice({
+        baseUrl: `${base}/slow`,
+        apiKey: 'k',
+        notice: Buffer.from('<a/>'),
+        timeoutMs: 30000,
+        signal: cancelSoon(),
+      }),
+      new EnoticesClient({ baseUrl: `${base}/slow/esenders`, apiKey: 'k' }).search(
+        {},
+        {},
+        { signal: cancelSoon() },
+      ),
+      new AgrifoodClient({ baseUrl: `${base}/slow/agrifood` }).query(
+        'beef',
+        { years: '2020' },
+        { signal: cancelSoon() },
+      ),
+    ];
+    for (const a of attempts)
+      errors.push(
+        await a.then(
+          () => assert.fail('expected a failure'),
+          (x: ServiceError) => x,
+        ),
+      );
+    assert.deepEqual(
+      errors.map((e) => [e instanceof ServiceError, e.service, e.kind]),
+      [
+        [true, 'cvs', 'cancelled'],
+        [true, 'enotices', 'cancelled'],
+        [true, 'agrifood', 'cancelled'],
+      ],
+    );
+  });
+
+  test('one timeout kind for the three services, carrying the limit', async () => {
+    const attempts = [
+      validateNotice({ baseUrl: `${base}/slow`, apiKey: 'k', notice: Buffer.from('<a/>'), timeoutMs: 300 }),
+      new EnoticesClient({ baseUrl: `${base}/slow/esenders`, apiKey: 'k', timeoutMs: 300 }).search(),
+      new AgrifoodClient({ baseUrl: `${base}/slow/agrifood`, timeoutMs: 300, maxRetries: 0 }).query('beef', {
+        years: '2020',
+      }),
+    ];
+    for (const a of attempts) {
+      const e = await a.then(
+        () => assert.fail('expected a failure'),
+        (x: ServiceError) => x,
+      );
+      assert.equal(e.kind, 'timeout', `${e.service}: ${e.message}`);
+      assert.equal(e.fields.timeoutMs, 300);
+      assert.ok(isTransportKind(e.kind));
+    }
+  });
+});
