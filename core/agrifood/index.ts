@@ -1,4 +1,6 @@
-// TODO room comment
+// Room: agri-food market data (the EU's agri-food data service): the client, its endpoint and record
+// tables, series, weeks, prices and exports, and the Market Explorer's message shapes. Its only entry is
+// this file. No `vscode` import here; the only I/O is the client's, over core/http.
 export { AgrifoodClient, type FetchOptions, type QueryResult } from './client';
 export { type CpvMapping, sectorForCpv } from './cpv';
 export { ENDPOINTS, isSectorId, LISTINGS, type ParamSpec, SECTOR_IDS, sectorFromName } from './endpoints';

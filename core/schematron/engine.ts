@@ -22,10 +22,10 @@ import {
   XPathSyntaxError,
   XPathUnsupportedError,
 } from '../xpath';
-import type { CompiledRuleSet, EvaluateOptions, RuleReport, RuleSetKey } from './index';
-import { RuleSetError } from './index';
 import { loadMessages, locationOf, messageFor, writeSvrl } from './report';
 import { readPrepared, writePrepared } from './rule-cache';
+import type { CompiledRuleSet, EvaluateOptions, RuleReport, RuleSetKey } from './rule-set';
+import { RuleSetError } from './rule-set';
 import {
   readSchematron,
   type SchAssert,

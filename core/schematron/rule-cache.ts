@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PreparedPhase } from './engine';
-import type { RuleSetKey } from './index';
+import type { RuleSetKey } from './rule-set';
 import { schematronFiles } from './schema';
 
 /** Bumped whenever the prepared form or the parser's output changes. */

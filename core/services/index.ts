@@ -1,4 +1,5 @@
-// TODO room comment
+// Room: the clients of TED's services (the Central Validation Service, eNotices2, the CVS's version
+// range), all over core/http, each failure a ServiceError with a kind and fields. No `vscode` import here.
 
 export {
   CvsError,

@@ -1,4 +1,6 @@
-// TODO room comment
+// Room: the one table of the `eforms` settings: types, defaults, bounds and descriptions, from which
+// package.json's contribution is checked, and the reader that turns what a client sends into settings.
+// No `vscode` import here, no I/O.
 export {
   DEFAULT_SETTINGS,
   type EformsSettings,

@@ -1,2 +1,3 @@
-// TODO room comment
+// Room: text that leaves the product for a terminal or a log: the one sanitiser, and clipping.
+// No `vscode` import here, no I/O.
 export { clip, terminalLine, terminalText } from './terminal-text';

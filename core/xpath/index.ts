@@ -1,4 +1,6 @@
-// TODO room comment
+// Room: the one XPath engine. One parser and one evaluator over the notice's index serve the SDK rules,
+// SVRL locations, SDK field paths and EFX; no other module parses XPath text. No `vscode` import here,
+// no I/O.
 
 export { type Compiled, compile, ebv, Runtime, type Scope, XPathUnsupportedError } from './compile';
 export { ATTRIBUTE, DOCUMENT, ELEMENT, TEXT, XDocument, XNode } from './document';
