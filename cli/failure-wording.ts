@@ -3,11 +3,9 @@
 // what a terminal user can change (--env, --cvs-url, EFORMS_API_KEY, HTTPS_PROXY…), never a VS Code
 // setting or command. It never prints an API key or a proxy's credentials (fields hold neither).
 
+import { describeNetworkReason, type FailureFields, isLoopbackUrl, ServiceError } from '../core/http';
 import type { CvsError } from '../core/services';
-import { EnoticesError } from '../core/services';
-import { EnoticesCodes, OPERATION_LABELS } from '../core/services';
-import { isLoopbackUrl } from '../core/http';
-import { describeNetworkReason, type FailureFields, ServiceError } from '../core/http';
+import { EnoticesCodes, EnoticesError, OPERATION_LABELS } from '../core/services';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS } from './io';
 
 const SERVICE_NAMES = {

@@ -2,8 +2,7 @@
 // that the client and the language server interpret the `eforms` section identically.
 
 import * as vscode from 'vscode';
-import type { EnvironmentName, ServiceUrls } from '../core/http';
-import type { VsCodeHttpSettings } from '../core/http';
+import type { EnvironmentName, ServiceUrls, VsCodeHttpSettings } from '../core/http';
 import { type EformsSettings, readSettings, urlsOf } from '../core/settings';
 
 export const SECTION = 'eforms';

@@ -3,8 +3,7 @@
 // through it. Only client/ imports `vscode`.
 
 import type * as vscode from 'vscode';
-import type { ServiceUrls } from '../core/http';
-import type { RoutingDispatcher } from '../core/http';
+import type { RoutingDispatcher, ServiceUrls } from '../core/http';
 import type { EformsSettings } from '../core/settings';
 import type { PublicationSnapshot } from './publication/snapshot';
 

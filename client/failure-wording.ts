@@ -4,8 +4,7 @@
 // the API key command) and offers the action that fixes the cause. Pure: no `vscode` import, so the
 // wording is tested under node:test; client/publication/connection.ts shows it.
 
-import { isLoopbackUrl } from '../core/http';
-import { describeNetworkReason, type FailureFields, ServiceError } from '../core/http';
+import { describeNetworkReason, type FailureFields, isLoopbackUrl, ServiceError } from '../core/http';
 
 /** A button on the failure message; connection.ts maps each to its command. */
 export type FailureAction =

@@ -13,14 +13,13 @@ import {
   State,
   TransportKind,
 } from 'vscode-languageclient/node';
-import { noticeKindOf } from '../core/notice';
+import { indexXml, noticeKindOf } from '../core/notice';
 import {
   SdkChangedNotification,
   ValidateNowRequest,
   type ValidateNowResult,
   ValidationStatusNotification,
 } from '../core/protocol';
-import { indexXml } from '../core/notice';
 import type { ApiKeyStore } from './api-key';
 import { NoticeSync } from './notice-sync';
 import { SdkDownloads } from './sdk-download';

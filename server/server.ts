@@ -14,9 +14,8 @@ import {
   TextDocuments,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { installCrashGuard } from '../core/process';
-import { validateNotice } from '../core/services';
 import { withoutCredentials, withoutUrlCredentials } from '../core/http';
+import { installCrashGuard } from '../core/process';
 import {
   SdkChangedNotification,
   type ValidateNowParams,
@@ -25,9 +24,9 @@ import {
   ValidationStatusNotification,
 } from '../core/protocol';
 import { defaultSdkCacheRoot } from '../core/sdk';
+import { VersionRangeCache, validateNotice } from '../core/services';
 import type { EformsSettings } from '../core/settings';
 import { WorkerPool, type WorkerSources, WorkerValidator } from '../core/validation';
-import { VersionRangeCache } from '../core/services';
 import { AUTHORING_CAPABILITIES, Authoring } from './authoring/authoring-handlers';
 import { toDiagnostic } from './diagnostics';
 import { applyClientProxySettings } from './proxy-settings';

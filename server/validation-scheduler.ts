@@ -7,34 +7,35 @@
 // transport, settings) is injected, so tests drive it with a fake clock and a fake service. Never logs
 // or reports the API key.
 
-import {
-  CvsError,
-  type ValidateNoticeOptions,
-  type ValidateNoticeResult,
-  validationUrl,
-} from '../core/services';
-import { keyTransportProblem } from '../core/http';
 import type { Finding } from '../core/findings';
-import { localFindings } from '../core/validation';
-import { type NoticeKind, noticeKindOf } from '../core/notice';
+import { keyTransportProblem } from '../core/http';
+import { indexXml, type NoticeKind, noticeKindOf, type XmlIndex } from '../core/notice';
 import type { EngineStatus, ValidateNowResult, ValidationStatusParams } from '../core/protocol';
 import { SdkError } from '../core/sdk';
-import { rejectionFinding } from '../core/validation';
+import {
+  CvsError,
+  type SdkVersionRange,
+  type ValidateNoticeOptions,
+  type ValidateNoticeResult,
+  type VersionRangeOptions,
+  validationUrl,
+  versionRangeFinding,
+} from '../core/services';
 import { type EformsSettings, urlsOf } from '../core/settings';
 import {
   CvsValidator,
   type EngineName,
   type EngineReport,
   inputFor,
+  localFindings,
   mergeEngineFindings,
   noticeSubTypeOf,
   placeFindings,
+  rejectionFinding,
   type ValidationInput,
   ValidationPipeline,
   type Validator,
 } from '../core/validation';
-import { type SdkVersionRange, type VersionRangeOptions, versionRangeFinding } from '../core/services';
-import { indexXml, type XmlIndex } from '../core/notice';
 import { countSeverities, sdkSource } from './diagnostics';
 import { type FailureClass, ServiceHealth } from './service-health';
 

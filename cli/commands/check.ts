@@ -4,13 +4,11 @@
 
 import { type Finding, sortByPosition } from '../../core/findings';
 import type { InputKind } from '../../core/notice';
-import { formatFindings, isOutputFormat, OUTPUT_FORMATS, summarize } from '../output-formats';
-import { type ReportMisfit, reportMisfits } from '../../core/svrl';
-import { parseSvrl, SvrlFormatError } from '../../core/svrl';
-import { mapSvrl } from '../../core/svrl';
 import { indexXml } from '../../core/notice';
+import { mapSvrl, parseSvrl, type ReportMisfit, reportMisfits, SvrlFormatError } from '../../core/svrl';
 import { decodeInputText, InputFileError, readInputFile } from '../input-files';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
+import { formatFindings, isOutputFormat, OUTPUT_FORMATS, summarize } from '../output-formats';
 
 const USAGE = `Usage: eforms check NOTICE.xml --svrl REPORT.svrl [--format text|json|sarif]
 

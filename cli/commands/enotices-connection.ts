@@ -2,8 +2,8 @@
 // options (--env, --enotices-url, --legacy), the API key from EFORMS_API_KEY, file reading, and the
 // mapping of EnoticesError kinds to exit statuses. It never prints or logs the API key.
 
-import { EnoticesClient } from '../../core/services';
 import { keyTransportProblem } from '../../core/http';
+import { EnoticesClient } from '../../core/services';
 import { type ConnectionValues as EnvironmentValues, serviceUrlsOf } from '../environment';
 import { readInputFile } from '../input-files';
 import { type CliIo, UsageError } from '../io';

@@ -5,19 +5,23 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AgrifoodClient } from '../../core/agrifood';
+import type { SectorId } from '../../core/agrifood';
 import {
+  AgrifoodClient,
+  AgrifoodError,
   ENDPOINTS,
   LISTINGS,
   type ParamSpec,
+  recordsToCsv,
   SECTOR_IDS,
+  SUMMARY_HEADER,
   sectorFromName,
+  summaryRows,
+  toCsv,
+  toSeries,
+  toTextTable,
+  WEEK_RULES,
 } from '../../core/agrifood';
-import { AgrifoodError } from '../../core/agrifood';
-import { recordsToCsv, SUMMARY_HEADER, summaryRows, toCsv, toTextTable } from '../../core/agrifood';
-import type { SectorId } from '../../core/agrifood';
-import { toSeries } from '../../core/agrifood';
-import { WEEK_RULES } from '../../core/agrifood';
 import { sanitizeServiceText } from '../../core/http';
 import { DEFAULT_SETTINGS } from '../../core/settings';
 import { type ConnectionValues, serviceUrlsOf } from '../environment';

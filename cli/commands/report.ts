@@ -2,15 +2,12 @@
 // validation report (SVRL) of a submitted notice from eNotices2. With --notice, places every assertion
 // on the notice's text (mapSvrl) and prints findings as `eforms check` does.
 
-import { businessIdProblem, isNoticeId } from '../../core/notice';
 import { type Finding, sortByPosition } from '../../core/findings';
-import { formatFindings, isOutputFormat, summarize } from '../output-formats';
-import { reportMisfits } from '../../core/svrl';
-import { parseSvrl, type SvrlReport } from '../../core/svrl';
-import { mapSvrl, severityOf } from '../../core/svrl';
+import { businessIdProblem, indexXml, isNoticeId } from '../../core/notice';
+import { mapSvrl, parseSvrl, reportMisfits, type SvrlReport, severityOf } from '../../core/svrl';
 import { terminalLine } from '../../core/text';
-import { indexXml } from '../../core/notice';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
+import { formatFindings, isOutputFormat, summarize } from '../output-formats';
 import { misfitText } from './check';
 import {
   CONNECTION_OPTIONS,

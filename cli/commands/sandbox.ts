@@ -3,8 +3,8 @@
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { installCrashGuard } from '../../core/process';
 import { SANDBOX_DEFAULT_PORT } from '../../core/http';
+import { installCrashGuard } from '../../core/process';
 import { defaultSdkCacheRoot, listSdkReleases } from '../../core/sdk';
 import { SANDBOX_DEMO_KEY } from '../../sandbox/context';
 import { sandboxSdkRules } from '../../sandbox/sdk-rules';

@@ -6,11 +6,9 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { CvsError } from '../../core/services';
 import { type Finding, sortByPosition } from '../../core/findings';
-import { formatFindings, OUTPUT_FORMATS, type OutputFormat, summarize } from '../output-formats';
 import { defaultSdkCacheRoot, minorOf, resolveSdk, SdkError, type SdkSources } from '../../core/sdk';
-import { rejectionFinding } from '../../core/validation';
+import { CvsError } from '../../core/services';
 import {
   DEFAULT_SETTINGS,
   REPORT_LANGUAGES,
@@ -24,6 +22,7 @@ import {
   inputFor,
   type PreparedNotice,
   prepareNotice,
+  rejectionFinding,
   ValidationPipeline,
   WorkerPool,
   WorkerValidator,
@@ -32,6 +31,7 @@ import { serviceUrlsOf } from '../environment';
 import { describeFailure, isKeyProblem } from '../failure-wording';
 import { decodeInputText, InputFileError, readInputFile } from '../input-files';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
+import { formatFindings, OUTPUT_FORMATS, type OutputFormat, summarize } from '../output-formats';
 
 const FORMATS = [...OUTPUT_FORMATS, 'svrl'] as const;
 type Format = OutputFormat | 'svrl';

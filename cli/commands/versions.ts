@@ -2,10 +2,8 @@
 // publication (GET /v1/version-range), and for each notice given, whether the version its
 // cbc:CustomizationID declares is among them. The key (EFORMS_API_KEY) is sent when set, never printed.
 
-import { declaredSdkVersion } from '../../core/notice';
-import { CvsError } from '../../core/services';
-import { fetchVersionRange, placeInRange, type SdkVersionRange } from '../../core/services';
-import { indexXml } from '../../core/notice';
+import { declaredSdkVersion, indexXml } from '../../core/notice';
+import { CvsError, fetchVersionRange, placeInRange, type SdkVersionRange } from '../../core/services';
 import { serviceUrlsOf } from '../environment';
 import { reportFailure } from '../failure-wording';
 import { decodeInputText, InputFileError, readInputFile } from '../input-files';

@@ -5,12 +5,20 @@
 // core client, and here for ten minutes) so hovering costs no request most of the time.
 
 import * as vscode from 'vscode';
-import { type CpvMapping, sectorForCpv } from '../../core/agrifood';
-import { ENDPOINTS, type ParamSpec } from '../../core/agrifood';
-import { formatPrice, twelveMonthChange } from '../../core/agrifood';
 import type { RecordTypes, SectorId } from '../../core/agrifood';
-import { formatPct, type Series, toSeries } from '../../core/agrifood';
-import { DAY, formatDmy } from '../../core/agrifood';
+import {
+  type CpvMapping,
+  DAY,
+  ENDPOINTS,
+  formatDmy,
+  formatPct,
+  formatPrice,
+  type ParamSpec,
+  type Series,
+  sectorForCpv,
+  toSeries,
+  twelveMonthChange,
+} from '../../core/agrifood';
 import { Commands } from '../command-ids';
 import { wordFailure } from '../failure-wording';
 import type { ExplorerTarget } from './explorer-panel';

@@ -6,19 +6,23 @@
 import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import { ENDPOINTS, isSectorId, LISTINGS, type ParamSpec } from '../../core/agrifood';
-import { AgrifoodError } from '../../core/agrifood';
+import type { RecordTypes, SectorId } from '../../core/agrifood';
 import {
+  AgrifoodError,
+  ENDPOINTS,
   type Filters,
   type HostMessage,
+  isSectorId,
+  LISTINGS,
   memberStateOptions,
+  type ParamSpec,
+  recordsToCsv,
   sectorInfos,
+  sectorsAtoZ,
+  toMarkdown,
   toWire,
   type WebviewMessage,
 } from '../../core/agrifood';
-import { recordsToCsv, toMarkdown } from '../../core/agrifood';
-import { sectorsAtoZ } from '../../core/agrifood';
-import type { RecordTypes, SectorId } from '../../core/agrifood';
 import type { ExtensionState } from '../extension-state';
 import { wordFailure } from '../failure-wording';
 import type { MarketData } from './market-data';

@@ -3,9 +3,8 @@
 // rebuilt when any of those change. Editor glue only; the HTTP, parsing and caching live in core/.
 
 import type * as vscode from 'vscode';
+import type { QueryParams, RecordTypes, SectorId } from '../../core/agrifood';
 import { AgrifoodClient, type FetchOptions, type QueryResult } from '../../core/agrifood';
-import type { QueryParams } from '../../core/agrifood';
-import type { RecordTypes, SectorId } from '../../core/agrifood';
 import type { ExtensionState } from '../extension-state';
 
 export class MarketData {

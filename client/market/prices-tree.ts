@@ -2,10 +2,8 @@
 // allowed values) offers; opening one opens the Market Explorer on it, for the last three years.
 
 import * as vscode from 'vscode';
-import { ENDPOINTS, type ParamSpec } from '../../core/agrifood';
-import { sectorsAtoZ } from '../../core/agrifood';
 import type { SectorId } from '../../core/agrifood';
-import { formatDmy } from '../../core/agrifood';
+import { ENDPOINTS, formatDmy, type ParamSpec, sectorsAtoZ } from '../../core/agrifood';
 import { Commands } from '../command-ids';
 import { wordFailure } from '../failure-wording';
 import type { ExplorerTarget } from './explorer-panel';

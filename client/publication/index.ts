@@ -4,9 +4,8 @@
 // extension's API (EformsExtensionApi.publication), for the in-editor tests and other extensions.
 
 import * as vscode from 'vscode';
-import { businessIdProblem, isBusinessId } from '../../core/notice';
+import { businessIdProblem, isBusinessId, readNoticeIdentity } from '../../core/notice';
 import { isNoticeStatus, NOTICE_STATUSES } from '../../core/services';
-import { readNoticeIdentity } from '../../core/notice';
 import { Commands } from '../command-ids';
 import type { Feature } from '../extension-state';
 import { enoticesClient, showFailure } from './connection';

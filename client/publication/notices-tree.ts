@@ -5,12 +5,7 @@
 // strings are never interpreted as markdown or links). It never logs the key.
 
 import * as vscode from 'vscode';
-import {
-  businessIdOfNotice,
-  NOTICE_STATUSES,
-  type Notice,
-  type SearchCriteria,
-} from '../../core/services';
+import { businessIdOfNotice, NOTICE_STATUSES, type Notice, type SearchCriteria } from '../../core/services';
 import { Commands, Views } from '../command-ids';
 import type { ExtensionState } from '../extension-state';
 import { wordFailure } from '../failure-wording';

@@ -8,10 +8,8 @@
 
 import * as vscode from 'vscode';
 import type { Finding } from '../../core/findings';
-import { readNoticeIdentity } from '../../core/notice';
-import { parseSvrl, type SvrlReport } from '../../core/svrl';
-import { assertionMessage, mapSvrl, severityOf } from '../../core/svrl';
-import { indexXml } from '../../core/notice';
+import { indexXml, readNoticeIdentity } from '../../core/notice';
+import { assertionMessage, mapSvrl, parseSvrl, type SvrlReport, severityOf } from '../../core/svrl';
 import { Commands } from '../command-ids';
 import { notShownLive, type Place, placesKey } from './report-overlap';
 

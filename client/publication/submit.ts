@@ -4,8 +4,8 @@
 // being submitted cannot be submitted again meanwhile. Never retries a submission.
 
 import * as vscode from 'vscode';
-import { EnoticesError } from '../../core/services';
 import { readNoticeIdentity } from '../../core/notice';
+import { EnoticesError } from '../../core/services';
 import { REPORT_LANGUAGES } from '../../core/settings';
 import { CvsValidator, inputFor, prepareNotice, ValidationPipeline } from '../../core/validation';
 import { markVersionExists } from '../authoring/version-exists';

@@ -3,9 +3,8 @@
 // record is written. Deterministic: a record's value depends only on its series and its date, so the
 // same query gives the same answer whenever it is asked. The sandbox never imports client or server code.
 
-import { EU_AGGREGATE, MEMBER_STATES, memberStateName } from '../../core/agrifood';
 import type { SectorId } from '../../core/agrifood';
-import { formatDmy, MONTHS } from '../../core/agrifood';
+import { EU_AGGREGATE, formatDmy, MEMBER_STATES, MONTHS, memberStateName } from '../../core/agrifood';
 
 /** One series: its dimension fields (strings) plus the generator's own `_seed` and `_base`. */
 export type Combo = Record<string, string> & { _seed: string; _base: string };

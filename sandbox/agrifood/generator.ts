@@ -3,9 +3,8 @@
 // memory. Values come from a seeded hash of (series, date): deterministic, smooth, seasonal.
 // The sandbox never imports client or server code.
 
-import { MEMBER_STATES } from '../../core/agrifood';
 import type { SectorId } from '../../core/agrifood';
-import { DAY, parseDmy, WEEK_RULES, type WeekRule, weekOf } from '../../core/agrifood';
+import { DAY, MEMBER_STATES, parseDmy, WEEK_RULES, type WeekRule, weekOf } from '../../core/agrifood';
 import { type Combo, type GenPeriod, MODELS, type Model, type PriceStyle } from './catalogue';
 
 const ISO: WeekRule = { startMonth: 0, meaning: 'ISO 8601', documented: true };

@@ -10,8 +10,8 @@
 // The counted faults switch themselves off once used up. The sandbox never imports client or server code.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ENDPOINTS, LISTINGS, SECTOR_IDS } from '../../core/agrifood';
 import type { SectorId } from '../../core/agrifood';
+import { ENDPOINTS, LISTINGS, SECTOR_IDS } from '../../core/agrifood';
 import type { SandboxContext, SandboxService } from '../context';
 import { sendJson } from '../http-kit';
 import { MODELS } from './catalogue';

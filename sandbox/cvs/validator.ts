@@ -3,8 +3,8 @@
 // submissions. Every problem with the input comes back as a 400 with one clear message; it never
 // throws on what a caller sends, and it never reads files or the network.
 
-import { REPORT_LANGUAGES as CONTRACT_LANGUAGES } from '../../core/settings';
 import { indexXml } from '../../core/notice';
+import { REPORT_LANGUAGES as CONTRACT_LANGUAGES } from '../../core/settings';
 import { buildNoticeTree, NOTICE_ROOT_NAMESPACES, type NoticeNode } from './notice-tree';
 import { noticeSubtype, PATTERNS, patternApplies, type RuleEnv, type ValidationMode } from './rules';
 import { type ReportEntry, writeSvrl } from './svrl-writer';

@@ -29,11 +29,8 @@
 // enotices.no-sdk. It never echoes an API key and never lets bad input crash the sandbox.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isBusinessId, isNoticeId } from '../../core/notice';
-import { NOTICE_STATUSES } from '../../core/services';
-import { EnoticesCodes as C, type EnoticesCode } from '../../core/services';
-import { INPUT_LIMITS } from '../../core/notice';
-import { readNoticeIdentity } from '../../core/notice';
+import { INPUT_LIMITS, isBusinessId, isNoticeId, readNoticeIdentity } from '../../core/notice';
+import { EnoticesCodes as C, type EnoticesCode, NOTICE_STATUSES } from '../../core/services';
 import type { SandboxContext, SandboxService } from '../context';
 import { parseSdkVersion, runCvsValidation, SDK_MAJOR, SDK_MAX_MINOR } from '../cvs/validator';
 import { BodyTooLargeError, readBody, sendJson } from '../http-kit';

@@ -26,22 +26,24 @@ import {
   type WorkspaceSymbol,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { codeActions, sameDiagnostic } from '../../core/authoring';
-import { completeAt } from '../../core/authoring';
-import { hoverAt, ruleDocUrl } from '../../core/authoring';
-import { newNotice } from '../../core/authoring';
-import { locateField } from '../../core/authoring';
-import { type SdkKnowledge, sdkKnowledge } from '../../core/authoring';
 import {
+  codeActions,
+  completeAt,
   definitionOf,
   documentSymbols,
+  hoverAt,
+  locateField,
   type NoticeSymbol,
+  newNotice,
   prepareRename,
   referencesOf,
   renameIdentifier,
+  ruleDocUrl,
+  type SdkKnowledge,
+  sameDiagnostic,
+  sdkKnowledge,
 } from '../../core/authoring';
-import { declaredSdkVersion } from '../../core/notice';
-import { noticeKindOf } from '../../core/notice';
+import { declaredSdkVersion, indexXml, noticeKindOf, type XmlIndex } from '../../core/notice';
 import {
   type NewNoticeParams,
   NewNoticeRequest,
@@ -52,7 +54,6 @@ import {
 } from '../../core/protocol';
 import { availableSdkReleases, chooseSdkRelease, compareSdkVersions, type SdkRelease } from '../../core/sdk';
 import type { EformsSettings } from '../../core/settings';
-import { indexXml, type XmlIndex } from '../../core/notice';
 import { runSafeAsync } from '../run-safe';
 
 export const AUTHORING_CAPABILITIES: ServerCapabilities = {

@@ -8,9 +8,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
-import { localFindings } from '../../core/validation/local-checks';
 import { noticeKindOf } from '../../core/notice/kind';
 import { indexXml } from '../../core/notice/xml-index';
+import { localFindings } from '../../core/validation/local-checks';
 import { docUri, LspSession } from '../support/lsp-session';
 import { startHarness, TEST_API_KEY } from '../support/sandbox-harness';
 import { PROJECT_ROOT, SAMPLES_DIR } from '../support/shared-data';

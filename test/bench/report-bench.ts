@@ -3,9 +3,9 @@
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseSvrl } from '../../core/svrl/report';
-import { mapSvrl } from '../../core/svrl/mapping';
 import { indexXml } from '../../core/notice/xml-index';
+import { mapSvrl } from '../../core/svrl/mapping';
+import { parseSvrl } from '../../core/svrl/report';
 import { SAMPLES_DIR, skipUnless } from '../support/shared-data';
 import { type BenchSection, interleavedMedians, type Row } from './bench-kit';
 

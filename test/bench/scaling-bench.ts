@@ -6,11 +6,11 @@
 // 10× is skipped when 1× already takes more than 100 ms.
 
 import { SaxesParser } from 'saxes';
-import { toTextTable } from '../../core/agrifood/export';
 import { formatFindings } from '../../cli/output-formats';
-import type { SvrlAssertion } from '../../core/svrl/report';
-import { mapSvrl } from '../../core/svrl/mapping';
+import { toTextTable } from '../../core/agrifood/export';
 import { indexXml } from '../../core/notice/xml-index';
+import { mapSvrl } from '../../core/svrl/mapping';
+import type { SvrlAssertion } from '../../core/svrl/report';
 import { runCvsValidation } from '../../sandbox/cvs/validator';
 import { type BenchSection, median } from './bench-kit';
 

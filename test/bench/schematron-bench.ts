@@ -7,9 +7,9 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { indexXml } from '../../core/notice/xml-index';
 import { loadRuleSet } from '../../core/schematron';
 import { loadRuleSetSync, prepare } from '../../core/schematron/engine';
-import { indexXml } from '../../core/notice/xml-index';
 import { fontoxpathRun, loadSlimdom } from '../support/fontoxpath-schematron';
 import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 import { type BenchSection, interleavedMedians, median, medianMs, type Row } from './bench-kit';

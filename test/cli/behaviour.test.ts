@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ENVIRONMENT_VARIABLES } from '../../cli/environment';
 import { main } from '../../cli/main';
+import { invalidNotice } from '../sandbox/enotices-kit';
 import {
   NOTICE_FIXTURES_DIR,
   type SandboxHarness,
@@ -19,7 +20,6 @@ import {
   TEST_API_KEY,
 } from '../support/sandbox-harness';
 import { PROJECT_ROOT } from '../support/shared-data';
-import { invalidNotice } from '../sandbox/enotices-kit';
 
 let h: SandboxHarness;
 let scratch: string;

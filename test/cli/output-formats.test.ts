@@ -2,8 +2,8 @@
 // against the findings given, with one-based conversions computed here.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Finding } from '../../core/findings/finding';
 import { formatFindings, summarize } from '../../cli/output-formats';
+import type { Finding } from '../../core/findings/finding';
 
 const findings: Finding[] = [
   {

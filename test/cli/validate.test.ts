@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { type CliRun, runCli } from '../support/cli-run';
-import { type SandboxHarness, startHarness, TEST_API_KEY } from '../support/sandbox-harness';
 import { expectationsOf, fixtureText, NOTICES } from '../support/fixture-expectations';
+import { type SandboxHarness, startHarness, TEST_API_KEY } from '../support/sandbox-harness';
 
 function run(args: string[], apiKey: string | undefined): Promise<CliRun> {
   const env: NodeJS.ProcessEnv = { ...process.env };

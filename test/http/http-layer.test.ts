@@ -6,8 +6,6 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { AgrifoodClient } from '../../core/agrifood/client';
-import { validateNotice } from '../../core/services/cvs-client';
-import { EnoticesClient } from '../../core/services/enotices-client';
 import {
   httpRequest,
   isTransportKind,
@@ -15,6 +13,8 @@ import {
   sanitizeServiceText,
   TransportError,
 } from '../../core/http';
+import { validateNotice } from '../../core/services/cvs-client';
+import { EnoticesClient } from '../../core/services/enotices-client';
 
 describe('sanitizeServiceText', () => {
   test('removes control, bidi and zero-width characters and terminal escapes; collapses whitespace', () => {

@@ -6,7 +6,11 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { declaredSdkVersion, findCustomizationId, parseCustomizationId } from '../../core/notice/customization-id';
+import {
+  declaredSdkVersion,
+  findCustomizationId,
+  parseCustomizationId,
+} from '../../core/notice/customization-id';
 import { indexXml } from '../../core/notice/xml-index';
 import { SAMPLES_DIR, skipUnless } from '../support/shared-data';
 

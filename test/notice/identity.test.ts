@@ -5,7 +5,12 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { businessIdOf, businessIdProblem, isBusinessId, parseBusinessId } from '../../core/notice/business-id';
+import {
+  businessIdOf,
+  businessIdProblem,
+  isBusinessId,
+  parseBusinessId,
+} from '../../core/notice/business-id';
 import { readNoticeIdentity } from '../../core/notice/identity';
 import { SAMPLES_DIR, skipUnless } from '../support/shared-data';
 

@@ -4,8 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { EnoticesError } from '../../core/services/enotices-client';
 import { readNoticeIdentity } from '../../core/notice/identity';
+import type { EnoticesError } from '../../core/services/enotices-client';
 import {
   freshNotice,
   invalidNotice,

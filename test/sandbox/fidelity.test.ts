@@ -13,10 +13,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import busboy from 'busboy';
+import { indexXml } from '../../core/notice/xml-index';
 import { CvsError, validateNotice } from '../../core/services/cvs-client';
 import { EnoticesClient } from '../../core/services/enotices-client';
 import { REJECTION_FINDING_ID, rejectionFinding } from '../../core/validation/service-rejection';
-import { indexXml } from '../../core/notice/xml-index';
 import {
   readNoticeFixture,
   type SandboxHarness,

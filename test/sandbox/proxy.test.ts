@@ -13,8 +13,6 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AgrifoodClient } from '../../core/agrifood/client';
 import { AgrifoodError } from '../../core/agrifood/errors';
-import { CvsError, validateNotice } from '../../core/services/cvs-client';
-import { EnoticesClient, EnoticesError } from '../../core/services/enotices-client';
 import {
   bypassesProxy,
   proxyConfigFromEnv,
@@ -22,6 +20,8 @@ import {
   RoutingDispatcher,
   ServiceError,
 } from '../../core/http';
+import { CvsError, validateNotice } from '../../core/services/cvs-client';
+import { EnoticesClient, EnoticesError } from '../../core/services/enotices-client';
 import {
   readNoticeFixture,
   type SandboxHarness,

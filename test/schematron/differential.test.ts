@@ -12,11 +12,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { evaluateXPath } from 'fontoxpath';
-import { XDocument, type XNode } from '../../core/xpath/document';
+import { indexXml } from '../../core/notice/xml-index';
 import { prepare } from '../../core/schematron/engine';
 import { type Compiled, compile, ebv, Runtime, type Scope } from '../../core/xpath/compile';
+import { XDocument, type XNode } from '../../core/xpath/document';
 import { parseDate } from '../../core/xpath/values';
-import { indexXml } from '../../core/notice/xml-index';
 import { nestBindings, oracleExpression } from '../support/fontoxpath-schematron';
 import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 

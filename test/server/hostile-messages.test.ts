@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { fuzzParameters } from '../support/fuzz';
 import { fixtureText } from '../support/fixture-expectations';
+import { fuzzParameters } from '../support/fuzz';
 import { docUri, LspSession } from '../support/lsp-session';
 
 const METHODS = [

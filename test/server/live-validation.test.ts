@@ -4,9 +4,15 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type SandboxHarness, startHarness, TEST_API_KEY } from '../support/sandbox-harness';
 import { expectationsOf, fixtureText, offsetOfLocation } from '../support/fixture-expectations';
-import { docUri, LspSession, lineCol, type Published, type PublishedDiagnostic } from '../support/lsp-session';
+import {
+  docUri,
+  LspSession,
+  lineCol,
+  type Published,
+  type PublishedDiagnostic,
+} from '../support/lsp-session';
+import { type SandboxHarness, startHarness, TEST_API_KEY } from '../support/sandbox-harness';
 
 const STAT = 'POST /cvs/v1/notices/validation';
 const SEVERITY = { ERROR: 1, WARN: 2, INFO: 3 } as const;

@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 import { docUri, LspSession, type Published } from '../support/lsp-session';
+import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 
 const skip = skipUnless(SDK_DIR) ?? skipUnless(SAMPLES_DIR);
 const SOURCE = 'eForms SDK 1.15.1';

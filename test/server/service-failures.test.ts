@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { type SandboxHarness, startHarness, TEST_API_KEY } from '../support/sandbox-harness';
 import { expectationsOf, fixtureText } from '../support/fixture-expectations';
 import { docUri, LspSession, type Published, type StatusEvent } from '../support/lsp-session';
+import { type SandboxHarness, startHarness, TEST_API_KEY } from '../support/sandbox-harness';
 
 const STAT = 'POST /cvs/v1/notices/validation';
 const remote = (p: Published) => p.diagnostics.filter((d) => d.source === 'eForms CVS');

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { type SandboxHarness, startHarness, TEST_API_KEY } from '../support/sandbox-harness';
 import { fixtureText } from '../support/fixture-expectations';
 import { docUri, LspSession, lineCol } from '../support/lsp-session';
+import { type SandboxHarness, startHarness, TEST_API_KEY } from '../support/sandbox-harness';
 
 function settingsFor(origin: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {

@@ -7,15 +7,19 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { CvsError, type ValidateNoticeOptions, type ValidateNoticeResult } from '../../core/services/cvs-client';
 import type { Finding } from '../../core/findings/finding';
 import type { ValidationStatusParams } from '../../core/protocol/protocol';
+import {
+  CvsError,
+  type ValidateNoticeOptions,
+  type ValidateNoticeResult,
+} from '../../core/services/cvs-client';
 import { DEFAULT_SETTINGS, type EformsSettings, readSettings } from '../../core/settings/settings';
 import { runCvsValidation } from '../../sandbox/cvs/validator';
 import { ValidationScheduler } from '../../server/validation-scheduler';
+import { FakeClock, settle } from '../support/fake-clock';
 import { expectationsOf, offsetOfLocation } from '../support/fixture-expectations';
 import { lineCol } from '../support/lsp-session';
-import { FakeClock, settle } from '../support/fake-clock';
 import { PROJECT_ROOT } from '../support/shared-data';
 
 const FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures', 'notices');

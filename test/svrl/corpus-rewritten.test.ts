@@ -5,12 +5,12 @@
 // where the independent resolver (saxes) finds its location in the rewritten text.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseSvrl } from '../../core/svrl/report';
-import { mapSvrl } from '../../core/svrl/mapping';
 import { indexXml } from '../../core/notice/xml-index';
+import { mapSvrl } from '../../core/svrl/mapping';
+import { parseSvrl } from '../../core/svrl/report';
+import { countAssertions, rawAssertions, rawNamespaces, readText, samplePairs } from '../support/corpus-data';
 import { independentResolve, independentTree, lineAndCharacter } from '../support/independent-positions';
 import { SAMPLES_DIR, skipUnless } from '../support/shared-data';
-import { countAssertions, rawAssertions, rawNamespaces, readText, samplePairs } from '../support/corpus-data';
 
 const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
 const NEW_PREFIXES: Record<string, string> = {

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
+import { countAssertions, rawAssertions, rawNamespaces, readText, samplePairs } from '../support/corpus-data';
 import {
   followSteps,
   independentResolve,
@@ -13,7 +14,6 @@ import {
   lineAndCharacter,
 } from '../support/independent-positions';
 import { PROJECT_ROOT, SAMPLES_DIR, skipUnless } from '../support/shared-data';
-import { countAssertions, rawAssertions, rawNamespaces, readText, samplePairs } from '../support/corpus-data';
 
 const CLI = join(PROJECT_ROOT, 'dist', 'cli.js');
 

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { parseSvrl, type SvrlAssertion, SvrlFormatError } from '../../core/svrl/report';
-import { mapSvrl } from '../../core/svrl/mapping';
 import { indexXml } from '../../core/notice/xml-index';
+import { mapSvrl } from '../../core/svrl/mapping';
+import { parseSvrl, type SvrlAssertion, SvrlFormatError } from '../../core/svrl/report';
 import { fuzzParameters } from '../support/fuzz';
 
 const NOTICE = `<cn:R xmlns:cn="urn:cn" xmlns:cbc="urn:cbc" a="1"><cbc:X n="1"/><cbc:X n="2"><cbc:Y>t</cbc:Y></cbc:X><Z>z</Z><cbc:X/></cn:R>`;

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Finding } from '../../core/findings/finding';
-import type { SvrlAssertion, SvrlReport } from '../../core/svrl/report';
-import { assertionMessage, mapSvrl, resolveLocation, severityOf } from '../../core/svrl/mapping';
 import { indexXml } from '../../core/notice/xml-index';
+import { assertionMessage, mapSvrl, resolveLocation, severityOf } from '../../core/svrl/mapping';
+import type { SvrlAssertion, SvrlReport } from '../../core/svrl/report';
 
 const CN = 'urn:oasis:names:specification:ubl:schema:xsd:ContractNotice-2';
 const CAC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2';

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { CUSTOMIZATION_ID, localFindings, XML_SYNTAX } from '../../core/validation/local-checks';
 import { noticeKindOf } from '../../core/notice/kind';
 import { indexXml } from '../../core/notice/xml-index';
+import { CUSTOMIZATION_ID, localFindings, XML_SYNTAX } from '../../core/validation/local-checks';
 import { SAMPLES_DIR, skipUnless } from '../support/shared-data';
 
 /** Line and UTF-16 column of an offset, counted by splitting the text (independent of the index). */

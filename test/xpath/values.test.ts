@@ -3,17 +3,11 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { XDocument } from '../../core/xpath/document';
-import { compile, ebv, Runtime, type Scope } from '../../core/xpath/compile';
-import { parseXPath } from '../../core/xpath/parser';
-import {
-  type Item,
-  parseDate,
-  stringOf,
-  XPathDynamicError,
-  xsdRegex,
-} from '../../core/xpath/values';
 import { indexXml } from '../../core/notice/xml-index';
+import { compile, ebv, Runtime, type Scope } from '../../core/xpath/compile';
+import { XDocument } from '../../core/xpath/document';
+import { parseXPath } from '../../core/xpath/parser';
+import { type Item, parseDate, stringOf, XPathDynamicError, xsdRegex } from '../../core/xpath/values';
 
 const NS = new Map([
   ['xs', 'http://www.w3.org/2001/XMLSchema'],
