@@ -106,7 +106,8 @@ function has(a: CpSet, cp: number): boolean {
 // ---- Unicode tables, built lazily from JavaScript's own `\p{…}` and cached ----
 
 /** Two-letter general categories: one scan gives them all (about 0.3 s, once per process). */
-const GENERAL = 'Lu Ll Lt Lm Lo Mn Mc Me Nd Nl No Pc Pd Ps Pe Pi Pf Po Zs Zl Zp Sm Sc Sk So Cc Cf Co Cn'.split(' ');
+const GENERAL =
+  'Lu Ll Lt Lm Lo Mn Mc Me Nd Nl No Pc Pd Ps Pe Pi Pf Po Zs Zl Zp Sm Sc Sk So Cc Cf Co Cn'.split(' ');
 
 /**
  * Runs of code points matching each of `props` (JavaScript `\p{…}` names), found by one global match
@@ -197,11 +198,14 @@ function block(name: string): CpSet | undefined {
 
 // XML 1.0 (5th edition) NameStartChar and NameChar, as Saxon-HE uses for \i and \c.
 const NAME_START: CpSet = normalize([
-  0x3a, 0x3a, 0x41, 0x5a, 0x5f, 0x5f, 0x61, 0x7a, 0xc0, 0xd6, 0xd8, 0xf6, 0xf8, 0x2ff, 0x370, 0x37d,
-  0x37f, 0x1fff, 0x200c, 0x200d, 0x2070, 0x218f, 0x2c00, 0x2fef, 0x3001, 0xd7ff, 0xf900, 0xfdcf,
-  0xfdf0, 0xfffd, 0x10000, 0xeffff,
+  0x3a, 0x3a, 0x41, 0x5a, 0x5f, 0x5f, 0x61, 0x7a, 0xc0, 0xd6, 0xd8, 0xf6, 0xf8, 0x2ff, 0x370, 0x37d, 0x37f,
+  0x1fff, 0x200c, 0x200d, 0x2070, 0x218f, 0x2c00, 0x2fef, 0x3001, 0xd7ff, 0xf900, 0xfdcf, 0xfdf0, 0xfffd,
+  0x10000, 0xeffff,
 ]);
-const NAME_CHAR: CpSet = union(NAME_START, [0x2d, 0x2e, 0x30, 0x39, 0xb7, 0xb7, 0x300, 0x36f, 0x203f, 0x2040]);
+const NAME_CHAR: CpSet = union(
+  NAME_START,
+  [0x2d, 0x2e, 0x30, 0x39, 0xb7, 0xb7, 0x300, 0x36f, 0x203f, 0x2040],
+);
 const SPACE: CpSet = normalize([0x9, 0xa, 0xd, 0xd, 0x20, 0x20]);
 const NEWLINES: CpSet = normalize([0xa, 0xa, 0xd, 0xd]);
 
@@ -345,7 +349,6 @@ function parse(pattern: string, flags: string): Parsed {
   let p = Array.from(pattern);
   if (flags.includes('x')) p = stripWhitespace(p);
   const dotAll = flags.includes('s');
-  const multiline = flags.includes('m');
   let i = 0;
   let groups = 0;
   let backrefs = false;
@@ -376,7 +379,7 @@ function parse(pattern: string, flags: string): Parsed {
    * An escape at p[i] === '\\' inside or outside a class: a set, or for a single character its code
    * point (so that it may start or end a range).
    */
-  const escape = (inClass: boolean): { set: CpSet; single?: number } | { backref: number } => {
+  const readEscape = (inClass: boolean): { set: CpSet; single?: number } | { backref: number } => {
     const c = p[i + 1];
     if (c === undefined) fail('trailing backslash');
     i += 2;
@@ -421,7 +424,7 @@ function parse(pattern: string, flags: string): Parsed {
     const singleChar = (): { set: CpSet; single?: number } => {
       if (i >= p.length) fail('unterminated character class');
       if (p[i] === '\\') {
-        const e = escape(true);
+        const e = readEscape(true);
         if ('backref' in e) return fail('a back-reference cannot appear in a character class');
         return e;
       }
@@ -469,7 +472,7 @@ function parse(pattern: string, flags: string): Parsed {
     const c = p[i];
     switch (c) {
       case '\\': {
-        const e = escape(false);
+        const e = readEscape(false);
         if ('backref' in e) {
           backrefs = true;
           return { t: 'backref', n: e.backref };
@@ -553,7 +556,8 @@ function parse(pattern: string, flags: string): Parsed {
       i++;
     }
     node = { t: 'rep', body: node, min, max, lazy };
-    if (p[i] === '?' || p[i] === '*' || p[i] === '+' || p[i] === '{') fail('a quantifier cannot follow a quantifier');
+    if (p[i] === '?' || p[i] === '*' || p[i] === '+' || p[i] === '{')
+      fail('a quantifier cannot follow a quantifier');
     return node;
   };
 
@@ -584,7 +588,8 @@ function classSource(set: CpSet, js: boolean): string {
   if (s.length === 0) return js ? '[]' : '[^\\x{0}-\\x{10FFFF}]';
   const hex = (c: number) => (js ? `\\u{${c.toString(16)}}` : `\\x{${c.toString(16)}}`);
   let body = '';
-  for (let k = 0; k < s.length; k += 2) body += s[k] === s[k + 1] ? hex(s[k]) : `${hex(s[k])}-${hex(s[k + 1])}`;
+  for (let k = 0; k < s.length; k += 2)
+    body += s[k] === s[k + 1] ? hex(s[k]) : `${hex(s[k])}-${hex(s[k + 1])}`;
   return `[${body}]`;
 }
 
@@ -593,7 +598,9 @@ function emit(node: Node, js: boolean, multiline: boolean): string {
     case 'set':
       return classSource(node.set, js);
     case 'seq':
-      return node.items.map((x) => (x.t === 'alt' ? `(?:${emit(x, js, multiline)})` : emit(x, js, multiline))).join('');
+      return node.items
+        .map((x) => (x.t === 'alt' ? `(?:${emit(x, js, multiline)})` : emit(x, js, multiline)))
+        .join('');
     case 'alt':
       return node.alts.map((x) => emit(x, js, multiline)).join('|');
     case 'group':
@@ -686,7 +693,8 @@ function ways(node: Node, parsed: Parsed): Ways | string {
       const w = ways(node.body, parsed);
       if (typeof w === 'string') return w;
       if (node.max === Number.POSITIVE_INFINITY) {
-        if (w.c > 1 || w.d > 0) return 'an unbounded repetition of a construct that can match in several ways';
+        if (w.c > 1 || w.d > 0)
+          return 'an unbounded repetition of a construct that can match in several ways';
         return { c: 1, d: 1 };
       }
       const choices = node.max - node.min + 1;
@@ -769,14 +777,20 @@ function parseReplacement(r: string, groups: number): ReplacementPart[] {
     if (c === '\\') {
       const next = r[k + 1];
       if (next !== '\\' && next !== '$')
-        throw new XsdRegexError('FORX0004', `invalid replacement string '${r}': \\ must be followed by \\ or $`);
+        throw new XsdRegexError(
+          'FORX0004',
+          `invalid replacement string '${r}': \\ must be followed by \\ or $`,
+        );
       text += next;
       k++;
     } else if (c === '$') {
       let digits = '';
       while (k + 1 < r.length && r[k + 1] >= '0' && r[k + 1] <= '9') digits += r[++k];
       if (digits === '')
-        throw new XsdRegexError('FORX0004', `invalid replacement string '${r}': $ must be followed by a digit`);
+        throw new XsdRegexError(
+          'FORX0004',
+          `invalid replacement string '${r}': $ must be followed by a digit`,
+        );
       // Digits past the group count fall off the end as text, while the number exceeds 9.
       let tail = '';
       while (Number(digits) > groups && digits.length > 1) {
@@ -811,12 +825,17 @@ class Compiled implements XsdRegex {
   private nonEmpty(fn: string): void {
     this.empty ??= this.impl.test('');
     if (this.empty)
-      throw new XsdRegexError('FORX0003', `the pattern '${this.source}' given to ${fn}() matches the empty string`);
+      throw new XsdRegexError(
+        'FORX0003',
+        `the pattern '${this.source}' given to ${fn}() matches the empty string`,
+      );
   }
 
   replace(s: string, replacement: string): string {
     this.nonEmpty('replace');
-    const parts: ReplacementPart[] = this.quote ? [replacement] : parseReplacement(replacement, this.groupCount);
+    const parts: ReplacementPart[] = this.quote
+      ? [replacement]
+      : parseReplacement(replacement, this.groupCount);
     let out = '';
     let last = 0;
     for (const m of this.impl.matches(s)) {
@@ -852,7 +871,8 @@ export function compileXsdRegex(pattern: string, flags = ''): XsdRegex {
   const key = `${flags}\u0000${pattern}`;
   const hit = cache.get(key);
   if (hit) return hit;
-  if (/[^smixq]/.test(flags)) throw new XsdRegexError('FORX0001', `invalid regular expression flags '${flags}'`);
+  if (/[^smixq]/.test(flags))
+    throw new XsdRegexError('FORX0001', `invalid regular expression flags '${flags}'`);
   const parsed = parse(pattern, flags);
   const multiline = flags.includes('m') && !flags.includes('q');
   let compiled: XsdRegex | undefined;
