@@ -704,6 +704,25 @@ function ways(node: Node, parsed: Parsed): Ways | string {
   }
 }
 
+/** Length of the pattern with its counted repetitions written out: the steps of one path. */
+function expandedSize(node: Node): number {
+  switch (node.t) {
+    case 'seq':
+      return node.items.reduce((acc, x) => Math.min(CAP, acc + expandedSize(x)), 0);
+    case 'alt':
+      return node.alts.reduce((acc, x) => Math.min(CAP, acc + expandedSize(x)), 0);
+    case 'group':
+      return expandedSize(node.body);
+    case 'rep': {
+      const times = node.max === Number.POSITIVE_INFINITY ? node.min + 1 : node.max;
+      return Math.min(CAP, Math.max(1, expandedSize(node.body)) * Math.max(1, times));
+    }
+    default:
+      return 1;
+  }
+}
+
+const MAX_EXPANDED = 100_000;
 const MAX_DEGREE = 2;
 const MAX_FACTOR = 10_000;
 
@@ -712,6 +731,9 @@ const MAX_FACTOR = 10_000;
  * string of n characters (counting the retries at each start position), else why not.
  */
 function backtrackBound(parsed: Parsed, multiline: boolean): string | undefined {
+  // A counted repetition walks its body that many times even where it consumes nothing: `(){1000000}`.
+  if (expandedSize(parsed.root) > MAX_EXPANDED)
+    return `its repetitions expand to more than ${MAX_EXPANDED} steps`;
   const w = ways(parsed.root, parsed);
   if (typeof w === 'string') return w;
   const first = parsed.root.t === 'seq' ? parsed.root.items[0] : parsed.root;

@@ -408,6 +408,27 @@ describe('fn:tokenize (F&O 3.1 §5.6.5)', () => {
   });
 });
 
+describe('limits: bad input is refused with a code, never a crash or a hang', () => {
+  test("a count beyond RE2's 1000 runs on the bounded RegExp; an unbounded walk is refused", () => {
+    const re = compileXsdRegex('^a{1001}$');
+    assert.equal(re.engine, 'regexp');
+    assert.equal(re.test('a'.repeat(1001)), true);
+    assert.equal(re.test('a'.repeat(1000)), false);
+    invalid('(){1000000}');
+    invalid('a{0,99999999999}');
+    invalid('(a?){1001}b');
+  });
+
+  test('deep nesting, long patterns, anchors under quantifiers and lone surrogates', () => {
+    invalid(`${'('.repeat(300)}a${')'.repeat(300)}`);
+    invalid(`${'['.repeat(300)}a`);
+    assert.equal(matches('a'.repeat(20_000), 'a'.repeat(20_000)), true);
+    assert.equal(matches('a', '^*a'), true, '^ is a charClass in F&O 3.1 §5.6.1, so it may be quantified');
+    assert.equal(matches('\ud800', '.'), matches('\ud800', '.'), 'a lone surrogate does not throw');
+    assert.equal(replace('x\ud800y', 'x', '-'), '-\ud800y');
+  });
+});
+
 // ---- every pattern of the SDK's rules ----
 
 const SDK_ROOT = join(SHARED_DIR, 'eforms-sdk');
@@ -486,7 +507,7 @@ function sdkPatterns(): { patterns: SdkPattern[]; calls: number; nonLiteral: num
       const text = readFileSync(file, 'utf8');
       for (const attr of text.matchAll(/\s(?:test|value|select|context)="([^"]*)"/g)) {
         const x = decodeXml(attr[1]);
-        for (const call of x.matchAll(/(?<![\w.:-])(matches|replace|tokenize)\s*\(/g)) {
+        for (const call of x.matchAll(/(?<![\w.:-])(?:fn:)?(matches|replace|tokenize)\s*\(/g)) {
           calls++;
           const fn = call[1];
           const args = callArguments(x, (call.index ?? 0) + call[0].length - 1);
