@@ -13,7 +13,7 @@ const TELEPHONE =
 const NESTED = '^(a+)+$';
 const SDK_DATE =
   '^((((1[6-9]|[2-9]\\d)\\d{2})-(((0[13578]|1[02]))-31|((0[13-9]|1[0-2])-(29|30))))|(((((1[6-9]|[2-9]\\d)(0[48]|[2468][048]|[13579][26])|((16|[2468][048]|[3579][26])00)))-02-29))|(((1[6-9]|[2-9]\\d)\\d{2})-((0[1-9])|(1[0-2]))-(0[1-9]|1\\d|2[0-8])))(Z|[-+]((0[0-9]|1[0-3]):([03]0|45)|14:00))?$';
-const SDK_URL = // its \\w builds the general category tables
+const SDK_URL =
   '((^(http|HTTP|https|HTTPS|ftp|FTP|ftps|FTPS|sftp|SFTP)://)|(^(w|W){3}(\\d)?\\.))[\\w\\?!\\./:;,\\-_=#+*%@"\\(\\)&]+';
 
 /** Timings of both engines; RegExp on `short` characters only. */
