@@ -21,6 +21,10 @@
 //   string does not open a line; the SDK's rules are XPath 2.0 (queryBinding xslt2), so its rule wins.
 // - Flag `x` removes whitespace outside character class expressions (F&O 3.1), `q` quotes the
 //   pattern and the replacement string.
+// - A repeated group that can match "" (`(a??)?`) captures as RE2 does (the empty iteration counts);
+//   JavaScript would backtrack into it. F&O 3.1 §5.6.1 leaves this implementation-dependent.
+// - In the RegExp fallback (back-references only), flag `i` is JavaScript's, which also folds the
+//   case of `\p{…}` escapes, and compares the back-reference case-blind as §5.6.2 asks.
 
 import { RE2JS } from 're2js';
 
