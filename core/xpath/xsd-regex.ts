@@ -217,8 +217,18 @@ function wordComplement(): CpSet {
   return union(property('P'), property('Z'), property('C'));
 }
 
+const multiCache = new Map<string, CpSet>();
 /** The set of a multi-character escape letter (`\s \S \i \I \c \C \d \D \w \W`), or undefined. */
 function multiCharEscape(c: string): CpSet | undefined {
+  let set = multiCache.get(c);
+  if (!set) {
+    set = multiCharSet(c);
+    if (set) multiCache.set(c, set);
+  }
+  return set;
+}
+
+function multiCharSet(c: string): CpSet | undefined {
   switch (c) {
     case 's':
       return SPACE;
@@ -586,15 +596,35 @@ function parse(pattern: string, flags: string): Parsed {
 
 const SURROGATES: CpSet = [0xd800, 0xdfff];
 
+/** Characters written as themselves inside a class: both parsers read them faster than escapes. */
+function plainInClass(c: number): boolean {
+  return (
+    (c >= 0x30 && c <= 0x39) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x61 && c <= 0x7a) ||
+    (c >= 0xa0 && c < 0xd800) ||
+    c >= 0xe000
+  );
+}
+
+const classSourceCache = new WeakMap<CpSet, string>();
+
 function classSource(set: CpSet, js: boolean): string {
+  if (!js) {
+    const hit = classSourceCache.get(set);
+    if (hit) return hit;
+  }
   // Strings of XML characters hold no lone surrogate; RE2 decodes UTF-16 by code point.
   const s = subtract(set, SURROGATES);
   if (s.length === 0) return js ? '[]' : '[^\\x{0}-\\x{10FFFF}]';
-  const hex = (c: number) => (js ? `\\u{${c.toString(16)}}` : `\\x{${c.toString(16)}}`);
+  const char = (c: number) =>
+    plainInClass(c) ? String.fromCodePoint(c) : js ? `\\u{${c.toString(16)}}` : `\\x{${c.toString(16)}}`;
   let body = '';
   for (let k = 0; k < s.length; k += 2)
-    body += s[k] === s[k + 1] ? hex(s[k]) : `${hex(s[k])}-${hex(s[k + 1])}`;
-  return `[${body}]`;
+    body += s[k] === s[k + 1] ? char(s[k]) : `${char(s[k])}-${char(s[k + 1])}`;
+  const out = `[${body}]`;
+  if (!js) classSourceCache.set(set, out);
+  return out;
 }
 
 function emit(node: Node, js: boolean, multiline: boolean): string {
