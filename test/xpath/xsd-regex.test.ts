@@ -641,12 +641,18 @@ describe('differential against core/schematron xsdRegex (fast-check)', () => {
   // A repeated group that can match "" is where engines differ and the specification is silent
   // (F&O 3.1 §5.6.1: "implementation-dependent"): JavaScript refuses an empty iteration and backtracks
   // into it, RE2 accepts it (`_(a??)?` on "_a" is "_a" in JavaScript, "_" in RE2). Not generated.
+  const nullableMemo = new Map<string, boolean>();
   const nullable = (x: string): boolean => {
-    try {
-      return new RegExp(`^(?:${xsdRegex(x).source})$`, 'u').test('');
-    } catch {
-      return true;
+    let v = nullableMemo.get(x);
+    if (v === undefined) {
+      try {
+        v = new RegExp(`^(?:${xsdRegex(x).source})$`, 'u').test('');
+      } catch {
+        v = true;
+      }
+      nullableMemo.set(x, v);
     }
+    return v;
   };
   const pattern: fc.Arbitrary<string> = fc.letrec<{ re: string; piece: string }>((tie) => ({
     re: fc.oneof(
@@ -703,7 +709,7 @@ describe('differential against core/schematron xsdRegex (fast-check)', () => {
           }
         },
       ),
-      fuzzParameters(400),
+      fuzzParameters(200),
     );
     console.log(`  differential: ${compared} generated patterns accepted by both translations and compared`);
     assert.ok(compared > 100, `only ${compared} patterns were accepted by both`);
@@ -792,9 +798,9 @@ describe('differential against fontoxpath fn:matches (fast-check)', () => {
         compared++;
         assert.equal(compileXsdRegex(p).test(s), theirs, `matches(${JSON.stringify(s)}, '${p}')`);
       }),
-      fuzzParameters(1500),
+      fuzzParameters(1000),
     );
     console.log(`  differential: ${compared} generated (pattern, string) pairs compared with fontoxpath`);
-    assert.ok(compared > 1000);
+    assert.ok(compared > 500, `only ${compared} pairs were compared`);
   });
 });
