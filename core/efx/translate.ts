@@ -219,8 +219,15 @@ export class EfxTranslator {
       base = r.absolute || !base ? p : joinPaths(base, p);
       ctx = next;
     }
-    let p = contextualize(ctx?.absolute, field.xpathAbsolute);
+    // An attribute is reached from its element's relative path (`./@listName` from the element itself).
+    const attr = field.attributeName ? `/@${field.attributeName}` : '';
+    const element =
+      attr && field.xpathAbsolute.endsWith(attr)
+        ? field.xpathAbsolute.slice(0, -attr.length)
+        : field.xpathAbsolute;
+    let p = contextualize(ctx?.absolute, element);
     if (ref.axis) p = addAxis(ref.axis, p, this.#o.expandAxes !== false);
+    if (element !== field.xpathAbsolute) p += attr;
     if (ref.predicate) {
       const fctx: Ctx = { kind: 'field', symbol: field.id, absolute: field.xpathAbsolute };
       p = `${p}[${this.#expr(ref.predicate, { ctx: fctx, vars: scope.vars }).x}]`;
@@ -312,8 +319,9 @@ export class EfxTranslator {
           e.at,
         );
       case 'paren': {
+        // Parentheses around a primary add nothing; elsewhere they are kept as written.
         const inner = this.#expr(e.expr, s);
-        return { ...inner, x: `(${inner.x})`, prec: PRIMARY };
+        return inner.prec === PRIMARY ? inner : { ...inner, x: `(${inner.x})`, prec: PRIMARY };
       }
       case 'arithmetic':
         return this.#arithmetic(e.op, this.#expr(e.left, s), this.#expr(e.right, s));
