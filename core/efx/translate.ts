@@ -536,7 +536,16 @@ export class EfxTranslator {
         vars.set(p.name, { type });
         return;
       }
-      const lit = parseEfxExpression(text);
+      let lit: Expr;
+      try {
+        lit = parseEfxExpression(text);
+      } catch (e) {
+        if (!(e instanceof EfxSyntaxError)) throw e;
+        throw new EfxTranslationError(
+          'type-mismatch',
+          `the value of parameter $${p.name} is not an EFX literal: ${e.reason}`,
+        );
+      }
       if (!['string', 'number', 'boolean', 'date', 'time', 'duration'].includes(lit.kind))
         throw new EfxTranslationError(
           'type-mismatch',
