@@ -2,6 +2,8 @@
 // counted here by hand from the test text, and the code says what kind of mistake it is. A fuzz run
 // then checks that mangled templates never crash the parser or the translator with anything else.
 
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: EFX text is written with ${…} blocks.
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

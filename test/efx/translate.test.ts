@@ -5,6 +5,8 @@
 // the test says why next to the expectation. Every expected XPath also goes through the project's
 // XPath parser, and a template's keys and values are run on a small notice with the schematron engine.
 
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: EFX text is written with ${…} blocks.
+
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
