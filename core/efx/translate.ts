@@ -132,6 +132,12 @@ const OPS: Record<string, string> = {
   '>=': '>=',
 };
 
+/** EFX compares and mixes values of one type only (Efx.g4 spells each comparison per type). */
+function sameType(a: X, b: X, what: string, at: number): void {
+  if (a.t !== b.t)
+    throw new EfxTranslationError('type-mismatch', `${what}: a ${a.t} and a ${b.t} cannot be mixed`, at);
+}
+
 const quote = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 const wrap = (e: X, min: number): string => (e.prec < min ? `(${e.x})` : e.x);
 
@@ -282,6 +288,7 @@ export class EfxTranslator {
         return { x: durationLiteral(e.text), t: 'duration', prec: PRIMARY };
       case 'list': {
         const items = e.items.map((i) => this.#expr(i, s));
+        for (const i of items.slice(1)) sameType(items[0], i, 'a list', e.at);
         return {
           x: `(${items.map((i) => i.x).join(',')})`,
           t: items[0]?.t ?? 'string',
@@ -329,6 +336,7 @@ export class EfxTranslator {
         const l = this.#expr(e.left, s);
         const r = this.#expr(e.right, s);
         const op = OPS[e.op];
+        sameType(l, r, `the comparison ${e.op}`, e.at);
         if (l.t === 'duration' || r.t === 'duration') {
           // Durations of both families compare by adding them to the same date (the toolkit's way).
           return {
@@ -348,6 +356,7 @@ export class EfxTranslator {
       case 'in': {
         const v = this.#expr(e.value, s);
         const list = this.#expr(e.list, s);
+        sameType(v, list, `${e.not ? 'not in' : 'in'}`, e.at);
         const x = `${wrap(v, ADD)} = ${wrap(list, ADD)}`;
         return e.not ? { x: `not(${x})`, t: 'boolean', prec: PRIMARY } : { x, t: 'boolean', prec: CMP };
       }
@@ -376,6 +385,7 @@ export class EfxTranslator {
         const c = this.#expr(e.condition, s);
         const a = this.#expr(e.then, s);
         const b = this.#expr(e.else, s);
+        sameType(a, b, 'the branches of if … then … else', e.at);
         return { x: `(if (${c.x}) then ${a.x} else ${b.x})`, t: b.t, prec: PRIMARY, seq: a.seq || b.seq };
       }
       case 'for': {
@@ -487,6 +497,13 @@ export class EfxTranslator {
         return { x: `(${wrap(a[0], ADD)} - ${wrap(a[1], MUL)})`, t: 'date', prec: PRIMARY };
       case 'distinct-values':
         return { ...fn('distinct-values', a[0].t, true) };
+      case 'value-union':
+      case 'value-intersect':
+      case 'value-except':
+        sameType(a[0], a[1], `${e.name}()`, e.at);
+        break;
+    }
+    switch (e.name) {
       case 'value-union':
         return { x: `distinct-values((${a[0].x}, ${a[1].x}))`, t: a[0].t, prec: PRIMARY, seq: true };
       case 'value-intersect':

@@ -473,6 +473,15 @@ describe('translation errors', () => {
     assert.equal(code("'a' in (accessibility)"), 'unknown-codelist');
     assert.equal(code('for text:$x in BT-00-Text return $x::BT-00-Code'), 'not-a-context');
   });
+  test('values of different types (the toolkit refuses the same ones)', () => {
+    assert.equal(code("if 'a' > 'b' then BT-00-StartDate else BT-00-Text"), 'type-mismatch');
+    assert.equal(code('4 in (1, BT-00-Text, 3)', 'BT-00-Text'), 'type-mismatch');
+    assert.equal(code('value-union(BT-00-Text, BT-00-Number)'), 'type-mismatch');
+    assert.equal(code('value-intersect(BT-00-Text, BT-00-Number)'), 'type-mismatch');
+    assert.equal(code('value-except(BT-00-Text, BT-00-Number)'), 'type-mismatch');
+    assert.equal(code('BT-00-Text == BT-00-Number'), 'type-mismatch');
+    assert.equal(code('BT-00-StartDate in (1, 2)'), 'type-mismatch');
+  });
 });
 
 describe('a template, translated and run on a notice', () => {
