@@ -181,8 +181,9 @@ export interface UniqueExpr extends At {
 export interface IfExpr extends At {
   kind: 'if';
   condition: Expr;
-  then: Expr;
-  else: Expr;
+  /** Not named `then`: an object with a `then` is taken for a promise by `await`. */
+  whenTrue: Expr;
+  whenFalse: Expr;
 }
 /** One `text:$x in source` of an iteratorList. */
 export interface Iterator extends At {

@@ -322,9 +322,9 @@ class ExpressionParser {
     const at = this.next().at;
     const condition = this.expression();
     this.expect('keyword', "'then'", 'then');
-    const then = this.expression();
+    const whenTrue = this.expression();
     this.expect('keyword', "'else'", 'else');
-    return { kind: 'if', condition, then, else: this.expression(), at };
+    return { kind: 'if', condition, whenTrue, whenFalse: this.expression(), at };
   }
 
   // …SequenceFromIteration: For iteratorList Return …Expression

@@ -383,8 +383,8 @@ export class EfxTranslator {
       }
       case 'if': {
         const c = this.#expr(e.condition, s);
-        const a = this.#expr(e.then, s);
-        const b = this.#expr(e.else, s);
+        const a = this.#expr(e.whenTrue, s);
+        const b = this.#expr(e.whenFalse, s);
         sameType(a, b, 'the branches of if … then … else', e.at);
         return { x: `(if (${c.x}) then ${a.x} else ${b.x})`, t: b.t, prec: PRIMARY, seq: a.seq || b.seq };
       }

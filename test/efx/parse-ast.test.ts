@@ -133,8 +133,13 @@ describe('expressions', () => {
     assert.deepEqual(ast("if TRUE then 'a' else if FALSE then 'b' else 'c'"), {
       kind: 'if',
       condition: { kind: 'boolean', value: true },
-      then: str('a'),
-      else: { kind: 'if', condition: { kind: 'boolean', value: false }, then: str('b'), else: str('c') },
+      whenTrue: str('a'),
+      whenFalse: {
+        kind: 'if',
+        condition: { kind: 'boolean', value: false },
+        whenTrue: str('b'),
+        whenFalse: str('c'),
+      },
     });
     assert.deepEqual(ast('for text:$a in BT-1-x, context:$n in ND-Lot return concat($a, number:BT-2-x)'), {
       kind: 'for',
