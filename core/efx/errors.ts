@@ -9,7 +9,8 @@ export type EfxSyntaxCode =
   | 'unexpected-token'
   | 'unterminated'
   | 'indentation'
-  | 'unknown-function';
+  | 'unknown-function'
+  | 'too-deep';
 
 export class EfxSyntaxError extends Error {
   override name = 'EfxSyntaxError';

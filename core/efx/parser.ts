@@ -76,8 +76,14 @@ function describe(t: Tok): string {
 }
 
 /** Parses the tokens of one expression block. `text` is the whole source, for error positions. */
+const MAX_DEPTH = 200;
+/** Operators and operands in one expression block: bounds the depth of a left-leaning operator chain. */
+const MAX_NODES = 2000;
+
 class ExpressionParser {
   p = 0;
+  depth = 0;
+  nodes = 0;
   constructor(
     readonly toks: Tok[],
     readonly text: string,
@@ -96,7 +102,11 @@ class ExpressionParser {
     if (this.p < this.toks.length - 1) this.p++;
     return t;
   }
-  fail(t: Tok, reason: string, code: 'unexpected-token' | 'unknown-function' = 'unexpected-token'): never {
+  fail(
+    t: Tok,
+    reason: string,
+    code: 'unexpected-token' | 'unknown-function' | 'too-deep' = 'unexpected-token',
+  ): never {
     const { line, column } = lineColumn(this.text, t.at);
     throw new EfxSyntaxError(code, reason, this.file, line, column, t.at);
   }
@@ -104,6 +114,12 @@ class ExpressionParser {
     if (!this.is(k, v)) this.fail(this.peek(), `${what} expected, found ${describe(this.peek())}`);
     return this.next();
   }
+  /** Counts one more node of the tree; refuses blocks too large to translate safely. */
+  grow(): void {
+    if (++this.nodes > MAX_NODES)
+      this.fail(this.peek(), `an expression block holds more than ${MAX_NODES} terms`, 'too-deep');
+  }
+
   keyword(v: string): boolean {
     if (this.is('keyword', v)) {
       this.p++;
@@ -122,6 +138,7 @@ class ExpressionParser {
     let left = this.and();
     while (this.is('keyword', 'or')) {
       const at = this.next().at;
+      this.grow();
       left = { kind: 'logical', op: 'or', left, right: this.and(), at };
     }
     return left;
@@ -132,6 +149,7 @@ class ExpressionParser {
     let left = this.condition();
     while (this.is('keyword', 'and')) {
       const at = this.next().at;
+      this.grow();
       left = { kind: 'logical', op: 'and', left, right: this.condition(), at };
     }
     return left;
@@ -144,6 +162,7 @@ class ExpressionParser {
     while (true) {
       const t = this.peek();
       const at = left.at;
+      this.grow();
       if (t.k === 'comparison') {
         this.next();
         left = { kind: 'comparison', op: t.v as '==', left, right: this.additive(), at };
@@ -207,6 +226,7 @@ class ExpressionParser {
     let left = this.multiplicative();
     while (this.is('+') || this.is('-')) {
       const op = this.next().k as '+' | '-';
+      this.grow();
       left = { kind: 'arithmetic', op, left, right: this.multiplicative(), at: left.at };
     }
     return left;
@@ -217,6 +237,7 @@ class ExpressionParser {
     let left = this.primary();
     while (this.is('*') || this.is('/') || this.is('%')) {
       const op = this.next().k as '*' | '/' | '%';
+      this.grow();
       left = { kind: 'arithmetic', op, left, right: this.primary(), at: left.at };
     }
     return left;
@@ -225,6 +246,19 @@ class ExpressionParser {
   // The non-recursive alternatives of every …Expression rule: literals, functions, casts,
   // references, conditionals, iterations and parenthesized forms.
   primary(): Expr {
+    // Every nesting (parentheses, arguments, casts, if, for) comes back here: a bound on the depth
+    // keeps hostile input from exhausting the stack.
+    if (++this.depth > MAX_DEPTH)
+      this.fail(this.peek(), `expressions nest deeper than ${MAX_DEPTH} levels`, 'too-deep');
+    this.grow();
+    try {
+      return this.primaryUnbounded();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  primaryUnbounded(): Expr {
     const t = this.peek();
     switch (t.k) {
       case '(':
@@ -751,16 +785,18 @@ class TemplateParser {
     let i = from;
     while (i < end) {
       const c = text[i];
-      const free = len(FREE_TEXT, text, i, end);
-      // EndOfLineComment: Whitespace* '//' ~[\r\n\f]*; the longest match wins over FreeText.
-      let w = i;
-      while (w < end && (text[w] === ' ' || text[w] === '\t')) w++;
-      if (text[w] === '/' && text[w + 1] === '/' && w + 1 < end && end - i > Math.max(free, 1)) break;
+      // EndOfLineComment: Whitespace* '//' ~[\r\n\f]*; the longest match wins over Whitespace and
+      // FreeText, and FreeText wins a tie (`a//b` and a `//…` that ends the line are text).
       if (c === ' ' || c === '\t') {
-        addText(c, i);
-        i++;
+        let w = i;
+        while (w < end && (text[w] === ' ' || text[w] === '\t')) w++;
+        if (text[w] === '/' && text[w + 1] === '/' && w + 1 < end) break;
+        addText(text.slice(i, w), i);
+        i = w;
         continue;
       }
+      const free = len(FREE_TEXT, text, i, end);
+      if (c === '/' && text[i + 1] === '/' && i + 1 < end && end - i > free) break;
       if (free > 0) {
         addText(text.slice(i, i + free), i);
         i += free;

@@ -119,6 +119,30 @@ describe('EfxSyntaxError positions in expressions', () => {
   });
 });
 
+describe('hostile sizes are refused, not crashed on', () => {
+  test('parentheses nested ten thousand deep', () => {
+    const e = syntaxError(() => parseEfxExpression(`${'('.repeat(10000)}1${')'.repeat(10000)}`));
+    assert.equal(e.code, 'too-deep');
+  });
+  test('an operator chain of fifty thousand terms', () => {
+    const e = syntaxError(() => parseEfxTemplate(`{ND-Root} \${${Array(50000).fill('1').join(' + ')}}\n`));
+    assert.equal(e.code, 'too-deep');
+    assert.equal(e.line, 1);
+  });
+  test('a chain just under the bound still translates', () => {
+    const symbols = { field: () => undefined, node: () => undefined };
+    const out = new EfxTranslator({ symbols }).expression(Array(900).fill('1').join(' + '));
+    assert.equal(out.xpath, Array(900).fill('1').join(' + '));
+  });
+  test('a line of a million spaces before a comment', () => {
+    const t = parseEfxTemplate(`{ND-Root} a${' '.repeat(1_000_000)}// c\n`);
+    assert.deepEqual(
+      t.lines[0].template.map((p) => p.kind === 'text' && p.text),
+      ['a'],
+    );
+  });
+});
+
 describe('mangled templates never crash', { skip: skipUnless(SDK_ROOT) }, () => {
   test('any edit of SDK template lines is parsed or refused with EfxSyntaxError', () => {
     const release = releasesWithTemplates()[0];
