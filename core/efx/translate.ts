@@ -6,6 +6,11 @@
 // The output is text only: this module never parses or runs XPath and imports nothing from
 // core/schematron, so that any XPath engine can take it. Bad input gives EfxTranslationError, never a
 // crash; a template collects one error per faulty line and goes on.
+// Where the output differs from the toolkit's, on purpose: `if (c) then` (XPath 2.0 wants the
+// parentheses), `matches(…)` for `fn:matches(…)`, predicates of `ND-x[…]::` and axis paths kept (the
+// toolkit drops them), `preceding::`/`following::` spelled with sibling axes (expandAxes), multilingual
+// text read in every language unless `multilingual: 'preferred-language'`, concat of one argument
+// padded with ''. Label keys and values are given apart (the toolkit's markup formats dates itself).
 
 import type {
   CallExpr,
