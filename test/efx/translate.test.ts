@@ -484,6 +484,37 @@ describe('translation errors', () => {
   });
 });
 
+describe('template translation errors are collected per line', () => {
+  test('each faulty line is reported at its place; the others translate', () => {
+    const text = [
+      '{ND-Root} ok',
+      '\t{ND-SubNode} $value',
+      '\t{BT-00-Text} #{BT-00-Text} ${BT-99-Nothing}',
+      '\t{BT-77-Missing} lost',
+      '\t\t{BT-00-Code} still here, under the root',
+    ].join('\n');
+    const out = new EfxTranslator({ symbols }).template(parseEfxTemplate(text, 'e.efx'), text);
+    assert.deepEqual(
+      out.errors.map((e) => [e.line, e.column, e.code, e.file]),
+      [
+        [2, 15, 'not-a-context', 'e.efx'],
+        [3, 15, 'type-mismatch', 'e.efx'],
+        [3, 31, 'unknown-field', 'e.efx'],
+        [4, 3, 'unknown-field', 'e.efx'],
+      ],
+    );
+    assert.deepEqual(
+      out.lines.map((l) => [l.line.line, l.contextXPath]),
+      [
+        [1, '/*'],
+        [2, 'SubNode'],
+        [3, 'PathNode/TextField'],
+        [5, 'PathNode/CodeField'],
+      ],
+    );
+  });
+});
+
 describe('a template, translated and run on a notice', () => {
   const TEMPLATE = [
     '// a hand-made template over the table above',
