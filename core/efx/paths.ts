@@ -5,7 +5,7 @@
 // predicates than the context's is "narrower" and becomes `.[…]` or `..[…]`. Text in, text out:
 // no XPath parser, no I/O.
 
-import { splitTopLevel } from '../xpath-text';
+import { splitTopLevel } from '../xpath';
 
 export interface Step {
   /** The step without its predicates: `cac:ProcurementProjectLot`, `*`, `@listName`, `..`, `$x`. */

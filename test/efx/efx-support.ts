@@ -6,11 +6,11 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SDK_NAMESPACES } from '../../core/authoring/sdk-paths';
 import { type EfxSymbols, symbolsFromFieldsJson } from '../../core/efx';
-import { XDocument } from '../../core/schematron/document';
-import { compile, Runtime, type Scope, XPathUnsupportedError } from '../../core/schematron/xpath-compile';
-import { parseXPath } from '../../core/schematron/xpath-parser';
-import { type Item, parseDate } from '../../core/schematron/xpath-values';
-import { indexXml } from '../../core/xml-index';
+import { indexXml } from '../../core/notice/xml-index';
+import { compile, Runtime, type Scope, XPathUnsupportedError } from '../../core/xpath/compile';
+import { XDocument } from '../../core/xpath/document';
+import { parseXPath } from '../../core/xpath/parser';
+import { type Item, parseDate } from '../../core/xpath/values';
 import { SHARED_DIR } from '../support/shared-data';
 
 export const SDK_ROOT = join(SHARED_DIR, 'eforms-sdk');

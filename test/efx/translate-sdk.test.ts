@@ -13,7 +13,7 @@ import {
   type TranslatedLine,
   type TranslatedTemplate,
 } from '../../core/efx';
-import type { Item } from '../../core/schematron/xpath-values';
+import type { Item } from '../../core/xpath/values';
 import { SAMPLES_DIR, skipUnless } from '../support/shared-data';
 import {
   NoticeRunner,

@@ -19,8 +19,8 @@ import {
   symbolsFromFieldsJson,
   type TranslateOptions,
 } from '../../core/efx';
-import type { XNode } from '../../core/schematron/document';
-import { stringOf } from '../../core/schematron/xpath-values';
+import type { XNode } from '../../core/xpath/document';
+import { stringOf } from '../../core/xpath/values';
 import { NoticeRunner, parsesAsXPath } from './efx-support';
 
 const field = (id: string, xpathAbsolute: string, type: string, extra: Record<string, unknown> = {}) => ({
