@@ -17,13 +17,15 @@ import {
 } from '../../core/settings';
 import {
   affinityOf,
-  CvsValidator,
   type EngineReport,
+  type EngineRun,
   inputFor,
+  cvsPipeline as newCvsPipeline,
   type PreparedNotice,
   prepareNotice,
-  rejectionFinding,
+  servicePreflight,
   ValidationPipeline,
+  validateOnce,
   WorkerPool,
   WorkerValidator,
 } from '../../core/validation';
@@ -187,9 +189,12 @@ function cvsPipeline(
     throw new UsageError(`--env custom needs --cvs-url URL. ${HINT}`);
   const baseUrl = urls.cvs;
   const apiKey = io.env.EFORMS_API_KEY?.trim();
-  if (!apiKey)
+  const verdict = servicePreflight({ apiKey, baseUrl });
+  if (!verdict.ok && verdict.reason === 'needs-key')
     return 'EFORMS_API_KEY is not set: export EFORMS_API_KEY=<your API key> (from your TED developer account; for --env sandbox, the key that eforms sandbox prints), or validate offline with --local.';
-  return { pipeline: new ValidationPipeline(new CvsValidator({ baseUrl, apiKey }), baseUrl), baseUrl };
+  if (!verdict.ok && verdict.reason === 'insecure')
+    return `refusing to send the API key to ${verdict.origin}: use https (plain http only to loopback), with --env or --cvs-url.`;
+  return { pipeline: newCvsPipeline({ baseUrl, apiKey }), baseUrl };
 }
 
 /** Reads and indexes a notice; a string says why it cannot be validated. */
@@ -219,22 +224,39 @@ async function validateOne(
 ): Promise<FileResult | CvsError | string> {
   const notice = readNotice(file, io);
   if (typeof notice === 'string') return notice;
-  if (notice.index.errors.length > 0) {
-    io.err(`${file}: not sent to the service: the XML is not well-formed (fix the error shown first).`);
-    return { file, findings: notice.local };
-  }
-  try {
-    const r = await pipeline.validate(
-      inputFor(notice, { language: o.lang, mode: o.mode, sdkVersion: o.sdk ?? '', timeoutMs: o.timeoutMs }),
-    );
-    return { file, findings: [...notice.local, ...r.findings], report: r };
-  } catch (e) {
-    if (!(e instanceof CvsError)) return `the answer could not be read: ${(e as Error).message}`;
-    // A notice the service refused as such (400 with an explanation) is a finding on the notice,
-    // placed on the element the explanation names.
-    if (e.kind === 'notice-rejected' && e.fields.serviceMessage)
-      return { file, findings: [...notice.local, rejectionFinding(notice.index, e.fields.serviceMessage)] };
-    return e;
+  const r = await validateOnce(notice, pipeline, {
+    language: o.lang,
+    mode: o.mode,
+    sdkVersion: o.sdk ?? '',
+    timeoutMs: o.timeoutMs,
+  });
+  return resultOf(file, r, io, 'not sent to the service');
+}
+
+/**
+ * One engine run in this command's words. A notice the service refused as such (400 with an
+ * explanation) is already a finding on the notice, placed on the element the explanation names.
+ */
+function resultOf(file: string, r: EngineRun, io: CliIo, notRun: string): FileResult | CvsError | string {
+  switch (r.outcome) {
+    case 'validated':
+      return { file, findings: r.findings, report: r.report };
+    case 'notice-refused':
+      return { file, findings: r.findings };
+    case 'not-sent':
+      if (r.verdict.reason === 'malformed') {
+        io.err(`${file}: ${notRun}: the XML is not well-formed (fix the error shown first).`);
+        return { file, findings: r.findings };
+      }
+      if (r.verdict.reason === 'too-large')
+        return `${notRun}: ${(r.verdict.bytes / 1048576).toFixed(1)} MB, above the ${r.verdict.limit / 1048576} MB the service is sent.`;
+      return `${notRun} (${r.verdict.reason}).`;
+    case 'failed': {
+      const f = r.failure;
+      if (f.class === 'cancelled') return 'cancelled.';
+      if (f.cause.service === 'sdk') return sdkProblemForCli(f.cause.error);
+      return f.cause.error;
+    }
   }
 }
 
@@ -348,21 +370,21 @@ async function validateLocalOne(
   sdkFailure: Map<string, string>,
 ): Promise<FileResult | string> {
   if (typeof notice === 'string') return notice;
-  if (notice.index.errors.length > 0) {
-    io.err(`${file}: the SDK rules did not run: the XML is not well-formed (fix the error shown first).`);
-    return { file, findings: notice.local };
-  }
-  const input = inputFor(notice, {
+  const request = {
     language: o.lang,
     mode: o.mode,
     sdkVersion: o.sdk ?? '',
     timeoutMs: o.timeoutMs,
     today: o.today,
-  });
-  const failure = sdkFailure.get(input.sdkVersion);
-  if (failure) return failure;
-  try {
-    const r = await pipeline.validate(input);
+  };
+  if (notice.index.errors.length === 0) {
+    const failure = sdkFailure.get(inputFor(notice, request).sdkVersion);
+    if (failure) return failure;
+  }
+  const run = await validateOnce(notice, pipeline, request);
+  const out = resultOf(file, run, io, 'the SDK rules did not run');
+  if (run.outcome === 'validated') {
+    const r = run.report;
     if (r.because === 'only')
       io.err(
         `${file}: the notice declares no SDK version: validated with eForms SDK ${r.sdkVersion}, the only one available.`,
@@ -374,11 +396,9 @@ async function validateLocalOne(
           .map((x) => `${x.ruleId}: ${x.reason}`)
           .join('; ')}${r.notEvaluated.length > 5 ? '; …' : ''}).`,
       );
-    return { file, findings: [...notice.local, ...r.findings], report: r };
-  } catch (e) {
-    if (e instanceof SdkError) return sdkProblemForCli(e);
-    return `the SDK rules failed: ${(e as Error).message}`;
   }
+  // The SDK engine throws no CvsError: any failure here is an SdkError, already worded.
+  return out instanceof CvsError ? `the SDK rules failed: ${out.message}` : out;
 }
 
 /** SDK errors in this command's words: its flags, never the editor's settings. */

@@ -288,7 +288,7 @@ export type EngineRun =
   /** Not sent (preflight): the local checks only, and why. */
   | { outcome: 'not-sent'; findings: Finding[]; verdict: PreflightRefusal }
   /** The service refused the notice and said why: the local checks plus that finding. */
-  | { outcome: 'notice-refused'; findings: Finding[] }
+  | { outcome: 'notice-refused'; findings: Finding[]; error: CvsError }
   /** The engine failed: the local checks only, and what the failure means. */
   | { outcome: 'failed'; findings: Finding[]; failure: Exclude<EngineFailure, { class: 'notice-refused' }> };
 
@@ -318,6 +318,7 @@ export async function validateOnce(
       return {
         outcome: 'notice-refused',
         findings: [...notice.local, rejectionFinding(notice.index, failure.explanation)],
+        error: failure.error,
       };
     return { outcome: 'failed', findings: [...notice.local], failure };
   }
