@@ -60,8 +60,11 @@ export interface SchedulerDeps {
   validate(o: ValidateNoticeOptions): Promise<ValidateNoticeResult>;
   /** The SDK's rules for these settings; absent: the local engine never runs. */
   localEngine?(settings: EformsSettings): LocalEngine;
-  /** Publishes the complete diagnostics of a document, computed for `version`. */
-  publish(uri: string, version: number | undefined, findings: Finding[]): void;
+  /**
+   * Publishes the complete diagnostics of a document, computed for `version`; `index` is the text the
+   * findings are placed on (absent when clearing), for completing them without indexing again.
+   */
+  publish(uri: string, version: number | undefined, findings: Finding[], index?: XmlIndex): void;
   status(s: ValidationStatusParams): void;
   log(message: string): void;
   clock?: Clock;
@@ -477,7 +480,7 @@ export class ValidationScheduler {
   private publishCurrent(s: DocState): Finding[] {
     const all = this.merged(s);
     s.published = true;
-    this.deps.publish(s.uri, s.version, all);
+    this.deps.publish(s.uri, s.version, all, s.index);
     return all;
   }
 

@@ -6,6 +6,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { completeFindings, type SdkKnowledge, sdkKnowledge } from '../../core/authoring';
 import { type Finding, sortByPosition } from '../../core/findings';
 import { defaultSdkCacheRoot, minorOf, resolveSdk, SdkError, type SdkSources } from '../../core/sdk';
 import { CvsError } from '../../core/services';
@@ -230,23 +231,33 @@ async function validateOne(
     sdkVersion: o.sdk ?? '',
     timeoutMs: o.timeoutMs,
   });
-  return resultOf(file, r, io, 'not sent to the service');
+  return resultOf(file, notice, r, io, 'not sent to the service');
 }
 
 /**
  * One engine run in this command's words. A notice the service refused as such (400 with an
  * explanation) is already a finding on the notice, placed on the element the explanation names.
  */
-function resultOf(file: string, r: EngineRun, io: CliIo, notRun: string): FileResult | CvsError | string {
+function resultOf(
+  file: string,
+  notice: PreparedNotice,
+  r: EngineRun,
+  io: CliIo,
+  notRun: string,
+  sdk?: SdkKnowledge,
+): FileResult | CvsError | string {
+  // Completed in core like the editor's diagnostics: rule links, nodes, and with an SDK related places.
+  const complete = (findings: Finding[]) =>
+    completeFindings(findings, { index: notice.index, sdk, language: 'en' });
   switch (r.outcome) {
     case 'validated':
-      return { file, findings: r.findings, report: r.report };
+      return { file, findings: complete(r.findings), report: r.report };
     case 'notice-refused':
-      return { file, findings: r.findings };
+      return { file, findings: complete(r.findings) };
     case 'not-sent':
       if (r.verdict.reason === 'malformed') {
         io.err(`${file}: ${notRun}: the XML is not well-formed (fix the error shown first).`);
-        return { file, findings: r.findings };
+        return { file, findings: complete(r.findings) };
       }
       if (r.verdict.reason === 'too-large')
         return `${notRun}: ${(r.verdict.bytes / 1048576).toFixed(1)} MB, above the ${r.verdict.limit / 1048576} MB the service is sent.`;
@@ -288,6 +299,8 @@ async function validateLocally(
     );
   }
   const sdkFailure = new Map<string, string>();
+  // The release each wanted version resolved to: its fields and labels complete the findings.
+  const releases = new Map<string, { dir: string; version: string }>();
   for (const v of wanted) {
     try {
       await resolveSdk(
@@ -303,6 +316,7 @@ async function validateLocally(
         },
         o.sdk ? { pinned: o.sdk } : { declared: v || undefined },
       ).then((r) => {
+        releases.set(v, { dir: r.release.dir, version: r.release.version });
         if (r.downloaded) {
           io.progress?.('');
           io.err(`Downloaded eForms SDK ${r.release.version} into ${r.release.dir}`);
@@ -344,6 +358,7 @@ async function validateLocally(
           o,
           pipeline,
           sdkFailure,
+          releases,
         );
         done++;
         io.progress?.(`Validated ${done} of ${files.length} notices with the SDK rules…`);
@@ -368,6 +383,7 @@ async function validateLocalOne(
   o: Run,
   pipeline: ValidationPipeline,
   sdkFailure: Map<string, string>,
+  releases: Map<string, { dir: string; version: string }>,
 ): Promise<FileResult | string> {
   if (typeof notice === 'string') return notice;
   const request = {
@@ -382,7 +398,10 @@ async function validateLocalOne(
     if (failure) return failure;
   }
   const run = await validateOnce(notice, pipeline, request);
-  const out = resultOf(file, run, io, 'the SDK rules did not run');
+  const release =
+    run.outcome === 'validated' ? releases.get(inputFor(notice, request).sdkVersion) : undefined;
+  const sdk = release ? sdkKnowledge(release.dir, release.version) : undefined;
+  const out = resultOf(file, notice, run, io, 'the SDK rules did not run', sdk);
   if (run.outcome === 'validated') {
     const r = run.report;
     if (r.because === 'only')
