@@ -2,9 +2,16 @@
 // errors name the settings (eforms.sdk.path…), never a command of one client. Pure wording: no state,
 // no connection.
 
-import type { ValidationStatusParams } from '../core/protocol';
+import type { EngineStatus, ValidationStatusParams } from '../core/protocol';
 import type { SdkError } from '../core/sdk';
-import type { EngineFailure, EngineName, PreflightRefusal } from '../core/validation';
+import type {
+  EngineFailure,
+  EngineName,
+  EngineReport,
+  PreflightRefusal,
+  ValidationInput,
+} from '../core/validation';
+import { sdkSource } from './diagnostics';
 
 const KB = 1024;
 
@@ -81,4 +88,41 @@ export function sdkProblem(e: SdkError): string {
     case 'engine':
       return `The eForms SDK rules could not run (${f.reason ?? 'unknown reason'}).`;
   }
+}
+
+/** The log line of a run that starts. */
+export function validatingLine(
+  uri: string,
+  version: number,
+  bytes: number,
+  input: Pick<ValidationInput, 'sdkVersion' | 'mode' | 'language'>,
+  baseUrl: string | undefined,
+): string {
+  return `Validating ${uri} (version ${version}, ${(bytes / KB).toFixed(1)} KB, SDK ${input.sdkVersion || 'default'}, ${input.mode}, ${input.language}) ${baseUrl !== undefined ? `at ${baseUrl}` : 'with the SDK rules'}`;
+}
+
+/** The log line of a run that answered, naming the rules it could not evaluate (never skipped silently). */
+export function validatedLine(uri: string, version: number, report: EngineReport, ms: number): string {
+  const skipped = report.notEvaluated.length
+    ? `; ${report.notEvaluated.length} rules not evaluated: ${report.notEvaluated
+        .map((r) => r.ruleId)
+        .slice(0, 20)
+        .join(', ')}`
+    : '';
+  const by =
+    report.engine === 'cvs'
+      ? 'by the service'
+      : `with eForms SDK ${report.sdkVersion}${report.because === 'only' ? ' (the notice declares no version: the only SDK available)' : ''}`;
+  return `Validated ${uri} (version ${version}) ${by}: ${report.report.assertions.length} assertions in ${ms} ms${skipped}`;
+}
+
+/** What the status of the SDK rules says about how they ran. */
+export function localEngineStatus(report: EngineReport): EngineStatus {
+  const status: EngineStatus = {
+    source: sdkSource(report.sdkVersion),
+    sdkVersion: report.sdkVersion,
+    notEvaluated: report.notEvaluated.length,
+  };
+  if (report.because === 'only') status.versionNote = 'declares-none';
+  return status;
 }

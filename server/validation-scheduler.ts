@@ -10,7 +10,7 @@
 
 import type { Finding } from '../core/findings';
 import { indexXml, type NoticeKind, noticeKindOf, type XmlIndex } from '../core/notice';
-import type { EngineStatus, ValidateNowResult, ValidationStatusParams } from '../core/protocol';
+import type { ValidateNowResult, ValidationStatusParams } from '../core/protocol';
 import type {
   SdkVersionRange,
   ValidateNoticeOptions,
@@ -24,7 +24,6 @@ import {
   currentFindings,
   DEFAULT_MAX_SERVICE_BYTES,
   type EngineName,
-  type EngineReport,
   type EngineResult,
   inputFor,
   type LocalEngine,
@@ -34,9 +33,15 @@ import {
   type ValidationInput,
   ValidationPipelines,
 } from '../core/validation';
-import { countSeverities, sdkSource } from './diagnostics';
+import { countSeverities } from './diagnostics';
 import { ServiceHealth } from './service-health';
-import { failureStatus, preflightStatus } from './status-wording';
+import {
+  failureStatus,
+  localEngineStatus,
+  preflightStatus,
+  validatedLine,
+  validatingLine,
+} from './status-wording';
 
 export interface Clock {
   now(): number;
@@ -112,7 +117,6 @@ interface DocState {
   range?: SdkVersionRange;
 }
 
-const KB = 1024;
 const ENGINES: readonly EngineName[] = ['local', 'cvs'];
 
 export class ValidationScheduler {
@@ -331,7 +335,7 @@ export class ValidationScheduler {
     if (cached) {
       // Identical content: the answer is known, and any older run in flight is now obsolete.
       this.abortInflight(lane);
-      this.apply(s, lane, seq, cached, input.language);
+      this.apply(s, lane, seq, { report: cached, language: input.language });
       return { started: true, message: 'Validated (identical content, answered from the cache).' };
     }
     if (!forced) {
@@ -354,9 +358,7 @@ export class ValidationScheduler {
       this.sendStatus({ state: 'validating', uri: s.uri, ...zero, ...tag, serviceUrl: baseUrl });
     const started = this.clock.now();
     const version = s.version;
-    this.deps.log(
-      `Validating ${s.uri} (version ${version}, ${(bytes.length / KB).toFixed(1)} KB, SDK ${input.sdkVersion || 'default'}, ${input.mode}, ${input.language}) ${engine === 'cvs' ? `at ${baseUrl}` : 'with the SDK rules'}`,
-    );
+    this.deps.log(validatingLine(s.uri, version, bytes.length, input, baseUrl));
     void pipeline.report({ ...input, signal: controller.signal }).then(
       (report) => {
         if (lane.inflight?.controller === controller) lane.inflight = undefined;
@@ -364,16 +366,8 @@ export class ValidationScheduler {
         if (controller.signal.aborted) return;
         health.reset();
         if (engine === 'cvs') this.lastRefusal = '';
-        const skipped = report.notEvaluated.length
-          ? `; ${report.notEvaluated.length} rules not evaluated: ${report.notEvaluated
-              .map((r) => r.ruleId)
-              .slice(0, 20)
-              .join(', ')}`
-          : '';
-        this.deps.log(
-          `Validated ${s.uri} (version ${version}) ${engine === 'cvs' ? 'by the service' : `with eForms SDK ${report.sdkVersion}${report.because === 'only' ? ' (the notice declares no version: the only SDK available)' : ''}`}: ${report.report.assertions.length} assertions in ${this.clock.now() - started} ms${skipped}`,
-        );
-        this.apply(s, lane, seq, report, input.language);
+        this.deps.log(validatedLine(s.uri, version, report, this.clock.now() - started));
+        this.apply(s, lane, seq, { report, language: input.language });
       },
       (err: unknown) => {
         if (lane.inflight?.controller === controller) lane.inflight = undefined;
@@ -399,34 +393,37 @@ export class ValidationScheduler {
     );
   }
 
-  private apply(s: DocState, lane: Lane, seq: number, report: EngineReport, language: string): void {
+  /** An engine's answer (a report, or the service's refusal of the notice) becomes the lane's result. */
+  private apply(
+    s: DocState,
+    lane: Lane,
+    seq: number,
+    answer: Pick<EngineResult, 'report' | 'rejection' | 'language'>,
+    serviceUrl?: string,
+  ): void {
     if (s.closed || seq < lane.appliedSeq || !s.kind) return;
     lane.appliedSeq = seq;
-    lane.result = { report, language, findings: [], mappedText: '\u0000unmapped' };
+    lane.result = { ...answer, findings: [], mappedText: '\u0000unmapped' };
     const all = this.publishCurrent(s);
-    const mine = lane.result.findings;
-    if (lane.engine === 'cvs') {
+    const { report } = answer;
+    if (lane.engine === 'cvs' || !report) {
+      const at = serviceUrl === undefined ? {} : { serviceUrl };
       this.sendStatus({
         state: 'validated',
         uri: s.uri,
         ...countSeverities(all),
         validatedAt: this.clock.now(),
+        ...at,
       });
       return;
     }
-    const engineStatus: EngineStatus = {
-      source: sdkSource(report.sdkVersion),
-      sdkVersion: report.sdkVersion,
-      notEvaluated: report.notEvaluated.length,
-    };
-    if (report.because === 'only') engineStatus.versionNote = 'declares-none';
     this.sendStatus({
       state: 'validated',
       uri: s.uri,
       engine: 'local',
-      ...countSeverities(mine),
+      ...countSeverities(lane.result.findings),
       validatedAt: this.clock.now(),
-      local: engineStatus,
+      local: localEngineStatus(report),
     });
   }
 
@@ -446,18 +443,7 @@ export class ValidationScheduler {
       // explanation points), not a failure of the service; the next edit is validated again.
       this.health[engine].reset();
       this.deps.log(`The validation service refused ${s.uri}: ${failure.explanation}`);
-      const lane = s.lanes[engine];
-      if (s.closed || seq < lane.appliedSeq || !s.kind) return;
-      lane.appliedSeq = seq;
-      lane.result = { rejection: failure.explanation, language, findings: [], mappedText: '\u0000unmapped' };
-      const all = this.publishCurrent(s);
-      this.sendStatus({
-        state: 'validated',
-        uri: s.uri,
-        ...countSeverities(all),
-        validatedAt: this.clock.now(),
-        serviceUrl: baseUrl,
-      });
+      this.apply(s, s.lanes[engine], seq, { rejection: failure.explanation, language }, baseUrl);
       return;
     }
     const status: ValidationStatusParams = {
