@@ -266,6 +266,9 @@ function resultOf(
       const f = r.failure;
       if (f.class === 'cancelled') return 'cancelled.';
       if (f.cause.service === 'sdk') return sdkProblemForCli(f.cause.error);
+      // Not an answer of the service (no status): something failed on this side while reading it.
+      if (f.cause.error.kind === 'server' && f.cause.error.status === undefined)
+        return `the answer could not be read: ${f.cause.error.message}`;
       return f.cause.error;
     }
   }

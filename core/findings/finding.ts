@@ -1,4 +1,5 @@
-// Domain types shared by the language server, the VS Code client and the command-line tool.
+// Domain types shared by the language server, the VS Code client and the command-line tool: the
+// finding, complete (its front ends add nothing), and the typed `data` of its LSP diagnostic.
 // No `vscode` import here, and nothing that does I/O.
 
 /** Zero-based line and UTF-16 column, exactly as LSP counts them. */
