@@ -244,11 +244,11 @@ function resultOf(
   r: EngineRun,
   io: CliIo,
   notRun: string,
-  sdk?: SdkKnowledge,
+  sdk?: { knowledge: SdkKnowledge; language: string },
 ): FileResult | CvsError | string {
   // Completed in core like the editor's diagnostics: rule links, nodes, and with an SDK related places.
   const complete = (findings: Finding[]) =>
-    completeFindings(findings, { index: notice.index, sdk, language: 'en' });
+    completeFindings(findings, { index: notice.index, sdk: sdk?.knowledge, language: sdk?.language });
   switch (r.outcome) {
     case 'validated':
       return { file, findings: complete(r.findings), report: r.report };
@@ -403,7 +403,9 @@ async function validateLocalOne(
   const run = await validateOnce(notice, pipeline, request);
   const release =
     run.outcome === 'validated' ? releases.get(inputFor(notice, request).sdkVersion) : undefined;
-  const sdk = release ? sdkKnowledge(release.dir, release.version) : undefined;
+  const sdk = release
+    ? { knowledge: sdkKnowledge(release.dir, release.version), language: o.lang }
+    : undefined;
   const out = resultOf(file, notice, run, io, 'the SDK rules did not run', sdk);
   if (run.outcome === 'validated') {
     const r = run.report;
