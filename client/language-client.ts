@@ -9,6 +9,7 @@ import {
   DidOpenTextDocumentNotification,
   LanguageClient,
   type LanguageClientOptions,
+  type RequestType,
   type ServerOptions,
   State,
   TransportKind,
@@ -74,10 +75,11 @@ export class EformsLanguageClient implements vscode.Disposable {
   }
 
   /** A custom request of core/protocol.ts; undefined when the server is not running. */
-  async request<R>(method: string, params: unknown): Promise<R | undefined> {
+  async request<P, R>(type: RequestType<P, R, void>, params: P): Promise<R | undefined> {
     await this.ensureStarted();
     if (!this.client) return undefined;
-    return this.client.sendRequest<R>(method, params);
+    // P is generic here, so vscode-jsonrpc's NoInfer<RequestParam<P>> cannot be proven; callers are typed.
+    return this.client.sendRequest(type, params as never);
   }
 
   private async start(): Promise<void> {

@@ -24,7 +24,7 @@ export async function newNoticeCommand(s: ExtensionState, arg?: unknown): Promis
   const scopeUri = vscode.window.activeTextEditor?.document.uri.toString();
   let subtype = typeof arg === 'string' ? arg : undefined;
   if (!subtype) {
-    const items = await s.serverRequest<NoticeSubtypeItem[]>(NoticeSubtypesRequest.method, { scopeUri });
+    const items = await s.serverRequest(NoticeSubtypesRequest.type, { scopeUri });
     if (!items || items.length === 0) {
       await explain(s, { ok: false, kind: 'no-sdk' });
       return undefined;
@@ -36,7 +36,7 @@ export async function newNoticeCommand(s: ExtensionState, arg?: unknown): Promis
     if (!pick) return undefined;
     subtype = pick.id;
   }
-  const r = await s.serverRequest<NewNoticeResult>(NewNoticeRequest.method, { subtype, scopeUri });
+  const r = await s.serverRequest(NewNoticeRequest.type, { subtype, scopeUri });
   if (!r?.ok) {
     await explain(s, r ?? { ok: false, kind: 'no-sdk' });
     return undefined;

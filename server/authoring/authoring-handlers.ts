@@ -369,14 +369,14 @@ export class Authoring {
         'Place the cursor on an identifier such as ORG-0001 or LOT-0002 to rename it.',
       );
     });
-    c.onRequest(NewNoticeRequest.method, (p: NewNoticeParams) =>
+    c.onRequest(NewNoticeRequest.type, (p: NewNoticeParams) =>
       this.safe(
         'new notice',
         { ok: false, kind: 'sdk-unreadable', detail: 'see the log' } as NewNoticeResult,
         () => this.newNotice(p),
       ),
     );
-    c.onRequest(NoticeSubtypesRequest.method, (p: NoticeSubtypesParams) =>
+    c.onRequest(NoticeSubtypesRequest.type, (p: NoticeSubtypesParams) =>
       this.safe('notice subtypes', [] as NoticeSubtypeItem[], () => this.subtypes(p)),
     );
   }
