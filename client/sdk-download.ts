@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { ValidationStatusParams } from '../core/protocol';
 import { resolveSdk, SdkError } from '../core/sdk';
 import { readConfig, SECTION } from './config';
+import { wordFailure } from './failure-wording';
 
 /** Asked once per machine: a refusal is remembered, the setting and the status item remain. */
 const ASKED_KEY = 'eforms.sdk.downloadAsked';
@@ -133,6 +134,8 @@ export class SdkDownloads {
 
 /** The SDK's errors in the editor's words: its settings and commands. */
 function editorWords(e: SdkError): string {
+  // The repository failed at the transport: worded like any service's failure (failure-wording.ts).
+  if (e.failure) return wordFailure(e.failure, 'Downloading the eForms SDK').message;
   const f = e.fields;
   switch (e.kind) {
     case 'offline':

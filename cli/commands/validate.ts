@@ -385,6 +385,9 @@ async function validateLocalOne(
 export function sdkProblemForCli(e: SdkError, sdkDir?: string): string {
   const f = e.fields;
   const where = sdkDir ? `--sdk-dir ${sdkDir}` : 'no --sdk-dir';
+  // The repository failed at the transport: worded like any service's failure (failure-wording.ts).
+  if (e.failure && e.kind !== 'cancelled')
+    return `eForms SDK cannot be downloaded: ${describeFailure(e.failure)} Or name a folder that holds it with --sdk-dir DIR.`;
   switch (e.kind) {
     case 'no-sdk':
       return `no eForms SDK is available (${where}, nothing in the cache): name a folder with --sdk-dir DIR, or add --download to fetch it (needs a connection).`;
