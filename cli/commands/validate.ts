@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { type Finding, sortByPosition } from '../../core/findings';
+import { isTransient } from '../../core/http';
 import { defaultSdkCacheRoot, minorOf, resolveSdk, SdkError, type SdkSources } from '../../core/sdk';
 import { CvsError } from '../../core/services';
 import {
@@ -387,7 +388,7 @@ export function sdkProblemForCli(e: SdkError, sdkDir?: string): string {
   const where = sdkDir ? `--sdk-dir ${sdkDir}` : 'no --sdk-dir';
   // The repository failed at the transport: worded like any service's failure (failure-wording.ts).
   if (e.failure && e.kind !== 'cancelled')
-    return `eForms SDK cannot be downloaded: ${describeFailure(e.failure)} Or name a folder that holds it with --sdk-dir DIR.`;
+    return `eForms SDK cannot be downloaded from the repository: ${describeFailure(e.failure)} Name a folder that holds it with --sdk-dir DIR${isTransient(e.failure.kind) ? ', or connect' : ''}.`;
   switch (e.kind) {
     case 'no-sdk':
       return `no eForms SDK is available (${where}, nothing in the cache): name a folder with --sdk-dir DIR, or add --download to fetch it (needs a connection).`;

@@ -6,7 +6,6 @@ import * as vscode from 'vscode';
 import {
   NewNoticeRequest,
   type NewNoticeResult,
-  type NoticeSubtypeItem,
   NoticeSubtypesRequest,
 } from '../../core/protocol';
 import { Commands } from '../command-ids';
