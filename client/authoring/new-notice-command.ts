@@ -3,11 +3,7 @@
 // (core/authoring), so other LSP editors can offer the same; this module only words and shows.
 
 import * as vscode from 'vscode';
-import {
-  NewNoticeRequest,
-  type NewNoticeResult,
-  NoticeSubtypesRequest,
-} from '../../core/protocol';
+import { NewNoticeRequest, type NewNoticeResult, NoticeSubtypesRequest } from '../../core/protocol';
 import { Commands } from '../command-ids';
 import type { ExtensionState } from '../extension-state';
 
