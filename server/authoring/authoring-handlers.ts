@@ -55,7 +55,7 @@ import {
 } from '../../core/protocol';
 import { availableSdkReleases, chooseSdkRelease, compareSdkVersions, type SdkRelease } from '../../core/sdk';
 import type { EformsSettings } from '../../core/settings';
-import { runSafeAsync } from '../run-safe';
+import { cancelled, runSafeAsync } from '../run-safe';
 
 export const AUTHORING_CAPABILITIES: ServerCapabilities = {
   hoverProvider: true,
@@ -380,8 +380,9 @@ export class Authoring {
         );
       }),
     );
-    c.onRenameRequest(async (p) => {
+    c.onRenameRequest(async (p, token) => {
       const at = await this.safe('rename', undefined, () => this.at(p.textDocument.uri));
+      if (token.isCancellationRequested) return cancelled();
       if (!at) return null;
       const r = renameIdentifier(
         at.index,
