@@ -6,9 +6,10 @@
 
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { dispatcherForVsCodeHttp } from '../core/http';
 import type { ValidationStatusParams } from '../core/protocol';
 import { resolveSdk, SdkError } from '../core/sdk';
-import { readConfig, SECTION } from './config';
+import { readConfig, readHttpSettings, SECTION } from './config';
 import { wordFailure } from './failure-wording';
 
 /** Asked once per machine: a refusal is remembered, the setting and the status item remain. */
@@ -78,6 +79,8 @@ export class SdkDownloads {
     if (this.busy.has(wanted)) return false;
     this.busy.add(wanted);
     const s = readConfig(scope).sdk;
+    // Through VS Code's proxy settings (http.proxy, http.noProxy), as the extension's other requests.
+    const dispatcher = dispatcherForVsCodeHttp(readHttpSettings());
     try {
       const r = await vscode.window.withProgress(
         {
@@ -97,6 +100,7 @@ export class SdkDownloads {
                 allowed: true,
                 repositoryUrl: s.repositoryUrl,
                 signal: controller.signal,
+                dispatcher,
                 onProgress: (p) => {
                   if (p.phase === 'unpack') return progress.report({ message: 'unpacking…' });
                   if (!p.total)
@@ -128,6 +132,7 @@ export class SdkDownloads {
       return false;
     } finally {
       this.busy.delete(wanted);
+      void dispatcher.close().catch(() => undefined);
     }
   }
 }

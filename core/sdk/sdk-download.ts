@@ -13,6 +13,7 @@ import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmS
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { Dispatcher } from 'undici';
 import yauzl from 'yauzl';
 import { httpRequest, isLoopbackUrl, originOf, ServiceError, TransportError } from '../http';
 import { INPUT_LIMITS } from '../notice';
@@ -58,6 +59,8 @@ export interface DownloadOptions {
   onProgress?(p: DownloadProgress): void;
   /** Lower limits than INPUT_LIMITS' (never higher: they are clamped to them). */
   limits?: Partial<SdkDownloadLimits>;
+  /** The proxy routing (VS Code's http settings in the editor); default: the process's (environment). */
+  dispatcher?: Dispatcher;
 }
 
 function limitsOf(o: DownloadOptions): SdkDownloadLimits {
@@ -114,6 +117,7 @@ async function get(
       signal: o.signal,
       stallMs: limitsOf(o).stallMs,
       maxBytes,
+      dispatcher: o.dispatcher,
       sink: stream?.sink,
       onProgress: stream?.onProgress,
     });
