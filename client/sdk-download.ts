@@ -6,9 +6,11 @@
 
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { dispatcherForVsCodeHttp } from '../core/http';
 import type { ValidationStatusParams } from '../core/protocol';
 import { resolveSdk, SdkError } from '../core/sdk';
-import { readConfig, SECTION } from './config';
+import { readConfig, readHttpSettings, SECTION } from './config';
+import { wordFailure } from './failure-wording';
 
 /** Asked once per machine: a refusal is remembered, the setting and the status item remain. */
 const ASKED_KEY = 'eforms.sdk.downloadAsked';
@@ -77,6 +79,8 @@ export class SdkDownloads {
     if (this.busy.has(wanted)) return false;
     this.busy.add(wanted);
     const s = readConfig(scope).sdk;
+    // Through VS Code's proxy settings (http.proxy, http.noProxy), as the extension's other requests.
+    const dispatcher = dispatcherForVsCodeHttp(readHttpSettings());
     try {
       const r = await vscode.window.withProgress(
         {
@@ -96,6 +100,7 @@ export class SdkDownloads {
                 allowed: true,
                 repositoryUrl: s.repositoryUrl,
                 signal: controller.signal,
+                dispatcher,
                 onProgress: (p) => {
                   if (p.phase === 'unpack') return progress.report({ message: 'unpacking…' });
                   if (!p.total)
@@ -127,12 +132,15 @@ export class SdkDownloads {
       return false;
     } finally {
       this.busy.delete(wanted);
+      void dispatcher.close().catch(() => undefined);
     }
   }
 }
 
 /** The SDK's errors in the editor's words: its settings and commands. */
 function editorWords(e: SdkError): string {
+  // The repository failed at the transport: worded like any service's failure (failure-wording.ts).
+  if (e.failure) return wordFailure(e.failure, 'Downloading the eForms SDK').message;
   const f = e.fields;
   switch (e.kind) {
     case 'offline':

@@ -108,7 +108,7 @@ export function startServer(options: ServerOptions = {}): Connection {
       const shown = { ...s };
       if (s.serviceUrl !== undefined) shown.serviceUrl = withoutCredentials(s.serviceUrl);
       if (s.message !== undefined) shown.message = withoutUrlCredentials(s.message);
-      void connection.sendNotification(ValidationStatusNotification.method, shown);
+      void connection.sendNotification(ValidationStatusNotification.type, shown);
     },
     log: (m) => connection.console.log(withoutUrlCredentials(m)),
     versionRange: (o) => versionRanges.get(o),
@@ -210,7 +210,7 @@ export function startServer(options: ServerOptions = {}): Connection {
   });
 
   connection.onRequest(
-    ValidateNowRequest.method,
+    ValidateNowRequest.type,
     async (params: ValidateNowParams): Promise<ValidateNowResult> => {
       if (typeof params?.uri !== 'string')
         return { started: false, message: 'validateNow needs a document uri.' };
@@ -220,7 +220,7 @@ export function startServer(options: ServerOptions = {}): Connection {
 
   authoring.register();
 
-  connection.onNotification(SdkChangedNotification.method, () => {
+  connection.onNotification(SdkChangedNotification.type, () => {
     // A release was downloaded or named: both the rules and the authoring help may use it now.
     authoring.settingsChanged();
     scheduler.sdkChanged();

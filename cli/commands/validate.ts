@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { completeFindings, type SdkKnowledge, sdkKnowledge } from '../../core/authoring';
 import { type Finding, sortByPosition } from '../../core/findings';
+import { isTransient } from '../../core/http';
 import { defaultSdkCacheRoot, minorOf, resolveSdk, SdkError, type SdkSources } from '../../core/sdk';
 import { CvsError } from '../../core/services';
 import {
@@ -429,6 +430,9 @@ async function validateLocalOne(
 export function sdkProblemForCli(e: SdkError, sdkDir?: string): string {
   const f = e.fields;
   const where = sdkDir ? `--sdk-dir ${sdkDir}` : 'no --sdk-dir';
+  // The repository failed at the transport: worded like any service's failure (failure-wording.ts).
+  if (e.failure && e.kind !== 'cancelled')
+    return `eForms SDK cannot be downloaded from the repository: ${describeFailure(e.failure)} Name a folder that holds it with --sdk-dir DIR${isTransient(e.failure.kind) ? ', or connect' : ''}.`;
   switch (e.kind) {
     case 'no-sdk':
       return `no eForms SDK is available (${where}, nothing in the cache): name a folder with --sdk-dir DIR, or add --download to fetch it (needs a connection).`;

@@ -3,12 +3,7 @@
 // (core/authoring), so other LSP editors can offer the same; this module only words and shows.
 
 import * as vscode from 'vscode';
-import {
-  NewNoticeRequest,
-  type NewNoticeResult,
-  type NoticeSubtypeItem,
-  NoticeSubtypesRequest,
-} from '../../core/protocol';
+import { NewNoticeRequest, type NewNoticeResult, NoticeSubtypesRequest } from '../../core/protocol';
 import { Commands } from '../command-ids';
 import type { ExtensionState } from '../extension-state';
 
@@ -24,7 +19,7 @@ export async function newNoticeCommand(s: ExtensionState, arg?: unknown): Promis
   const scopeUri = vscode.window.activeTextEditor?.document.uri.toString();
   let subtype = typeof arg === 'string' ? arg : undefined;
   if (!subtype) {
-    const items = await s.serverRequest<NoticeSubtypeItem[]>(NoticeSubtypesRequest.method, { scopeUri });
+    const items = await s.serverRequest(NoticeSubtypesRequest.type, { scopeUri });
     if (!items || items.length === 0) {
       await explain(s, { ok: false, kind: 'no-sdk' });
       return undefined;
@@ -36,7 +31,7 @@ export async function newNoticeCommand(s: ExtensionState, arg?: unknown): Promis
     if (!pick) return undefined;
     subtype = pick.id;
   }
-  const r = await s.serverRequest<NewNoticeResult>(NewNoticeRequest.method, { subtype, scopeUri });
+  const r = await s.serverRequest(NewNoticeRequest.type, { subtype, scopeUri });
   if (!r?.ok) {
     await explain(s, r ?? { ok: false, kind: 'no-sdk' });
     return undefined;

@@ -10,7 +10,7 @@ export interface InputLimit {
   /** What the limit is about, as a user reads it ("notice", "SVRL location"). */
   readonly what: string;
   readonly max: number;
-  readonly unit: 'bytes' | 'characters' | 'parts' | 'milliseconds';
+  readonly unit: 'bytes' | 'characters' | 'parts' | 'entries' | 'milliseconds';
 }
 
 export const INPUT_LIMITS = {
@@ -40,6 +40,22 @@ export const INPUT_LIMITS = {
   emailChars: { what: 'noticeAuthorEmail', max: 254, unit: 'characters' },
   /** Time the sandbox waits for a whole request (headers and body) before it answers 408. */
   requestMs: { what: 'request', max: 120_000, unit: 'milliseconds' },
+  /** A Maven repository's `maven-metadata.xml` for the SDK: ~10 KB today, a few hundred versions. */
+  sdkMetadataBytes: { what: 'SDK version list (maven-metadata.xml)', max: 1 * MiB, unit: 'bytes' },
+  /** A published `.sha1`: 40 hex digits, perhaps followed by the file name. */
+  sdkChecksumBytes: { what: 'SDK checksum (.sha1)', max: 1 * KiB, unit: 'bytes' },
+  /** The SDK jar: 1.15.1's is ~20 MB. */
+  sdkArchiveBytes: { what: 'SDK archive', max: 200 * MiB, unit: 'bytes' },
+  /** What the SDK jar unpacks to, in all: 1.15.1 unpacks to ~100 MB. */
+  sdkUnpackedBytes: { what: 'unpacked SDK archive', max: 1024 * MiB, unit: 'bytes' },
+  /** One file of the SDK jar, unpacked: the largest of 1.15.1 (fields.json) is 2 MB. */
+  sdkEntryBytes: { what: 'file in the SDK archive', max: 256 * MiB, unit: 'bytes' },
+  /** Files and folders in the SDK jar: 1.15.1 has ~1,100. */
+  sdkEntries: { what: 'SDK archive', max: 50_000, unit: 'entries' },
+  /** One part of a path in the SDK jar, in UTF-8 bytes: what file systems accept (the SDK's longest: 64). */
+  sdkNameBytes: { what: 'name in the SDK archive', max: 255, unit: 'bytes' },
+  /** A download from the SDK repository fails when no byte arrives for this long (it may take longer in all). */
+  sdkStallMs: { what: 'SDK repository silence', max: 30_000, unit: 'milliseconds' },
 } as const satisfies Record<string, InputLimit>;
 
 export type InputKind = keyof typeof INPUT_LIMITS;

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
+  type CancellationToken,
   type CodeAction,
   CodeActionKind,
   type CompletionItem,
@@ -53,7 +54,7 @@ import {
 } from '../../core/protocol';
 import { availableSdkReleases, chooseSdkRelease, compareSdkVersions, type SdkRelease } from '../../core/sdk';
 import type { EformsSettings } from '../../core/settings';
-import { runSafeAsync } from '../run-safe';
+import { cancelled, runSafeAsync } from '../run-safe';
 
 export const AUTHORING_CAPABILITIES: ServerCapabilities = {
   hoverProvider: true,
@@ -113,7 +114,11 @@ export class Authoring {
     this.folders = uris.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u));
   }
 
-  private async fileSymbols(file: string, uri: string): Promise<NoticeSymbol[] | undefined> {
+  private async fileSymbols(
+    file: string,
+    uri: string,
+    spent: { files: number; bytes: number },
+  ): Promise<NoticeSymbol[] | undefined | 'over-budget'> {
     let stat: { mtimeMs: number; size: number };
     try {
       stat = statSync(file);
@@ -122,6 +127,13 @@ export class Authoring {
     }
     const cached = this.files.get(file);
     if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.symbols;
+    if (
+      spent.files >= WORKSPACE_SYMBOL_BUDGET.files ||
+      (spent.files > 0 && spent.bytes + stat.size > WORKSPACE_SYMBOL_BUDGET.bytes)
+    )
+      return 'over-budget';
+    spent.files++;
+    spent.bytes += stat.size;
     let symbols: NoticeSymbol[] | undefined;
     try {
       const text = readFileSync(file, 'utf8');
@@ -186,8 +198,8 @@ export class Authoring {
     // Loads the SDK while the notice opens, so that the first hover does not wait for fields.json and
     // the first diagnostics get their related places.
     this.d.documents.onDidOpen((e) => void this.safe('warm-up', undefined, () => this.at(e.document.uri)));
-    c.onHover((p) =>
-      this.safe('hover', null, async () => {
+    c.onHover((p, token) =>
+      this.request('hover', null, token, async () => {
         const at = await this.at(p.textDocument.uri);
         if (!at) return null;
         const h = hoverAt(
@@ -199,8 +211,8 @@ export class Authoring {
         return h ? { contents: { kind: 'markdown' as const, value: h.markdown }, range: h.range } : null;
       }),
     );
-    c.onCompletion((p) =>
-      this.safe('completion', null, async () => {
+    c.onCompletion((p, token) =>
+      this.request('completion', null, token, async () => {
         const at = await this.at(p.textDocument.uri);
         if (!at?.sdk) return null;
         const items = completeAt(
@@ -231,8 +243,8 @@ export class Authoring {
         };
       }),
     );
-    c.onCodeAction((p) =>
-      this.safe('code actions', null, async () => {
+    c.onCodeAction((p, token) =>
+      this.request('code actions', null, token, async () => {
         const at = await this.at(p.textDocument.uri);
         if (!at) return null;
         const all = this.published.get(p.textDocument.uri) ?? [];
@@ -258,14 +270,14 @@ export class Authoring {
         );
       }),
     );
-    c.onDocumentSymbol((p) =>
-      this.safe('document symbols', null, async () => {
+    c.onDocumentSymbol((p, token) =>
+      this.request('document symbols', null, token, async () => {
         const at = await this.at(p.textDocument.uri);
         return at ? documentSymbols(at.index, at.sdk).map(toDocumentSymbol) : null;
       }),
     );
-    c.onWorkspaceSymbol((p) =>
-      this.safe('workspace symbols', [], async () => {
+    c.onWorkspaceSymbol((p, token) =>
+      this.request('workspace symbols', [], token, async () => {
         const q = p.query.trim().toLowerCase();
         const out: WorkspaceSymbol[] = [];
         const walk = (uri: string, syms: NoticeSymbol[], container?: string) => {
@@ -287,30 +299,54 @@ export class Authoring {
         };
         const open = new Set<string>();
         for (const doc of this.d.documents.all()) {
+          if (token.isCancellationRequested) return out;
           open.add(doc.uri);
           const at = await this.at(doc.uri);
           if (at) walk(doc.uri, documentSymbols(at.index, at.sdk));
         }
-        // Notices on disk in the workspace folders, read once per modification.
-        for (const file of noticeFiles(this.folders)) {
+        // Notices on disk in the workspace folders, read once per modification. Between two files the
+        // event loop turns, so that a cancellation (the next keystroke) is read and stops the walk; and
+        // one request reads at most WORKSPACE_SYMBOL_BUDGET: the next request goes on from the cache.
+        const files = noticeFiles(this.folders, token);
+        const spent = { files: 0, bytes: 0 };
+        let stopped: 'cancelled' | 'budget' | undefined;
+        for (const file of files) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          if (token.isCancellationRequested) {
+            stopped = 'cancelled';
+            break;
+          }
           const uri = pathToFileURL(file).toString();
           if (open.has(uri)) continue;
-          const syms = await this.fileSymbols(file, uri);
+          const syms = await this.fileSymbols(file, uri, spent);
+          if (syms === 'over-budget') {
+            stopped = 'budget';
+            break;
+          }
           if (syms) walk(uri, syms);
         }
+        this.d.log(
+          `workspace symbols: read ${spent.files} file(s) (${spent.bytes} bytes) of ${files.length} on disk${
+            stopped === 'cancelled'
+              ? '; cancelled'
+              : stopped === 'budget'
+                ? '; the rest on the next request (per-request budget)'
+                : ''
+          }`,
+        );
         return out;
       }),
     );
-    c.onDefinition((p) =>
-      this.safe('definition', null, async () => {
+    c.onDefinition((p, token) =>
+      this.request('definition', null, token, async () => {
         const at = await this.at(p.textDocument.uri);
         if (!at) return null;
         const r = definitionOf(at.index, at.sdk, at.index.offsetAt(p.position.line, p.position.character));
         return r ? ({ uri: p.textDocument.uri, range: r } satisfies Location) : null;
       }),
     );
-    c.onReferences((p) =>
-      this.safe('references', null, async () => {
+    c.onReferences((p, token) =>
+      this.request('references', null, token, async () => {
         const at = await this.at(p.textDocument.uri);
         if (!at) return null;
         const offset = at.index.offsetAt(p.position.line, p.position.character);
@@ -319,8 +355,8 @@ export class Authoring {
         );
       }),
     );
-    c.onPrepareRename((p) =>
-      this.safe('prepare rename', null, async () => {
+    c.onPrepareRename((p, token) =>
+      this.request('prepare rename', null, token, async () => {
         const at = await this.at(p.textDocument.uri);
         if (!at) return null;
         return (
@@ -328,8 +364,9 @@ export class Authoring {
         );
       }),
     );
-    c.onRenameRequest(async (p) => {
+    c.onRenameRequest(async (p, token) => {
       const at = await this.safe('rename', undefined, () => this.at(p.textDocument.uri));
+      if (token.isCancellationRequested) return cancelled();
       if (!at) return null;
       const r = renameIdentifier(
         at.index,
@@ -353,15 +390,16 @@ export class Authoring {
         'Place the cursor on an identifier such as ORG-0001 or LOT-0002 to rename it.',
       );
     });
-    c.onRequest(NewNoticeRequest.method, (p: NewNoticeParams) =>
-      this.safe(
+    c.onRequest(NewNoticeRequest.type, (p: NewNoticeParams, token) =>
+      this.request(
         'new notice',
         { ok: false, kind: 'sdk-unreadable', detail: 'see the log' } as NewNoticeResult,
+        token,
         () => this.newNotice(p),
       ),
     );
-    c.onRequest(NoticeSubtypesRequest.method, (p: NoticeSubtypesParams) =>
-      this.safe('notice subtypes', [] as NoticeSubtypeItem[], () => this.subtypes(p)),
+    c.onRequest(NoticeSubtypesRequest.type, (p: NoticeSubtypesParams, token) =>
+      this.request('notice subtypes', [] as NoticeSubtypeItem[], token, () => this.subtypes(p)),
     );
   }
 
@@ -451,8 +489,19 @@ export class Authoring {
     return { index, sdk: choice.ok ? choice.sdk : undefined, language: s.validation.language };
   }
 
+  /** Work that answers no request: a failure is logged and gives `fallback`. */
   private safe<T>(what: string, fallback: T, f: () => Promise<T>): Promise<T> {
-    return runSafeAsync(this.d.log, what, fallback, f);
+    return runSafeAsync(this.d.log, what, fallback, f) as Promise<T>;
+  }
+
+  /** A request's handler: as `safe`, and a cancelled request is answered "request cancelled". */
+  private request<T>(
+    what: string,
+    fallback: T,
+    token: CancellationToken,
+    f: () => Promise<T>,
+  ): Promise<T | ResponseError<void>> {
+    return runSafeAsync(this.d.log, what, fallback, f, token);
   }
 }
 
@@ -477,10 +526,16 @@ const MAX_FILE_BYTES = 20 * 1024 * 1024;
 const MAX_DEPTH = 8;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'out', 'dist', '.cache']);
 
-function noticeFiles(roots: readonly string[]): string[] {
+/**
+ * What one workspace-symbol request reads and indexes (files not in the outline cache): one request
+ * over 400 large notices took 196 s before. The next request goes on where this one stopped.
+ */
+export const WORKSPACE_SYMBOL_BUDGET = { files: 100, bytes: 64 * 1024 * 1024 };
+
+function noticeFiles(roots: readonly string[], token?: CancellationToken): string[] {
   const out: string[] = [];
   const visit = (dir: string, depth: number) => {
-    if (depth > MAX_DEPTH || out.length >= MAX_FILES) return;
+    if (depth > MAX_DEPTH || out.length >= MAX_FILES || token?.isCancellationRequested) return;
     let entries: import('node:fs').Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
