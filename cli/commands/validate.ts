@@ -454,8 +454,16 @@ function print(results: FileResult[], format: Format, io: CliIo, outDir?: string
   for (const r of results) {
     const out = formatFindings(r.findings, r.file, 'text');
     if (out) io.out(out);
-    io.out(`${r.file}: ${r.findings.length === 0 ? 'no findings' : summarize(r.findings)}`);
+    io.out(
+      `${r.file}: ${r.findings.length === 0 ? 'no findings' : summarize(r.findings)}${releaseNote(r.report)}`,
+    );
   }
+}
+
+/** The release whose rules gave the report: a mixed folder of notices meets several. */
+function releaseNote(report: EngineReport | undefined): string {
+  if (report?.engine !== 'local' || !report.sdkVersion) return '';
+  return ` (eForms SDK ${report.sdkVersion} rules)`;
 }
 
 function isDate(s: string): boolean {
