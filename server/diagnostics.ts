@@ -37,7 +37,7 @@ export function toDiagnostic(f: Finding): Diagnostic {
     if (f.flag) data.flag = f.flag;
     if (f.missing) data.missing = f.missing;
     d.data = data;
-  }
+  } else if (f.moveTo) d.data = { moveTo: f.moveTo };
   return d;
 }
 

@@ -590,7 +590,9 @@ export class ValidationScheduler {
   }
 
   private merged(s: DocState): Finding[] {
-    const version = versionRangeFinding(s.index, s.range);
+    const version = versionRangeFinding(s.index, s.range, {
+      today: new Date(this.clock.now()).toISOString().slice(0, 10),
+    });
     const local = version ? [...s.local, version] : s.local;
     const placed: Record<EngineName, Finding[]> = { cvs: [], local: [] };
     for (const engine of ENGINES) {

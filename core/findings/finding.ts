@@ -36,6 +36,8 @@ export interface Finding {
   field?: string;
   /** Relative path of a child that the rule expected but the notice lacks. */
   missing?: string;
+  /** For `sdk-version-not-accepted`: the accepted `MAJOR.MINOR` its quick fix moves the notice to. */
+  moveTo?: string;
   /** False when the location could not be resolved and the finding was placed on the root start tag. */
   resolved: boolean;
 }
