@@ -9,12 +9,13 @@
 
 import type { Finding } from '../core/findings';
 import { keyTransportProblem } from '../core/http';
-import { indexXml, type NoticeKind, noticeKindOf, type XmlIndex } from '../core/notice';
+import { declaredSdkVersion, indexXml, type NoticeKind, noticeKindOf, type XmlIndex } from '../core/notice';
 import type { EngineStatus, ValidateNowResult, ValidationStatusParams } from '../core/protocol';
 import { SdkError } from '../core/sdk';
 import {
   CvsError,
   type SdkVersionRange,
+  sdkLifecycle,
   type ValidateNoticeOptions,
   type ValidateNoticeResult,
   type VersionRangeOptions,
@@ -652,12 +653,21 @@ export class ValidationScheduler {
   }
 
   /** Sends a status only when it differs from the last one: repeated identical failures make no storm. */
-  private sendStatus(p: ValidationStatusParams): void {
+  private sendStatus(status: ValidationStatusParams): void {
+    const p = this.withLifecycle(status);
     const key = JSON.stringify(p);
     const engine = p.engine ?? 'cvs';
     if (key === this.lastStatus[engine]) return;
     this.lastStatus[engine] = key;
     this.deps.status(p);
+  }
+
+  /** The status, with where the notice's SDK stands at TED once the service's range is known. */
+  private withLifecycle(p: ValidationStatusParams): ValidationStatusParams {
+    const s = p.uri ? this.docs.get(p.uri) : undefined;
+    if (!s?.range || p.sdkLifecycle) return p;
+    const today = new Date(this.clock.now()).toISOString().slice(0, 10);
+    return { ...p, sdkLifecycle: sdkLifecycle(declaredSdkVersion(s.index), s.range, [], today) };
   }
 }
 

@@ -9,6 +9,7 @@ export {
   type NoticeSubtypesParams,
   NoticeSubtypesRequest,
   SdkChangedNotification,
+  type SdkLifecycleStatus,
   type ValidateNowParams,
   ValidateNowRequest,
   type ValidateNowResult,

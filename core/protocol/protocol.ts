@@ -45,6 +45,24 @@ export interface ValidationStatusParams {
   local?: EngineStatus;
   /** With engine `local` and a failure: the SdkError's kind and the version wanted, for the client to act on. */
   sdkProblem?: { kind: string; wanted?: string };
+  /** Once the service's version range is known: where the notice's SDK stands at TED today. */
+  sdkLifecycle?: SdkLifecycleStatus;
+}
+
+/** The notice's SDK at TED (core/services' SdkLifecycle as data): accepted today, until when, instead. */
+export interface SdkLifecycleStatus {
+  /** `MAJOR.MINOR` the notice declares; absent when none. */
+  declared?: string;
+  acceptedToday: boolean;
+  place?: 'below' | 'inside' | 'above';
+  /** Last day accepted, when the service gives dates. */
+  until?: string;
+  /** What TED accepts today, oldest first; `onDisk`: the newest release of it found locally. */
+  accepted: { version: string; onDisk?: string; from?: string; until?: string }[];
+  /** Changes from today on, in date order. */
+  switches: { date: string; version: string; change: 'accepted' | 'withdrawn' }[];
+  /** The accepted version the quick fix moves the notice to. */
+  moveTo?: string;
 }
 
 /** A ServiceError as data: what crosses the LSP connection instead of a sentence to parse. */

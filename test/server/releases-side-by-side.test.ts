@@ -179,6 +179,15 @@ describe('notices of different releases side by side', { skip }, () => {
     );
     const warning = p.diagnostics.find((d) => d.code === 'sdk-version-not-accepted');
     assert.ok(warning);
+    // The status item is told the same, with what TED accepts instead.
+    const st = await s.nextStatus(
+      mark,
+      'status with the lifecycle',
+      (x) => x.uri === uri && !!x.sdkLifecycle,
+    );
+    assert.equal(st.sdkLifecycle?.declared, '1.99');
+    assert.equal(st.sdkLifecycle?.acceptedToday, false);
+    assert.equal(st.sdkLifecycle?.moveTo, '1.15');
     assert.deepEqual(warning.range.start, lineCol(text, text.indexOf('eforms-sdk-1.99')));
     const actions = (await s.connection.sendRequest('textDocument/codeAction', {
       textDocument: { uri },
