@@ -111,6 +111,8 @@ export interface NewNoticeParams {
   subtype: string;
   /** A document whose settings (eforms.sdk.path, language) apply; absent: the workspace's. */
   scopeUri?: string;
+  /** The SDK version to write it for (`1.10`, `1.10.5`), as chosen from NoticeSdkVersionsRequest; absent: as settings say. */
+  sdkVersion?: string;
 }
 /** The notice's XML, or a problem with a kind and fields that the client words. */
 export type NewNoticeResult =
@@ -129,6 +131,29 @@ export namespace NewNoticeRequest {
 
 export interface NoticeSubtypesParams {
   scopeUri?: string;
+  /** The SDK version chosen for the new notice; absent: as settings say. */
+  sdkVersion?: string;
+}
+
+export interface NoticeSdkVersionsParams {
+  scopeUri?: string;
+}
+/** One SDK version a new notice can be written for: a release on disk, and what TED says of it. */
+export interface NoticeSdkVersionItem {
+  /** `MAJOR.MINOR`, as cbc:CustomizationID names it. */
+  version: string;
+  /** The newest release of it on disk (`1.15.1`). */
+  release: string;
+  /** Whether TED accepts it for publication today; absent when the service's range is not known. */
+  accepted?: boolean;
+  /** Last day TED accepts it, when the service gives dates. */
+  until?: string;
+}
+
+/** client -> server: the SDK versions New Notice can use (releases on disk), newest first. */
+export namespace NoticeSdkVersionsRequest {
+  export const method = 'eforms/noticeSdkVersions';
+  export const type = new RequestType<NoticeSdkVersionsParams, NoticeSdkVersionItem[], void>(method);
 }
 export interface NoticeSubtypeItem {
   id: string;

@@ -134,6 +134,55 @@ describe('notices of different releases side by side', { skip }, () => {
     await s.closeDocument(b);
   });
 
+  test('New Notice: the versions on disk with what TED says, and the notice written for the chosen one', async () => {
+    const versions = (await s.connection.sendRequest('eforms/noticeSdkVersions', {})) as {
+      version: string;
+      release: string;
+      accepted?: boolean;
+    }[];
+    assert.deepEqual(
+      versions.map((v) => [v.version, v.release]),
+      [
+        ['1.15', '1.15.1'],
+        ['1.10', '1.10.5'],
+        ['1.9', '1.9.5'],
+        ['1.8', '1.8.5'],
+        ['1.7', '1.7.5'],
+      ],
+    );
+    // The sandbox CVS accepts 1.0.0 to 1.15.0 (test/sandbox/cvs-version-range.test.ts): all of them.
+    assert.ok(
+      versions.every((v) => v.accepted === true),
+      JSON.stringify(versions),
+    );
+    // The subtypes offered are those of the chosen release's notice-types.json.
+    const subtypeIds = (v: string) =>
+      (
+        JSON.parse(readFileSync(join(SDK_ROOT, v, 'notice-types', 'notice-types.json'), 'utf8')) as {
+          noticeSubTypes: { subTypeId: string }[];
+        }
+      ).noticeSubTypes
+        .map((t) => t.subTypeId)
+        .sort();
+    for (const [v, release] of [
+      ['1.7', '1.7.5'],
+      ['1.15', '1.15.1'],
+    ] as const) {
+      const items = (await s.connection.sendRequest('eforms/noticeSubtypes', { sdkVersion: v })) as {
+        id: string;
+      }[];
+      assert.deepEqual(items.map((i) => i.id).sort(), subtypeIds(release), v);
+    }
+    const r = (await s.connection.sendRequest('eforms/newNotice', { subtype: '16', sdkVersion: '1.10' })) as {
+      ok: boolean;
+      xml?: string;
+      sdkVersion?: string;
+    };
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.equal(r.sdkVersion, '1.10.5');
+    assert.match(r.xml ?? '', /<cbc:CustomizationID>eforms-sdk-1\.10<\/cbc:CustomizationID>/);
+  });
+
   test('each notice is validated with the rules of its own release', async () => {
     const a = docUri('rules-1.8.xml');
     const b = docUri('rules-1.15.xml');
