@@ -167,10 +167,22 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
 
   let failed = false;
   const ok: FileResult[] = [];
+  // A release missing for several notices is one problem: named once, with the notices it stops.
+  const sdkShared = new Map<string, string[]>();
+  results.forEach((r, i) => {
+    if (typeof r === 'string' && sharedSdkProblem(r))
+      sdkShared.set(r, [...(sdkShared.get(r) ?? []), positionals[i] as string]);
+  });
   results.forEach((r, i) => {
     if (typeof r === 'string' || r instanceof CvsError) {
-      io.err(`eforms validate: ${positionals[i]}: ${typeof r === 'string' ? r : describeFailure(r)}`);
       failed = true;
+      const group = typeof r === 'string' ? sdkShared.get(r) : undefined;
+      if (group && group.length > 1) {
+        if (group[0] === positionals[i])
+          io.err(`eforms validate: ${group.length} notices (${group.join(', ')}): ${r}`);
+        return;
+      }
+      io.err(`eforms validate: ${positionals[i]}: ${typeof r === 'string' ? r : describeFailure(r)}`);
     } else ok.push({ ...r, findings: sortByPosition(r.findings) });
   });
   print(ok, run.format, io, values.output === undefined ? undefined : resolve(io.cwd, values.output));
@@ -379,6 +391,13 @@ async function validateLocalOne(
     if (e instanceof SdkError) return sdkProblemForCli(e);
     return `the SDK rules failed: ${(e as Error).message}`;
   }
+}
+
+/** A failure that concerns a release rather than one notice (missing, not downloadable). */
+function sharedSdkProblem(message: string): boolean {
+  return /^eForms SDK \S+ is not (?:on this machine|available)|^the SDK repository has no release|^eForms SDK cannot be downloaded/.test(
+    message,
+  );
 }
 
 /** SDK errors in this command's words: its flags, never the editor's settings. */

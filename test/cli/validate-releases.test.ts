@@ -75,14 +75,19 @@ describe('eforms validate --local over notices of several releases', { skip }, (
     assert.ok(r.stdout.split('\n').includes(`${sample}: no findings (eForms SDK 1.15.1 rules)`), r.stdout);
   });
 
-  test('a release the folder lacks is named, with the ones there are, and nothing is downloaded', async () => {
-    // 1.15.1 alone as the folder: the 1.8 notice needs a release that is not there.
-    const notice = join(REAL, 'notices', '129266-2024.xml');
-    assert.equal(declaredByIndex().get('129266-2024.xml'), '1.8');
-    const r = await run(['--local', '--sdk-dir', SDK_DIR, notice]);
+  test('a release the folder lacks is named once, with the notices it stops; the others are validated', async () => {
+    // 1.15.1 alone as the folder: the 1.8 notices need a release that is not there.
+    const declared = declaredByIndex();
+    const of18 = [...declared].filter(([, v]) => v === '1.8').map(([f]) => join(REAL, 'notices', f));
+    const two = of18.slice(0, 2);
+    assert.equal(two.length, 2);
+    const sample = join(SAMPLES_DIR, 'notices', 'cn_24_maximal.xml');
+    const r = await run(['--local', '--sdk-dir', SDK_DIR, '--today', '2024-06-01', ...two, sample]);
     assert.equal(r.code, 2, r.stderr);
-    assert.match(r.stderr, /eForms SDK 1\.8 is not on this machine/);
-    assert.match(r.stderr, /--download/);
-    assert.equal(r.stderr.match(/1\.8 is not on this machine/g)?.length, 1, r.stderr);
+    const lines = r.stderr.split('\n').filter((l) => /1\.8 is not on this machine/.test(l));
+    assert.equal(lines.length, 1, r.stderr);
+    assert.ok(lines[0]?.includes(`2 notices (${two.join(', ')})`), lines[0]);
+    assert.match(lines[0] ?? '', /--download/);
+    assert.ok(r.stdout.split('\n').includes(`${sample}: no findings (eForms SDK 1.15.1 rules)`), r.stdout);
   });
 });
