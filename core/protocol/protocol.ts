@@ -57,6 +57,8 @@ export interface SdkLifecycleStatus {
   place?: 'below' | 'inside' | 'above';
   /** Last day accepted, when the service gives dates. */
   until?: string;
+  /** First day it will be accepted, when that is after today. */
+  from?: string;
   /** What TED accepts today, oldest first; `onDisk`: the newest release of it found locally. */
   accepted: { version: string; onDisk?: string; from?: string; until?: string }[];
   /** Changes from today on, in date order. */

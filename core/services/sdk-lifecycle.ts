@@ -44,6 +44,8 @@ export interface SdkLifecycle {
   place?: 'below' | 'inside' | 'above';
   /** Last day the declared version is accepted, when the service gives dates. */
   until?: string;
+  /** First day the declared version will be accepted, when that is after today. */
+  from?: string;
   /** What TED accepts today, oldest first. */
   accepted: AcceptedVersion[];
   /** Dates on which what TED accepts changes, today or later, in date order. */
@@ -136,6 +138,7 @@ export function sdkLifecycle(
     out.place = placeInRange(d, range);
     const w = windowOf(d);
     if (w?.until && out.acceptedToday) out.until = w.until;
+    if (w?.from && w.from > today) out.from = w.from;
     if (!out.acceptedToday) {
       const target =
         [...accepted].reverse().find((a) => a.onDisk) ?? accepted[accepted.length - 1] ?? undefined;
@@ -180,6 +183,7 @@ export function describeLifecycle(l: SdkLifecycle): string {
       ? `TED accepts ${v} for publication until ${l.until}.`
       : `TED accepts ${v} for publication today (the service gives no end date).`;
   const move = l.moveTo ? ` Move the notice to eforms-sdk-${l.moveTo}.` : '';
+  if (l.from) return `TED accepts ${v} for publication only from ${l.from}.${move}`;
   return l.place === 'above'
     ? `TED does not accept ${v} for publication yet.${move}`
     : `TED no longer accepts ${v} for publication.${move}`;
@@ -216,8 +220,9 @@ export function versionRangeFinding(
   const f: Finding = {
     id: VERSION_RANGE_FINDING_ID,
     severity: 'warning',
-    message:
-      l.place === 'above'
+    message: l.from
+      ? `eforms-sdk-${v} is accepted for publication only from ${l.from}: TED would refuse to publish this notice before then.${move}`
+      : l.place === 'above'
         ? `eforms-sdk-${v} is newer than the versions accepted for publication (${span}): TED would refuse to publish this notice yet.${move}`
         : l.place === 'below'
           ? `eforms-sdk-${v} is older than the versions accepted for publication (${span}): TED would refuse to publish this notice.${move}`

@@ -86,6 +86,11 @@ test('a dated answer: accepted until its last day, switch dates named from today
     { date: '2026-12-31', version: '1.9', change: 'withdrawn' },
     { date: '2027-01-01', version: '1.12', change: 'accepted' },
   ]);
+  // 1.12's period begins after today: refused until then, and said so.
+  const early = sdkLifecycle('1.12', range, [], '2026-11-24');
+  assert.equal(early.acceptedToday, false);
+  assert.equal(early.from, '2027-01-01');
+  assert.match(describeLifecycle(early), /accepts eforms-sdk-1\.12 for publication only from 2027-01-01\./);
   // The day after its last day, 1.9 is refused, and the notice is told to move.
   const later = sdkLifecycle('1.9', range, ['1.9.5', '1.11.2'], '2027-01-01');
   assert.equal(later.acceptedToday, false);
