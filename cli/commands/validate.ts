@@ -481,7 +481,10 @@ function print(results: FileResult[], format: Format, io: CliIo, outDir?: string
 
 /** The release whose rules gave the report: a mixed folder of notices meets several. */
 function releaseNote(report: EngineReport | undefined): string {
-  if (report?.engine !== 'local' || !report.sdkVersion) return '';
+  if (!report?.sdkVersion) return '';
+  // The CVS picks the patch itself: only the MAJOR.MINOR asked for (or declared) is known.
+  if (report.engine === 'cvs')
+    return ` (eforms-sdk-${minorOf(report.sdkVersion) ?? report.sdkVersion}, by the CVS)`;
   return ` (eForms SDK ${report.sdkVersion} rules)`;
 }
 
