@@ -8,6 +8,7 @@ import { authoringSection } from './authoring-bench';
 import { type BenchSection, isRow, type Row } from './bench-kit';
 import { indexSections } from './index-bench';
 import { lspSections } from './lsp-bench';
+import { regexSections } from './regex-bench';
 import { reportSections } from './report-bench';
 import { scalingSections } from './scaling-bench';
 import { schematronSections } from './schematron-bench';
@@ -22,6 +23,7 @@ const SECTIONS: BenchSection[] = [
   ...scalingSections,
   ...schematronSections,
   ...sdkPipelineSections,
+  ...regexSections,
 ];
 
 function formatValue(row: Row): string {
