@@ -1,5 +1,7 @@
 // Renders findings for people and machines: compiler-style text lines, a JSON array with LSP ranges,
-// and SARIF 2.1.0 for code-scanning tools. Pure string building: no I/O, no `vscode` import here.
+// and SARIF 2.1.0 for code-scanning tools. The fields are the finding's own, as core completes them
+// (rule link, node, related places), the same the editor's diagnostics carry. Pure string building:
+// no I/O, no `vscode` import here.
 
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -59,6 +61,26 @@ interface JsonFinding {
   field?: string;
   missing?: string;
   test?: string;
+  node?: string;
+  help?: string;
+  related?: { range: Finding['range']; message: string }[];
+}
+
+function copyRange(r: Finding['range']): Finding['range'] {
+  return {
+    start: { line: r.start.line, character: r.start.character },
+    end: { line: r.end.line, character: r.end.character },
+  };
+}
+
+/** SARIF's region: one-based lines and columns. */
+function regionOf(r: Finding['range']): object {
+  return {
+    startLine: r.start.line + 1,
+    startColumn: r.start.character + 1,
+    endLine: r.end.line + 1,
+    endColumn: r.end.character + 1,
+  };
 }
 
 function toJson(f: Finding): JsonFinding {
@@ -67,10 +89,7 @@ function toJson(f: Finding): JsonFinding {
     severity: f.severity,
     message: f.message,
     location: f.location,
-    range: {
-      start: { line: f.range.start.line, character: f.range.start.character },
-      end: { line: f.range.end.line, character: f.range.end.character },
-    },
+    range: copyRange(f.range),
     source: f.source,
     resolved: f.resolved,
   };
@@ -78,6 +97,10 @@ function toJson(f: Finding): JsonFinding {
   if (f.field !== undefined) out.field = f.field;
   if (f.missing !== undefined) out.missing = f.missing;
   if (f.test !== undefined) out.test = f.test;
+  if (f.node !== undefined) out.node = f.node;
+  if (f.help !== undefined) out.help = f.help;
+  if (f.related?.length)
+    out.related = f.related.map((r) => ({ range: copyRange(r.range), message: r.message }));
   return out;
 }
 
@@ -95,6 +118,7 @@ function toSarif(findings: Finding[], file: string): object {
     ruleIndex.set(f.id, rules.length);
     const rule: Record<string, unknown> = { id: f.id };
     if (f.test) rule.fullDescription = { text: `Schematron test: ${oneLine(f.test)}` };
+    if (f.help) rule.helpUri = f.help;
     rules.push(rule);
   }
   // A URI reference: relative paths stay relative (portable across checkouts), absolute ones become file:.
@@ -112,6 +136,12 @@ function toSarif(findings: Finding[], file: string): object {
           if (f.flag !== undefined) properties.flag = f.flag;
           if (f.field !== undefined) properties.field = f.field;
           if (f.missing !== undefined) properties.missing = f.missing;
+          if (f.node !== undefined) properties.node = f.node;
+          const related = (f.related ?? []).map((r, i) => ({
+            id: i,
+            physicalLocation: { artifactLocation: { uri }, region: regionOf(r.range) },
+            message: { text: r.message },
+          }));
           return {
             ruleId: f.id,
             ruleIndex: ruleIndex.get(f.id),
@@ -121,15 +151,11 @@ function toSarif(findings: Finding[], file: string): object {
               {
                 physicalLocation: {
                   artifactLocation: { uri },
-                  region: {
-                    startLine: f.range.start.line + 1,
-                    startColumn: f.range.start.character + 1,
-                    endLine: f.range.end.line + 1,
-                    endColumn: f.range.end.character + 1,
-                  },
+                  region: regionOf(f.range),
                 },
               },
             ],
+            ...(related.length ? { relatedLocations: related } : {}),
             properties,
           };
         }),

@@ -101,8 +101,8 @@ export function startServer(options: ServerOptions = {}): Connection {
     apiKey: apiKey || undefined,
     validate: validateNotice,
     localEngine,
-    publish: (uri, version, findings) => {
-      const diagnostics = findings.map(toDiagnostic);
+    publish: (uri, version, findings, index) => {
+      const diagnostics = authoring.completeFindings(uri, findings, index).map((f) => toDiagnostic(f, uri));
       authoring.diagnosticsPublished(uri, diagnostics);
       void connection.sendDiagnostics({ uri, version, diagnostics });
     },

@@ -6,6 +6,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { completeFindings, type SdkKnowledge, sdkKnowledge } from '../../core/authoring';
 import { type Finding, sortByPosition } from '../../core/findings';
 import { defaultSdkCacheRoot, minorOf, resolveSdk, SdkError, type SdkSources } from '../../core/sdk';
 import { CvsError } from '../../core/services';
@@ -17,13 +18,15 @@ import {
 } from '../../core/settings';
 import {
   affinityOf,
-  CvsValidator,
   type EngineReport,
+  type EngineRun,
   inputFor,
+  cvsPipeline as newCvsPipeline,
   type PreparedNotice,
   prepareNotice,
-  rejectionFinding,
+  servicePreflight,
   ValidationPipeline,
+  validateOnce,
   WorkerPool,
   WorkerValidator,
 } from '../../core/validation';
@@ -199,9 +202,12 @@ function cvsPipeline(
     throw new UsageError(`--env custom needs --cvs-url URL. ${HINT}`);
   const baseUrl = urls.cvs;
   const apiKey = io.env.EFORMS_API_KEY?.trim();
-  if (!apiKey)
+  const verdict = servicePreflight({ apiKey, baseUrl });
+  if (!verdict.ok && verdict.reason === 'needs-key')
     return 'EFORMS_API_KEY is not set: export EFORMS_API_KEY=<your API key> (from your TED developer account; for --env sandbox, the key that eforms sandbox prints), or validate offline with --local.';
-  return { pipeline: new ValidationPipeline(new CvsValidator({ baseUrl, apiKey }), baseUrl), baseUrl };
+  if (!verdict.ok && verdict.reason === 'insecure')
+    return `refusing to send the API key to ${verdict.origin}: use https (plain http only to loopback), with --env or --cvs-url.`;
+  return { pipeline: newCvsPipeline({ baseUrl, apiKey }), baseUrl };
 }
 
 /** Reads and indexes a notice; a string says why it cannot be validated. */
@@ -231,22 +237,52 @@ async function validateOne(
 ): Promise<FileResult | CvsError | string> {
   const notice = readNotice(file, io);
   if (typeof notice === 'string') return notice;
-  if (notice.index.errors.length > 0) {
-    io.err(`${file}: not sent to the service: the XML is not well-formed (fix the error shown first).`);
-    return { file, findings: notice.local };
-  }
-  try {
-    const r = await pipeline.validate(
-      inputFor(notice, { language: o.lang, mode: o.mode, sdkVersion: o.sdk ?? '', timeoutMs: o.timeoutMs }),
-    );
-    return { file, findings: [...notice.local, ...r.findings], report: r };
-  } catch (e) {
-    if (!(e instanceof CvsError)) return `the answer could not be read: ${(e as Error).message}`;
-    // A notice the service refused as such (400 with an explanation) is a finding on the notice,
-    // placed on the element the explanation names.
-    if (e.kind === 'notice-rejected' && e.fields.serviceMessage)
-      return { file, findings: [...notice.local, rejectionFinding(notice.index, e.fields.serviceMessage)] };
-    return e;
+  const r = await validateOnce(notice, pipeline, {
+    language: o.lang,
+    mode: o.mode,
+    sdkVersion: o.sdk ?? '',
+    timeoutMs: o.timeoutMs,
+  });
+  return resultOf(file, notice, r, io, 'not sent to the service');
+}
+
+/**
+ * One engine run in this command's words. A notice the service refused as such (400 with an
+ * explanation) is already a finding on the notice, placed on the element the explanation names.
+ */
+function resultOf(
+  file: string,
+  notice: PreparedNotice,
+  r: EngineRun,
+  io: CliIo,
+  notRun: string,
+  sdk?: { knowledge: SdkKnowledge; language: string },
+): FileResult | CvsError | string {
+  // Completed in core like the editor's diagnostics: rule links, nodes, and with an SDK related places.
+  const complete = (findings: Finding[]) =>
+    completeFindings(findings, { index: notice.index, sdk: sdk?.knowledge, language: sdk?.language });
+  switch (r.outcome) {
+    case 'validated':
+      return { file, findings: complete(r.findings), report: r.report };
+    case 'notice-refused':
+      return { file, findings: complete(r.findings) };
+    case 'not-sent':
+      if (r.verdict.reason === 'malformed') {
+        io.err(`${file}: ${notRun}: the XML is not well-formed (fix the error shown first).`);
+        return { file, findings: complete(r.findings) };
+      }
+      if (r.verdict.reason === 'too-large')
+        return `${notRun}: ${(r.verdict.bytes / 1048576).toFixed(1)} MB, above the ${r.verdict.limit / 1048576} MB the service is sent.`;
+      return `${notRun} (${r.verdict.reason}).`;
+    case 'failed': {
+      const f = r.failure;
+      if (f.class === 'cancelled') return 'cancelled.';
+      if (f.cause.service === 'sdk') return sdkProblemForCli(f.cause.error);
+      // Not an answer of the service (no status): something failed on this side while reading it.
+      if (f.cause.error.kind === 'server' && f.cause.error.status === undefined)
+        return `the answer could not be read: ${f.cause.error.message}`;
+      return f.cause.error;
+    }
   }
 }
 
@@ -278,6 +314,8 @@ async function validateLocally(
     );
   }
   const sdkFailure = new Map<string, string>();
+  // The release each wanted version resolved to: its fields and labels complete the findings.
+  const releases = new Map<string, { dir: string; version: string }>();
   for (const v of wanted) {
     try {
       await resolveSdk(
@@ -293,6 +331,7 @@ async function validateLocally(
         },
         o.sdk ? { pinned: o.sdk } : { declared: v || undefined },
       ).then((r) => {
+        releases.set(v, { dir: r.release.dir, version: r.release.version });
         if (r.downloaded) {
           io.progress?.('');
           io.err(`Downloaded eForms SDK ${r.release.version} into ${r.release.dir}`);
@@ -334,6 +373,7 @@ async function validateLocally(
           o,
           pipeline,
           sdkFailure,
+          releases,
         );
         done++;
         io.progress?.(`Validated ${done} of ${files.length} notices with the SDK rules…`);
@@ -358,23 +398,29 @@ async function validateLocalOne(
   o: Run,
   pipeline: ValidationPipeline,
   sdkFailure: Map<string, string>,
+  releases: Map<string, { dir: string; version: string }>,
 ): Promise<FileResult | string> {
   if (typeof notice === 'string') return notice;
-  if (notice.index.errors.length > 0) {
-    io.err(`${file}: the SDK rules did not run: the XML is not well-formed (fix the error shown first).`);
-    return { file, findings: notice.local };
-  }
-  const input = inputFor(notice, {
+  const request = {
     language: o.lang,
     mode: o.mode,
     sdkVersion: o.sdk ?? '',
     timeoutMs: o.timeoutMs,
     today: o.today,
-  });
-  const failure = sdkFailure.get(input.sdkVersion);
-  if (failure) return failure;
-  try {
-    const r = await pipeline.validate(input);
+  };
+  if (notice.index.errors.length === 0) {
+    const failure = sdkFailure.get(inputFor(notice, request).sdkVersion);
+    if (failure) return failure;
+  }
+  const run = await validateOnce(notice, pipeline, request);
+  const release =
+    run.outcome === 'validated' ? releases.get(inputFor(notice, request).sdkVersion) : undefined;
+  const sdk = release
+    ? { knowledge: sdkKnowledge(release.dir, release.version), language: o.lang }
+    : undefined;
+  const out = resultOf(file, notice, run, io, 'the SDK rules did not run', sdk);
+  if (run.outcome === 'validated') {
+    const r = run.report;
     if (r.because === 'only')
       io.err(
         `${file}: the notice declares no SDK version: validated with eForms SDK ${r.sdkVersion}, the only one available.`,
@@ -386,11 +432,9 @@ async function validateLocalOne(
           .map((x) => `${x.ruleId}: ${x.reason}`)
           .join('; ')}${r.notEvaluated.length > 5 ? '; …' : ''}).`,
       );
-    return { file, findings: [...notice.local, ...r.findings], report: r };
-  } catch (e) {
-    if (e instanceof SdkError) return sdkProblemForCli(e);
-    return `the SDK rules failed: ${(e as Error).message}`;
   }
+  // The SDK engine throws no CvsError: any failure here is an SdkError, already worded.
+  return out instanceof CvsError ? `the SDK rules failed: ${out.message}` : out;
 }
 
 /** A failure that concerns a release rather than one notice (missing, not downloadable). */

@@ -5,7 +5,7 @@
 // No `vscode` import here, and no I/O.
 
 import { randomUUID } from 'node:crypto';
-import type { Range } from '../findings';
+import { type Range, readDiagnosticData } from '../findings';
 import {
   attributeValue,
   decodeSimpleEntities,
@@ -143,7 +143,7 @@ interface Fix {
 function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
   const { index } = c;
   const code = typeof d.code === 'string' ? d.code : String(d.code ?? '');
-  const data = (d.data ?? {}) as { missing?: unknown; field?: unknown; moveTo?: unknown };
+  const data = readDiagnosticData(d.data);
   const out: Fix[] = [];
   const start = index.offsetAt(d.range.start.line, d.range.start.character);
   if (code === VERSION_EXISTS) {
@@ -164,10 +164,10 @@ function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
     if (fix) out.push({ action: fix });
     return out;
   }
-  if (typeof data.missing === 'string' && data.missing && c.sdk) {
+  if (data.missing && c.sdk) {
     const place = placeAt(index, start + 1);
     const parent = place?.element;
-    const fieldId = typeof data.field === 'string' ? data.field : undefined;
+    const fieldId = data.field;
     if (parent) {
       const ins = insertMissing(c, parent, data.missing, fieldId);
       if (ins)

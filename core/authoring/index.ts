@@ -13,6 +13,7 @@ export * from './code-actions';
 export { codeActions, SDK_NOT_ACCEPTED, sameDiagnostic, VERSION_EXISTS } from './code-actions';
 export * from './completion';
 export { completeAt } from './completion';
+export { type CompletionContext, completeFinding, completeFindings, MAX_RELATED } from './finding-completion';
 export * from './hover';
 export { hoverAt, ruleDocUrl } from './hover';
 export * from './new-notice';

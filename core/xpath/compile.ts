@@ -26,8 +26,8 @@ import {
   XDate,
   XDuration,
   XPathDynamicError,
-  xsdRegex,
 } from './values';
+import { compileXsdRegex, XsdRegexError } from './xsd-regex';
 
 export interface Ctx {
   item: Item;
@@ -108,6 +108,20 @@ export function ebv(s: Seq): boolean {
   if (typeof first === 'number') return !(first === 0 || Number.isNaN(first));
   if (first instanceof Untyped) return first.s.length > 0;
   throw new XPathDynamicError('FORG0006', `effective boolean value of ${typeName(first)}`);
+}
+
+/**
+ * Runs a regular-expression function: the XSD regex module raises its own error kind (it is independent
+ * of the engine), which becomes the XPath dynamic error of the same code. Wrapped around the call, not
+ * only the compile, since FORX0003/FORX0004 arise when `replace`/`tokenize` run.
+ */
+function regex<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof XsdRegexError) throw new XPathDynamicError(e.code, e.message);
+    throw e;
+  }
 }
 
 function one(s: Seq, what: string): Item | undefined {
@@ -876,27 +890,25 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
       arity(2, 3);
       return (x) => {
         const s = stringArg(a0(x), fn);
-        const re = xsdRegex(stringArg(a1(x), fn), n > 2 ? stringArg(a2(x), fn) : '');
-        return [re.test(s)];
+        const flags = n > 2 ? stringArg(a2(x), fn) : '';
+        return [regex(() => compileXsdRegex(stringArg(a1(x), fn), flags).test(s))];
       };
     case 'replace':
       arity(3, 4);
       return (x) => {
         const s = stringArg(a0(x), fn);
         const pattern = stringArg(a1(x), fn);
-        const flags = n > 3 ? stringArg(a3(x), fn) : '';
-        const re = xsdRegex(pattern, flags);
-        if (re.test('')) throw new XPathDynamicError('FORX0003', `'${pattern}' matches the empty string`);
-        const global = new RegExp(re.source, `${re.flags}g`);
         const repl = stringArg(a2(x), fn);
-        // XPath replacement: `$n` groups, `\$` and `\\` escapes; no `$&` or `$<name>`.
-        return [
-          s.replace(global, (...m: unknown[]) =>
-            repl.replace(/\\([$\\])|\$([0-9])/g, (_all, esc: string | undefined, d: string | undefined) =>
-              esc !== undefined ? esc : String(m[Number(d)] ?? ''),
-            ),
-          ),
-        ];
+        const flags = n > 3 ? stringArg(a3(x), fn) : '';
+        return [regex(() => compileXsdRegex(pattern, flags).replace(s, repl))];
+      };
+    case 'tokenize':
+      arity(2, 3);
+      return (x) => {
+        const s = stringArg(a0(x), fn);
+        const pattern = stringArg(a1(x), fn);
+        const flags = n > 2 ? stringArg(a2(x), fn) : '';
+        return regex(() => compileXsdRegex(pattern, flags).tokenize(s));
       };
     case 'sum':
       arity(1, 2);

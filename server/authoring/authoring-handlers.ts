@@ -14,7 +14,6 @@ import {
   CompletionItemKind,
   type Connection,
   type Diagnostic,
-  type DiagnosticRelatedInformation,
   type DocumentSymbol,
   InsertTextFormat,
   InsertTextMode,
@@ -29,20 +28,20 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   codeActions,
   completeAt,
+  completeFindings,
   definitionOf,
   documentSymbols,
   hoverAt,
-  locateField,
   type NoticeSymbol,
   newNotice,
   prepareRename,
   referencesOf,
   renameIdentifier,
-  ruleDocUrl,
   type SdkKnowledge,
   sameDiagnostic,
   sdkKnowledge,
 } from '../../core/authoring';
+import type { Finding } from '../../core/findings';
 import { declaredSdkVersion, indexXml, noticeKindOf, type XmlIndex } from '../../core/notice';
 import {
   type NewNoticeParams,
@@ -102,9 +101,6 @@ const SYMBOL_KINDS: Record<NoticeSymbol['kind'], SymbolKind> = {
   group: SymbolKind.Namespace,
 };
 
-/** Related places shown per diagnostic: more would bury the one the rule is about. */
-const MAX_RELATED = 3;
-
 const COMPLETION_KINDS = {
   value: CompletionItemKind.Value,
   attribute: CompletionItemKind.Property,
@@ -157,37 +153,25 @@ export class Authoring {
   }
 
   /**
-   * Adds to the diagnostics about to be published a link to the rule's documentation and, for a rule
-   * that involves other fields, where those are in the notice; then keeps them for "fix all".
-   * Synchronous, so that publications keep their order: it uses the SDK this document was last served
-   * with, and leaves diagnostics as they are before that.
+   * The findings about to be published, completed in core (node, rule link, related places) with the
+   * SDK and language this document was last served with (no related places before that), on the
+   * index they were placed on. Synchronous, so that publications keep their order.
    */
+  completeFindings(uri: string, findings: Finding[], placedOn?: XmlIndex): Finding[] {
+    if (findings.length === 0) return findings;
+    const doc = placedOn ? undefined : this.d.documents.get(uri);
+    const index = placedOn ?? (doc ? this.indexFor(uri, doc) : undefined);
+    if (!index) return findings;
+    return completeFindings(findings, {
+      index,
+      sdk: this.sdkOf.get(uri),
+      language: this.language.get(uri) ?? 'en',
+    });
+  }
+
+  /** Keeps the diagnostics just published for "fix all"; they are final (nothing is added here). */
   diagnosticsPublished(uri: string, diagnostics: Diagnostic[]): void {
     this.published.set(uri, diagnostics);
-    const sdk = this.sdkOf.get(uri);
-    let index: XmlIndex | undefined;
-    for (const d of diagnostics) {
-      const code = typeof d.code === 'string' ? d.code : undefined;
-      if (!code || !/^BR-[A-Z]+-\d{5}-\d{4}$/.test(code)) continue;
-      d.codeDescription = { href: ruleDocUrl(code) };
-      const rule = sdk?.ruleFields(code);
-      if (!sdk || !rule || rule.involved.length === 0) continue;
-      if (!index) {
-        const doc = this.d.documents.get(uri);
-        if (!doc) return;
-        index = this.indexFor(uri, doc);
-      }
-      const related: DiagnosticRelatedInformation[] = [];
-      for (const id of rule.involved.slice(0, MAX_RELATED)) {
-        const e = locateField(index, sdk, id);
-        if (!e) continue;
-        related.push({
-          location: { uri, range: { start: index.positionAt(e.start), end: index.positionAt(e.nameEnd) } },
-          message: `${id} · ${sdk.fieldLabel(id, this.language.get(uri) ?? 'en')}`,
-        });
-      }
-      if (related.length > 0) d.relatedInformation = related;
-    }
   }
 
   private indexFor(uri: string, doc: TextDocument): XmlIndex {
