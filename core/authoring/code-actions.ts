@@ -1,7 +1,8 @@
 // Quick fixes for the diagnostics of a notice, each decided from the notice and the SDK rather than
 // from a message's words: insert a missing mandatory element where the schema orders it, replace an
 // unknown code with the nearest valid ones, generate a fresh UUID for a notice or procedure id, raise
-// cbc:VersionID after eNotices2 reported that the version exists, and fix all of one kind in the file.
+// cbc:VersionID after eNotices2 reported that the version exists, move cbc:CustomizationID to an SDK
+// version TED accepts (the version named in the diagnostic's data), and fix all of one kind in the file.
 // No `vscode` import here, and no I/O.
 
 import { randomUUID } from 'node:crypto';
