@@ -1,5 +1,7 @@
-// The official eForms SDK rules for the CVS emulation: with an SDK (eforms sandbox --sdk-dir DIR, or a
-// release in the download cache) the sandbox answers every rule as the real service does. A notice
+// The official eForms SDK rules for the CVS emulation: with an SDK (eforms sandbox --sdk-dir DIR, a
+// folder of releases, or releases in the download cache) the sandbox answers every rule as the real
+// service does, each notice with the newest patch of the MAJOR.MINOR it declares (or of the
+// eFormsSdkVersion asked for); the log says once per release which versions it answers. A notice
 // whose SDK version is not available falls back to the emulation's own rules, said once per version
 // in the log. Never downloads anything. The sandbox never imports client or server code.
 
@@ -23,6 +25,7 @@ export function sandboxSdkRules(
   if (versions.length === 0) return undefined;
   const validator = new LocalSdkValidator({ sources, ruleCacheDir });
   const warned = new Set<string>();
+  const announced = new Set<string>();
   const rules: SandboxSdk['rules'] = async (notice, o) => {
     const text = new TextDecoder('utf-8').decode(notice).replace(/^\uFEFF/, '');
     const n = prepareNotice(text, notice);
@@ -36,6 +39,13 @@ export function sandboxSdkRules(
         ...requestedSdkVersion(n.index, pin),
         timeoutMs: 60_000,
       });
+      const wanted = requestedSdkVersion(n.index, pin).sdkVersion.replace(/^eforms-sdk-/, '');
+      if (r.sdkVersion && !announced.has(`${r.sdkVersion} ${wanted}`)) {
+        announced.add(`${r.sdkVersion} ${wanted}`);
+        log(
+          `CVS: eForms SDK ${r.sdkVersion} rules answer ${wanted ? `notices of eforms-sdk-${wanted}` : 'notices that declare no version'}.`,
+        );
+      }
       if (r.notEvaluated.length > 0)
         log(
           `CVS: ${r.notEvaluated.length} rules of eForms SDK ${r.sdkVersion} not evaluated: ${r.notEvaluated

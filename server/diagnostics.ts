@@ -28,7 +28,8 @@ export function toDiagnostic(f: Finding, uri: string): Diagnostic {
   if (f.help) d.codeDescription = { href: f.help };
   if (f.related?.length)
     d.relatedInformation = f.related.map((r) => ({ location: { uri, range: r.range }, message: r.message }));
-  if (f.source !== 'local') d.data = diagnosticDataOf(f);
+  // The version warning is local, but its quick fix needs the version to move to.
+  if (f.source !== 'local' || f.moveTo) d.data = diagnosticDataOf(f);
   return d;
 }
 

@@ -25,7 +25,7 @@ import {
 } from '../core/protocol';
 import { defaultSdkCacheRoot } from '../core/sdk';
 import { VersionRangeCache, validateNotice } from '../core/services';
-import type { EformsSettings } from '../core/settings';
+import { type EformsSettings, urlsOf } from '../core/settings';
 import { WorkerPool, type WorkerSources, WorkerValidator } from '../core/validation';
 import { AUTHORING_CAPABILITIES, Authoring } from './authoring/authoring-handlers';
 import { toDiagnostic } from './diagnostics';
@@ -70,6 +70,9 @@ export function startServer(options: ServerOptions = {}): Connection {
     settings: (uri) => settings.get(uri),
     log: (m) => connection.console.log(m),
     sdkCacheRoot,
+    // Asked only with a key, as validation does: without one nothing leaves the machine.
+    versionRange: (s) =>
+      apiKey ? versionRanges.get({ baseUrl: urlsOf(s).cvs, apiKey }) : Promise.resolve(undefined),
   });
   const clientDownloads = options.clientDownloadsSdk ?? process.env.EFORMS_SDK_DOWNLOADS === 'client';
   // One worker: the SDK's rules never run on the thread that reads the client's messages.

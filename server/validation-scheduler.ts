@@ -9,13 +9,14 @@
 // drive it with a fake clock and a fake service. Never logs or reports the API key.
 
 import type { Finding } from '../core/findings';
-import { indexXml, type NoticeKind, noticeKindOf, type XmlIndex } from '../core/notice';
+import { declaredSdkVersion, indexXml, type NoticeKind, noticeKindOf, type XmlIndex } from '../core/notice';
 import type { ValidateNowResult, ValidationStatusParams } from '../core/protocol';
-import type {
-  SdkVersionRange,
-  ValidateNoticeOptions,
-  ValidateNoticeResult,
-  VersionRangeOptions,
+import {
+  type SdkVersionRange,
+  sdkLifecycle,
+  type ValidateNoticeOptions,
+  type ValidateNoticeResult,
+  type VersionRangeOptions,
 } from '../core/services';
 import { type EformsSettings, urlsOf } from '../core/settings';
 import {
@@ -481,6 +482,7 @@ export class ValidationScheduler {
         local: s.lanes.local.result,
       },
       (err) => this.deps.log(`Could not place the findings on ${s.uri}: ${String(err).slice(0, 200)}`),
+      new Date(this.clock.now()).toISOString().slice(0, 10),
     );
   }
 
@@ -521,12 +523,21 @@ export class ValidationScheduler {
   }
 
   /** Sends a status only when it differs from the last one: repeated identical failures make no storm. */
-  private sendStatus(p: ValidationStatusParams): void {
+  private sendStatus(status: ValidationStatusParams): void {
+    const p = this.withLifecycle(status);
     const key = JSON.stringify(p);
     const engine = p.engine ?? 'cvs';
     if (key === this.lastStatus[engine]) return;
     this.lastStatus[engine] = key;
     this.deps.status(p);
+  }
+
+  /** The status, with where the notice's SDK stands at TED once the service's range is known. */
+  private withLifecycle(p: ValidationStatusParams): ValidationStatusParams {
+    const s = p.uri ? this.docs.get(p.uri) : undefined;
+    if (!s?.range || p.sdkLifecycle) return p;
+    const today = new Date(this.clock.now()).toISOString().slice(0, 10);
+    return { ...p, sdkLifecycle: sdkLifecycle(declaredSdkVersion(s.index), s.range, [], today) };
   }
 }
 

@@ -171,10 +171,22 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
 
   let failed = false;
   const ok: FileResult[] = [];
+  // A release missing for several notices is one problem: named once, with the notices it stops.
+  const sdkShared = new Map<string, string[]>();
+  results.forEach((r, i) => {
+    if (typeof r === 'string' && sharedSdkProblem(r))
+      sdkShared.set(r, [...(sdkShared.get(r) ?? []), positionals[i] as string]);
+  });
   results.forEach((r, i) => {
     if (typeof r === 'string' || r instanceof CvsError) {
-      io.err(`eforms validate: ${positionals[i]}: ${typeof r === 'string' ? r : describeFailure(r)}`);
       failed = true;
+      const group = typeof r === 'string' ? sdkShared.get(r) : undefined;
+      if (group && group.length > 1) {
+        if (group[0] === positionals[i])
+          io.err(`eforms validate: ${group.length} notices (${group.join(', ')}): ${r}`);
+        return;
+      }
+      io.err(`eforms validate: ${positionals[i]}: ${typeof r === 'string' ? r : describeFailure(r)}`);
     } else ok.push({ ...r, findings: sortByPosition(r.findings) });
   });
   print(ok, run.format, io, values.output === undefined ? undefined : resolve(io.cwd, values.output));
@@ -426,6 +438,13 @@ async function validateLocalOne(
   return out instanceof CvsError ? `the SDK rules failed: ${out.message}` : out;
 }
 
+/** A failure that concerns a release rather than one notice (missing, not downloadable). */
+function sharedSdkProblem(message: string): boolean {
+  return /^eForms SDK \S+ is not (?:on this machine|available)|^the SDK repository has no release|^eForms SDK cannot be downloaded/.test(
+    message,
+  );
+}
+
 /** SDK errors in this command's words: its flags, never the editor's settings. */
 export function sdkProblemForCli(e: SdkError, sdkDir?: string): string {
   const f = e.fields;
@@ -502,8 +521,19 @@ function print(results: FileResult[], format: Format, io: CliIo, outDir?: string
   for (const r of results) {
     const out = formatFindings(r.findings, r.file, 'text');
     if (out) io.out(out);
-    io.out(`${r.file}: ${r.findings.length === 0 ? 'no findings' : summarize(r.findings)}`);
+    io.out(
+      `${r.file}: ${r.findings.length === 0 ? 'no findings' : summarize(r.findings)}${releaseNote(r.report)}`,
+    );
   }
+}
+
+/** The release whose rules gave the report: a mixed folder of notices meets several. */
+function releaseNote(report: EngineReport | undefined): string {
+  if (!report?.sdkVersion) return '';
+  // The CVS picks the patch itself: only the MAJOR.MINOR asked for (or declared) is known.
+  if (report.engine === 'cvs')
+    return ` (eforms-sdk-${minorOf(report.sdkVersion) ?? report.sdkVersion}, by the CVS)`;
+  return ` (eForms SDK ${report.sdkVersion} rules)`;
 }
 
 function isDate(s: string): boolean {

@@ -37,6 +37,8 @@ export interface Finding {
   field?: string;
   /** Relative path of a child that the rule expected but the notice lacks. */
   missing?: string;
+  /** For `sdk-version-not-accepted`: the accepted `MAJOR.MINOR` its quick fix moves the notice to. */
+  moveTo?: string;
   /** False when the location could not be resolved and the finding was placed on the root start tag. */
   resolved: boolean;
   /** The element the finding is placed on, as written (`cbc:ID`); set by completion. */
@@ -65,6 +67,8 @@ export interface DiagnosticData {
   flag?: string;
   missing?: string;
   node?: string;
+  /** For `sdk-version-not-accepted`: the accepted `MAJOR.MINOR` its quick fix moves the notice to. */
+  moveTo?: string;
 }
 
 /** The finding's `data`, as toDiagnostic writes it. */
@@ -74,6 +78,7 @@ export function diagnosticDataOf(f: Finding): DiagnosticData {
   if (f.flag) data.flag = f.flag;
   if (f.missing) data.missing = f.missing;
   if (f.node) data.node = f.node;
+  if (f.moveTo) data.moveTo = f.moveTo;
   return data;
 }
 
@@ -84,7 +89,7 @@ export function readDiagnosticData(data: unknown): Partial<DiagnosticData> {
   const out: Partial<DiagnosticData> = {};
   if (typeof d.location === 'string') out.location = d.location;
   if (typeof d.resolved === 'boolean') out.resolved = d.resolved;
-  for (const k of ['field', 'flag', 'missing', 'node'] as const) {
+  for (const k of ['field', 'flag', 'missing', 'node', 'moveTo'] as const) {
     const v = d[k];
     if (typeof v === 'string') out[k] = v;
   }

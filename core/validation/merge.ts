@@ -34,8 +34,10 @@ export function currentFindings(
   range: SdkVersionRange | undefined,
   results: Partial<Record<EngineName, EngineResult>>,
   onError: (err: unknown) => void = () => undefined,
+  /** `YYYY-MM-DD`: with it, the dates of a dated version range count (the SDK lifecycle). */
+  today?: string,
 ): Finding[] {
-  const version = versionRangeFinding(index, range);
+  const version = versionRangeFinding(index, range, { today });
   const checks = version ? [...local, version] : [...local];
   const placed: Record<EngineName, Finding[]> = { cvs: [], local: [] };
   for (const engine of ['local', 'cvs'] as const) {

@@ -48,11 +48,21 @@ import {
   type NewNoticeParams,
   NewNoticeRequest,
   type NewNoticeResult,
+  type NoticeSdkVersionItem,
+  type NoticeSdkVersionsParams,
+  NoticeSdkVersionsRequest,
   type NoticeSubtypeItem,
   type NoticeSubtypesParams,
   NoticeSubtypesRequest,
 } from '../../core/protocol';
-import { availableSdkReleases, chooseSdkRelease, compareSdkVersions, type SdkRelease } from '../../core/sdk';
+import {
+  availableSdkReleases,
+  chooseSdkRelease,
+  compareSdkVersions,
+  minorOf,
+  type SdkRelease,
+} from '../../core/sdk';
+import { type SdkVersionRange, sdkLifecycle } from '../../core/services';
 import type { EformsSettings } from '../../core/settings';
 import { cancelled, runSafeAsync } from '../run-safe';
 
@@ -74,6 +84,10 @@ export interface AuthoringDeps {
   log: (message: string) => void;
   /** The SDK download cache the local rules read too, so a downloaded release also helps authoring. */
   sdkCacheRoot?: string;
+  /** What the validation service accepts (cached by the caller); undefined when it is not known. */
+  versionRange?: (settings: EformsSettings) => Promise<SdkVersionRange | undefined>;
+  /** Today as `YYYY-MM-DD` (tests fix it). */
+  today?: () => string;
 }
 
 const SYMBOL_KINDS: Record<NoticeSymbol['kind'], SymbolKind> = {
@@ -401,11 +415,43 @@ export class Authoring {
     c.onRequest(NoticeSubtypesRequest.type, (p: NoticeSubtypesParams, token) =>
       this.request('notice subtypes', [] as NoticeSubtypeItem[], token, () => this.subtypes(p)),
     );
+    c.onRequest(NoticeSdkVersionsRequest.type, (p: NoticeSdkVersionsParams, token) =>
+      this.request('notice SDK versions', [] as NoticeSdkVersionItem[], token, () => this.sdkVersions(p)),
+    );
+  }
+
+  /** The versions on disk New Notice can write for, newest first, with what TED says of each when known. */
+  private async sdkVersions(p: NoticeSdkVersionsParams): Promise<NoticeSdkVersionItem[]> {
+    const s = await this.d.settings(p?.scopeUri ?? '');
+    const newest = new Map<string, string>();
+    for (const r of availableSdkReleases({ path: s.sdk.path, cacheRoot: this.d.sdkCacheRoot ?? '' })) {
+      const mm = minorOf(r.version);
+      const had = mm ? newest.get(mm) : undefined;
+      if (mm && (!had || compareSdkVersions(r.version, had) > 0)) newest.set(mm, r.version);
+    }
+    let range: SdkVersionRange | undefined;
+    try {
+      range = await this.d.versionRange?.(s);
+    } catch {
+      range = undefined;
+    }
+    const today = this.d.today?.() ?? new Date().toISOString().slice(0, 10);
+    return [...newest]
+      .sort((a, b) => compareSdkVersions(b[1], a[1]))
+      .map(([version, release]) => {
+        const item: NoticeSdkVersionItem = { version, release };
+        if (range) {
+          const l = sdkLifecycle(version, range, [release], today);
+          item.accepted = l.acceptedToday;
+          if (l.until) item.until = l.until;
+        }
+        return item;
+      });
   }
 
   private async newNotice(p: NewNoticeParams): Promise<NewNoticeResult> {
     const s = await this.d.settings(p?.scopeUri ?? '');
-    const choice = this.choose(s, undefined);
+    const choice = this.choose(s, undefined, p?.sdkVersion);
     if (!choice.ok) return { ok: false, kind: choice.kind, detail: choice.detail };
     const r = newNotice(choice.sdk, { subtype: String(p?.subtype ?? ''), language: s.validation.language });
     if (!r.ok)
@@ -415,7 +461,7 @@ export class Authoring {
 
   private async subtypes(p: NoticeSubtypesParams): Promise<NoticeSubtypeItem[]> {
     const s = await this.d.settings(p?.scopeUri ?? '');
-    const choice = this.choose(s, undefined);
+    const choice = this.choose(s, undefined, p?.sdkVersion);
     if (!choice.ok) return [];
     const lang = s.validation.language;
     return choice.sdk.noticeSubtypes().map((t) => ({
@@ -428,6 +474,8 @@ export class Authoring {
   private choose(
     s: EformsSettings,
     declared: string | undefined,
+    /** A version the user chose for this one request (New Notice): it wins over the settings' pin. */
+    chosen?: string,
   ):
     | { ok: true; sdk: SdkKnowledge }
     | { ok: false; kind: 'no-sdk' | 'version-missing' | 'no-version'; detail?: string } {
@@ -443,14 +491,15 @@ export class Authoring {
       this.releases.set(key, releases);
     }
     if (releases.length === 0) return { ok: false, kind: 'no-sdk' };
-    const pick = chooseSdkRelease(releases, { pinned: s.validation.sdkVersion, declared });
+    const pinned = chosen?.trim() || s.validation.sdkVersion;
+    const pick = chooseSdkRelease(releases, { pinned, declared });
     if (!pick.ok) {
       // Without a declared version, the newest release serves (authoring help, not validation).
       if (pick.kind === 'no-version' && releases[0])
         return { ok: true, sdk: sdkKnowledge(releases[0].dir, releases[0].version) };
       // A notice declaring a release that is not on disk still gets help from the newest one (unless
       // the user pinned a version): field ids and code lists change little between minors.
-      if (pick.kind === 'version-missing' && !s.validation.sdkVersion && releases[0]) {
+      if (pick.kind === 'version-missing' && !pinned && releases[0]) {
         const newest = releases[0];
         const note = `${root}: no SDK ${pick.wanted}; authoring help uses ${newest.version}`;
         if (!this.warned.has(note)) {

@@ -104,3 +104,28 @@ test('skipUnless: an absent folder skips locally and fails in CI', () => {
   assert.throws(() => skipUnless(absent, { CI: '1' }), SharedDataMissing);
   assert.equal(skipUnless(tmpdir(), { CI: 'true' }), undefined);
 });
+
+test('../shared holds five releases, each found directly and all as a folder of releases', {
+  skip: skipUnless(SDK_DIR),
+}, () => {
+  // What ../shared/eforms-sdk/README.md says it holds: 1.15.1 and the newest patch of 1.7 to 1.10.
+  const expected = ['1.15.1', '1.10.5', '1.9.5', '1.8.5', '1.7.5'];
+  const root = dirname(SDK_DIR);
+  assert.deepEqual(
+    listSdkReleases(root).map((r) => r.version),
+    expected,
+  );
+  for (const v of expected)
+    assert.deepEqual(listSdkReleases(join(root, v)), [{ version: v, dir: join(root, v) }]);
+  // Each real notice's declared MAJOR.MINOR picks its own release there.
+  for (const [declared, version] of [
+    ['eforms-sdk-1.7', '1.7.5'],
+    ['eforms-sdk-1.8', '1.8.5'],
+    ['eforms-sdk-1.9', '1.9.5'],
+    ['eforms-sdk-1.10', '1.10.5'],
+    ['eforms-sdk-1.15', '1.15.1'],
+  ] as const) {
+    const c = chooseSdkRelease(listSdkReleases(root), { declared });
+    assert.ok(c.ok && c.release.version === version, `${declared} -> ${version}`);
+  }
+});
