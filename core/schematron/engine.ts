@@ -26,12 +26,17 @@ import { loadMessages, locationOf, messageFor, writeSvrl } from './report';
 import { readPrepared, writePrepared } from './rule-cache';
 import type { CompiledRuleSet, EvaluateOptions, RuleReport, RuleSetKey } from './rule-set';
 import { RuleSetError } from './rule-set';
+import { statSync } from 'node:fs';
 import {
+  layoutOfPhases,
+  type RuleLayout,
+  readRuleLayout,
   readSchematron,
   type SchAssert,
   type SchDiagnostic,
   SchematronReadError,
   type SchPhase,
+  schematronPath,
 } from './schema';
 
 /** An expression parsed, or why it could not be. */
@@ -102,6 +107,7 @@ interface CPattern {
 }
 
 class RuleSet implements CompiledRuleSet {
+  readonly layout: RuleLayout;
   readonly ruleCount: number;
   readonly assertCount: number;
   readonly #rt = new Runtime();
@@ -117,6 +123,7 @@ class RuleSet implements CompiledRuleSet {
     private readonly prepared: PreparedPhase,
   ) {
     const { schema, parsed } = prepared;
+    this.layout = layoutOfPhases(schema.phases);
     for (const [prefix, uri] of schema.namespaces)
       if (!this.#prefixes.has(uri)) this.#prefixes.set(uri, prefix);
     const rt = this.#rt;
@@ -342,18 +349,53 @@ function toRuleSetError(e: unknown, key: RuleSetKey): never {
     if (e.kind === 'unknown-phase')
       throw new RuleSetError('unknown-phase', { phase: key.phase, phases: e.phases, path: e.path });
     if (e.kind === 'missing') throw new RuleSetError('no-schematron', { path: e.path, detail: e.message });
+    if (e.kind === 'missing-include')
+      throw new RuleSetError('missing-include', { path: e.path, file: e.file, detail: e.message });
     throw new RuleSetError('unreadable', { path: e.path, detail: e.message });
   }
   throw e;
 }
 
+const layouts = new Map<string, { stamp: string; layout: RuleLayout; phases: string[] }>();
+
+/**
+ * The layout of a release's rules for a mode (see RuleLayout), read once from its
+ * `complete-validation.sch` and kept while that file is unchanged. Throws a RuleSetError when the
+ * file is missing or is not Schematron.
+ */
+export function ruleLayout(
+  sdkDir: string,
+  mode: 'static' | 'dynamic',
+): { layout: RuleLayout; phases: string[] } {
+  const path = schematronPath(sdkDir, mode);
+  try {
+    let stamp = '';
+    try {
+      const s = statSync(path);
+      stamp = `${s.size}:${s.mtimeMs}`;
+    } catch {
+      // readRuleLayout words the missing file
+    }
+    const hit = layouts.get(path);
+    if (hit && stamp && hit.stamp === stamp) return { layout: hit.layout, phases: [...hit.phases] };
+    const read = readRuleLayout(sdkDir, mode);
+    layouts.set(path, { stamp, ...read });
+    return { layout: read.layout, phases: [...read.phases] };
+  } catch (e) {
+    return toRuleSetError(e, { sdkDir, sdkVersion: '', phase: '', mode });
+  }
+}
+
 /** Builds the rule set synchronously: from the disk cache when it holds this phase, else from the SDK. */
 export function loadRuleSetSync(key: RuleSetKey, opts: { cacheDir?: string } = {}): CompiledRuleSet {
   try {
-    const cached = opts.cacheDir ? readPrepared(opts.cacheDir, key) : undefined;
-    if (cached) return new RuleSet(key, 'cache', cached);
+    // The layout is part of the cache key: rules prepared for another layout (another release in the
+    // same place, an upgraded folder) are never read back.
+    const layout = opts.cacheDir ? ruleLayout(key.sdkDir, key.mode).layout : undefined;
+    const cached = opts.cacheDir && layout ? readPrepared(opts.cacheDir, key, layout) : undefined;
+    if (cached && layoutOfPhases(cached.schema.phases) === layout) return new RuleSet(key, 'cache', cached);
     const prepared = prepare(key);
-    if (opts.cacheDir) writePrepared(opts.cacheDir, key, prepared);
+    if (opts.cacheDir && layout) writePrepared(opts.cacheDir, key, layout, prepared);
     return new RuleSet(key, 'sdk', prepared);
   } catch (e) {
     return toRuleSetError(e, key);
@@ -375,4 +417,5 @@ export function loadCompiledRuleSet(key: RuleSetKey, opts: { cacheDir?: string }
 /** Forget compiled phases (tests and benchmarks that measure a cold start). */
 export function clearRuleSetMemory(): void {
   memory.clear();
+  layouts.clear();
 }
