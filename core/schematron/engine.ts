@@ -5,6 +5,7 @@
 // Expressions outside the supported subset are named in `notEvaluated`, never skipped silently.
 // No `vscode` import here.
 
+import { statSync } from 'node:fs';
 import { indexXml, type XmlIndex } from '../notice';
 import type { SvrlAssertion } from '../svrl';
 import {
@@ -26,7 +27,6 @@ import { loadMessages, locationOf, messageFor, writeSvrl } from './report';
 import { readPrepared, writePrepared } from './rule-cache';
 import type { CompiledRuleSet, EvaluateOptions, RuleReport, RuleSetKey } from './rule-set';
 import { RuleSetError } from './rule-set';
-import { statSync } from 'node:fs';
 import {
   layoutOfPhases,
   type RuleLayout,

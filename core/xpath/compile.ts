@@ -1064,7 +1064,11 @@ function compileLibraryCall(fn: string, args: Compiled[]): Compiled | undefined 
       };
     case 'string-join':
       arity(2, 2);
-      return (x) => [atomics(a0(x)).map((a) => stringOf(a)).join(str(a1, x))];
+      return (x) => [
+        atomics(a0(x))
+          .map((a) => stringOf(a))
+          .join(str(a1, x)),
+      ];
     case 'substring':
       arity(2, 3);
       return (x) => {
@@ -1134,24 +1138,23 @@ function compileLibraryCall(fn: string, args: Compiled[]): Compiled | undefined 
       return (x) => [...str(a0, x)].map((c) => c.codePointAt(0) as number);
     case 'codepoints-to-string':
       arity(1, 1);
-      return (x) =>
-        [
-          atomics(a0(x))
-            .map((a) => {
-              const cp = typeof a === 'number' ? a : a instanceof Untyped ? toDouble(a.s) : Number.NaN;
-              const legal =
-                Number.isInteger(cp) &&
-                (cp === 0x9 ||
-                  cp === 0xa ||
-                  cp === 0xd ||
-                  (cp >= 0x20 && cp <= 0xd7ff) ||
-                  (cp >= 0xe000 && cp <= 0xfffd) ||
-                  (cp >= 0x10000 && cp <= 0x10ffff));
-              if (!legal) throw new XPathDynamicError('FOCH0001', `${cp} is not a legal XML character`);
-              return String.fromCodePoint(cp);
-            })
-            .join(''),
-        ];
+      return (x) => [
+        atomics(a0(x))
+          .map((a) => {
+            const cp = typeof a === 'number' ? a : a instanceof Untyped ? toDouble(a.s) : Number.NaN;
+            const legal =
+              Number.isInteger(cp) &&
+              (cp === 0x9 ||
+                cp === 0xa ||
+                cp === 0xd ||
+                (cp >= 0x20 && cp <= 0xd7ff) ||
+                (cp >= 0xe000 && cp <= 0xfffd) ||
+                (cp >= 0x10000 && cp <= 0x10ffff));
+            if (!legal) throw new XPathDynamicError('FOCH0001', `${cp} is not a legal XML character`);
+            return String.fromCodePoint(cp);
+          })
+          .join(''),
+      ];
     case 'abs':
     case 'floor':
     case 'ceiling':
@@ -1160,7 +1163,15 @@ function compileLibraryCall(fn: string, args: Compiled[]): Compiled | undefined 
       return (x) => {
         const v = numericArg(a0(x), fn);
         if (v === undefined) return [];
-        return [fn === 'abs' ? Math.abs(v) : fn === 'floor' ? Math.floor(v) : fn === 'ceiling' ? Math.ceil(v) : roundXPath(v)];
+        return [
+          fn === 'abs'
+            ? Math.abs(v)
+            : fn === 'floor'
+              ? Math.floor(v)
+              : fn === 'ceiling'
+                ? Math.ceil(v)
+                : roundXPath(v),
+        ];
       };
     case 'round-half-to-even':
       arity(1, 2);
@@ -1210,7 +1221,8 @@ function compileLibraryCall(fn: string, args: Compiled[]): Compiled | undefined 
       return (x) => {
         const items = a0(x);
         const start = roundXPath(numericArg(a1(x), fn) ?? Number.NaN);
-        const end = n > 2 ? start + roundXPath(numericArg(a2(x), fn) ?? Number.NaN) : Number.POSITIVE_INFINITY;
+        const end =
+          n > 2 ? start + roundXPath(numericArg(a2(x), fn) ?? Number.NaN) : Number.POSITIVE_INFINITY;
         return items.filter((_, i) => i + 1 >= start && i + 1 < end);
       };
     case 'insert-before':
@@ -1233,7 +1245,11 @@ function compileLibraryCall(fn: string, args: Compiled[]): Compiled | undefined 
       return (x) => {
         const items = a0(x);
         const ok =
-          fn === 'zero-or-one' ? items.length <= 1 : fn === 'one-or-more' ? items.length >= 1 : items.length === 1;
+          fn === 'zero-or-one'
+            ? items.length <= 1
+            : fn === 'one-or-more'
+              ? items.length >= 1
+              : items.length === 1;
         if (!ok)
           throw new XPathDynamicError(
             fn === 'zero-or-one' ? 'FORG0003' : fn === 'one-or-more' ? 'FORG0004' : 'FORG0005',

@@ -653,7 +653,8 @@ function parseSubPicture(sub: string, picture: string): SubPicture {
   const passiveInBody = body.find((c) => !isActive(c));
   if (passiveInBody !== undefined)
     pictureError(picture, `a passive character '${passiveInBody}' between active characters`);
-  if (body.filter((c) => c === DF.decimal).length > 1) pictureError(picture, 'more than one decimal separator');
+  if (body.filter((c) => c === DF.decimal).length > 1)
+    pictureError(picture, 'more than one decimal separator');
   const pc = chars.filter((c) => c === DF.percent).length;
   const pm = chars.filter((c) => c === DF.perMille).length;
   if (pc + pm > 1) pictureError(picture, 'more than one percent or per-mille sign');
@@ -674,7 +675,8 @@ function parseSubPicture(sub: string, picture: string): SubPicture {
   if (fracPart.length > 0 && fracPart[0] === DF.grouping)
     pictureError(picture, 'a grouping separator next to the decimal separator');
   for (let i = 1; i < body.length; i++)
-    if (body[i] === DF.grouping && body[i - 1] === DF.grouping) pictureError(picture, 'adjacent grouping separators');
+    if (body[i] === DF.grouping && body[i - 1] === DF.grouping)
+      pictureError(picture, 'adjacent grouping separators');
   const intGroups: number[] = [];
   let seen = 0;
   for (let i = intPart.length - 1; i >= 0; i--) {
@@ -692,7 +694,17 @@ function parseSubPicture(sub: string, picture: string): SubPicture {
   const maxFrac = fracDigits.length;
   // XSLT 2.0 §16.4.3: with no zero digit in the integer part and no decimal separator, one digit.
   if (minInt === 0 && dot < 0) minInt = 1;
-  return { prefix, suffix, minInt, minFrac, maxFrac, intGroups, fracGroups, percent: pc > 0, perMille: pm > 0 };
+  return {
+    prefix,
+    suffix,
+    minInt,
+    minFrac,
+    maxFrac,
+    intGroups,
+    fracGroups,
+    percent: pc > 0,
+    perMille: pm > 0,
+  };
 }
 
 function insertGroups(digits: string, groups: number[], fromRight: boolean): string {
@@ -700,7 +712,10 @@ function insertGroups(digits: string, groups: number[], fromRight: boolean): str
   // Regular grouping (positions N, 2N, 3N…, XSLT 2.0 §16.4.3) repeats as far as the number needs.
   const g = Math.min(...groups);
   const regular =
-    fromRight && g > 0 && groups.every((p) => p % g === 0) && new Set(groups).size === Math.max(...groups) / g;
+    fromRight &&
+    g > 0 &&
+    groups.every((p) => p % g === 0) &&
+    new Set(groups).size === Math.max(...groups) / g;
   const at = new Set(groups);
   const n = digits.length;
   let out = '';

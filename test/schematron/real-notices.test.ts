@@ -7,73 +7,21 @@
 // prefixes and the `[1]` the reference writes do not matter. Reads ../shared; writes nothing.
 
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { loadRuleSet, phaseFor, ruleLayout } from '../../core/schematron';
 import { parseSvrl } from '../../core/svrl/report';
-import { SHARED_DIR, skipUnless } from '../support/shared-data';
-
-export const REAL_DIR = join(SHARED_DIR, 'real-notices');
-export const SDKS_DIR = join(SHARED_DIR, 'eforms-sdk');
-/** The day the reference run fixed `current-dateTime()` on (2026-11-24T12:00:00Z). */
-export const REFERENCE_TODAY = '2026-11-24';
-
-export interface RealNotice {
-  pubno: string;
-  /** `1.8` */
-  minor: string;
-  subtype: string;
-  path: string;
-}
-
-export function realNotices(): RealNotice[] {
-  const lines = readFileSync(join(REAL_DIR, 'index.tsv'), 'utf8').trim().split('\n').slice(1);
-  return lines.map((l) => {
-    const [pubno, cid, subtype] = l.split('\t');
-    return {
-      pubno,
-      minor: cid.replace(/^eforms-sdk-/, ''),
-      subtype,
-      path: join(REAL_DIR, 'notices', `${pubno}.xml`),
-    };
-  });
-}
-
-/** The newest patch of a minor version among the releases of ../shared/eforms-sdk. */
-export function releaseFor(minor: string): { version: string; dir: string } | undefined {
-  const patches = readdirSync(SDKS_DIR)
-    .filter((v) => v.startsWith(`${minor}.`) && /^\d+\.\d+\.\d+$/.test(v))
-    .sort((a, b) => Number(b.split('.')[2]) - Number(a.split('.')[2]));
-  return patches[0] ? { version: patches[0], dir: join(SDKS_DIR, patches[0]) } : undefined;
-}
-
-/** `/a:X/a:Y[2]/@b` or `/Q{u}X[1]/Q{u}Y[2]/@b` as `{u}X[1]/{u}Y[2]/@{}b`. */
-export function canonicalLocation(location: string, prefixes: ReadonlyMap<string, string>): string {
-  const steps: string[] = [];
-  // Steps are split on `/` outside `{…}` (namespace URIs hold slashes).
-  let depth = 0;
-  let cur = '';
-  for (const c of location) {
-    if (c === '{') depth++;
-    else if (c === '}') depth--;
-    if (c === '/' && depth === 0) {
-      if (cur) steps.push(cur);
-      cur = '';
-    } else cur += c;
-  }
-  if (cur) steps.push(cur);
-  return steps
-    .map((s) => {
-      const attr = s.startsWith('@');
-      const body = attr ? s.slice(1) : s;
-      const m = /^(?:Q\{([^}]*)\}|([\w.-]+):)?([\w.-]+|text\(\))(?:\[(\d+)\])?$/.exec(body);
-      if (!m) return s;
-      const uri = m[1] ?? (m[2] !== undefined ? (prefixes.get(m[2]) ?? `?${m[2]}`) : '');
-      return attr ? `@{${uri}}${m[3]}` : `{${uri}}${m[3]}[${m[4] ?? '1'}]`;
-    })
-    .join('/');
-}
+import {
+  canonicalLocation,
+  REAL_DIR,
+  REFERENCE_TODAY,
+  realNotices,
+  releaseFor,
+  SDKS_DIR,
+} from '../support/real-notices';
+import { isRegexPending } from '../support/regex-pending';
+import { skipUnless } from '../support/shared-data';
 
 const skip = skipUnless(join(REAL_DIR, 'index.tsv')) ?? skipUnless(SDKS_DIR);
 
@@ -109,9 +57,19 @@ describe('real notices: each with its own release, as Saxon-HE reports them', { 
       const release = releaseFor(n.minor);
       assert.ok(release);
       const { phase } = phaseFor(release.dir, 'static', n.subtype);
-      const rules = await loadRuleSet({ sdkDir: release.dir, sdkVersion: release.version, phase, mode: 'static' });
+      const rules = await loadRuleSet({
+        sdkDir: release.dir,
+        sdkVersion: release.version,
+        phase,
+        mode: 'static',
+      });
       const r = rules.evaluate(readFileSync(n.path, 'utf8'), { today: REFERENCE_TODAY });
-      assert.deepEqual(r.notEvaluated, [], 'every rule is evaluated');
+      const pending = r.notEvaluated.filter((x) => isRegexPending(release.version, x.reason));
+      assert.deepEqual(
+        r.notEvaluated.filter((x) => !pending.includes(x)),
+        [],
+        'every rule is evaluated (but the regexes pending the new regex engine)',
+      );
       assert.ok(r.assertsEvaluated > 0);
       const prefixes = parseSvrl(r.svrl).namespaces;
       const rows = readFileSync(join(REAL_DIR, 'saxon-reports', `${n.pubno}.tsv`), 'utf8')
@@ -124,7 +82,9 @@ describe('real notices: each with its own release, as Saxon-HE reports them', { 
         const [id, role, loc] = l.split('\t');
         return key(id, role, loc);
       });
-      const actual = r.failures.filter((f) => f.kind === 'failed-assert').map((f) => key(f.id, f.role, f.location));
+      const actual = r.failures
+        .filter((f) => f.kind === 'failed-assert')
+        .map((f) => key(f.id, f.role, f.location));
       assert.deepEqual(actual.sort(), expected.sort());
     });
   }
