@@ -166,7 +166,7 @@ describe('dates and durations (F&O §10.5)', () => {
     assert.equal(num('seconds-from-duration(xs:dayTimeDuration("P3DT10H12.5S"))'), 12.5);
     assert.equal(num('seconds-from-duration(xs:dayTimeDuration("-PT256S"))'), -16);
   });
-  test('component extraction from dates §10.5.10-§10.5.12 and times §10.5.14-§10.5.16', () => {
+  test('component extraction from dates §10.5.14-§10.5.16 and times §10.5.18-§10.5.20', () => {
     assert.equal(num('year-from-date(xs:date("1999-05-31"))'), 1999);
     assert.equal(num('year-from-date(xs:date("2000-01-01+05:00"))'), 2000);
     assert.equal(num('month-from-date(xs:date("1999-05-31-05:00"))'), 5);
@@ -287,6 +287,16 @@ describe('format-number (XSLT 2.0 §16.4, default decimal format)', () => {
   });
   test('a string argument is a type error', () => {
     fails("format-number('12', '#')", 'XPTY0004');
+  });
+});
+
+describe('accessors and node functions (F&O §2.4, §14.2, §14.3)', () => {
+  test('fn:data atomizes; fn:local-name and fn:namespace-uri name a node', () => {
+    assert.deepEqual(items('data(//v)'), ['3', '5', '4']);
+    assert.equal(one('local-name(/n/v[1])'), 'v');
+    assert.equal(one('namespace-uri(/n)'), '', 'no namespace: the zero-length string');
+    assert.equal(one('local-name(())'), '', 'the empty sequence: the zero-length string');
+    fails("local-name('v')", 'XPTY0004');
   });
 });
 
