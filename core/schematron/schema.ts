@@ -206,11 +206,14 @@ export function readSchematron(sdkDir: string, mode: 'static' | 'dynamic', phase
     active = schKids(index, ph, 'active').map((a) => attr(index, a, 'pattern') ?? '');
   }
   const found = new Map<string, SchPattern>();
+  // Every pattern in document order, for `#ALL`: patterns without an id, or sharing one, all run.
+  const ordered: SchPattern[] = [];
   const dir = dirname(path);
   for (const el of schKids(index, root)) {
     if (el.local === 'pattern') {
       const pat = readPattern(index, el);
       found.set(pat.id, pat);
+      ordered.push(pat);
     } else if (el.local === 'include') {
       const file = join(dir, attr(index, el, 'href') ?? '');
       const id = patternIdOf(file, path);
@@ -220,6 +223,7 @@ export function readSchematron(sdkDir: string, mode: 'static' | 'dynamic', phase
       if (top?.ns === SCH_NS && top.local === 'pattern') {
         const pat = readPattern(inc, top);
         found.set(pat.id, pat);
+        ordered.push(pat);
       }
     }
   }
@@ -234,10 +238,12 @@ export function readSchematron(sdkDir: string, mode: 'static' | 'dynamic', phase
     }
   }
   const patterns: SchPattern[] = [];
-  for (const id of active ?? [...found.keys()]) {
-    const p = found.get(id);
-    if (p) patterns.push(p);
-  }
+  if (!active) patterns.push(...ordered);
+  else
+    for (const id of active) {
+      const p = found.get(id);
+      if (p) patterns.push(p);
+    }
   const title = schKids(index, root, 'title')[0];
   return {
     title: title ? textContent(index, title).trim() : '',

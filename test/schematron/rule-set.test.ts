@@ -123,6 +123,16 @@ describe('the layout of a release, read from its files', () => {
     assert.ok(ids.includes('R-FIRST') && ids.includes('R-DATE'), 'every pattern runs');
   });
 
+  test('without phases, every pattern runs, even those without an id', async () => {
+    const dir = writeSdk(
+      'layout-no-ids',
+      noPhases.replace('<pattern id="p1">', '<pattern>').replace('<pattern id="p2">', '<pattern>'),
+    );
+    const all = await loadRuleSet({ sdkDir: dir, sdkVersion: '0.0.8', phase: '#ALL', mode: 'static' });
+    const ids = all.evaluate(NOTICE, { today: '2024-03-01' }).failures.map((f) => f.id);
+    assert.ok(ids.includes('R-FIRST') && ids.includes('R-DATE'), ids.join(', '));
+  });
+
   test('a release without rules is a RuleSetError', () => {
     assert.throws(
       () => ruleLayout(join(temp, 'nowhere'), 'static'),
