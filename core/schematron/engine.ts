@@ -3,6 +3,8 @@
 // dir, on disk; closures are then built from the prepared form. A run follows Schematron: for each
 // active pattern, each node is handled by the first rule whose context matches it, in document order.
 // Expressions outside the supported subset are named in `notEvaluated`, never skipped silently.
+// The layout of a release's rules (which phase selects a subtype: none, `16` or `eforms-16`) is read from
+// its files by `ruleLayout`, once per file version, and is part of the disk cache's key.
 // No `vscode` import here.
 
 import { statSync } from 'node:fs';

@@ -2,7 +2,8 @@
 // (document.ts), with XPath 2.0 semantics (xpath-values.ts). Variables are resolved to frame slots at
 // compile time; large literal code lists in comparisons become Sets. An expression that uses a function
 // outside the supported set throws XPathUnsupportedError at compile time, never at evaluation, so the
-// caller knows before the run which rules it cannot evaluate. No I/O.
+// caller knows before the run which rules it cannot evaluate. The function table covers the XPath 2.0
+// library the SDK releases use, with F&O 2.0 type rules and error codes, over xs:double numbers. No I/O.
 
 import { ATTRIBUTE, DOCUMENT, docOrder, ELEMENT, TEXT, type XDocument, XNode } from './document';
 import type { Ast, NodeTest } from './parser';

@@ -1,7 +1,8 @@
 // XPath 2.0 values and their semantics, as the SDK rules rely on them: untypedAtomic (node content)
 // promoted by the other operand in general comparisons, existential comparisons over sequences,
 // xs:date/xs:time with time zones, day-time and year-month durations and their arithmetic, number
-// formatting, and XSD regular expressions translated to JavaScript ones (with the `u` flag).
+// formatting (XPath's and XSLT 2.0's format-number pictures), rounding, distinct-values equality, date and
+// duration components, and XSD regular expressions translated to JavaScript ones (with the `u` flag).
 // Dynamic errors are thrown as XPathDynamicError with the W3C error code. No I/O.
 
 import { XNode } from './document';
