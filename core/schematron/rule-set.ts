@@ -28,7 +28,10 @@ export interface RuleSetKey {
 }
 
 export interface EvaluateOptions {
-  /** The date `current-date()` returns, `YYYY-MM-DD`; today (UTC) when absent. */
+  /**
+   * The date `current-date()` returns, `YYYY-MM-DD`; today (UTC) when absent. A date is enough: the rules
+   * of SDK 1.7 to 1.15 call `current-date()` only, never `current-dateTime()` or `current-time()`.
+   */
   today?: string;
   /** Language of the messages (`en`, `fr`…); `en` when absent. */
   language?: string;
