@@ -5,7 +5,7 @@
 // evaluate are named in the report, never skipped silently. No `vscode` import here.
 
 import { textContent, type XmlIndex } from '../notice';
-import { type CompiledRuleSet, loadRuleSet, phaseFor, RuleSetError } from '../schematron';
+import { type CompiledRuleSet, loadRuleSet, phaseFor, RuleSetError, ruleLayout } from '../schematron';
 import { resolveSdk, SdkError, type SdkSources } from '../sdk';
 import { parseSvrl, type SvrlReport } from '../svrl';
 import type { EngineReport, ValidationInput, Validator } from './validator';
@@ -38,13 +38,22 @@ export class LocalSdkValidator implements Validator {
 
   constructor(private readonly o: LocalValidatorOptions) {}
 
+  private runsEveryPattern(dir: string, mode: 'static' | 'dynamic'): boolean {
+    try {
+      return ruleLayout(dir, mode).layout === 'no-phases';
+    } catch {
+      return false; // the load below words a release without rules
+    }
+  }
+
   async validate(input: ValidationInput): Promise<EngineReport> {
     const want = input.pinned ? { pinned: input.sdkVersion } : { declared: input.sdkVersion || undefined };
     const { release, because } = await resolveSdk(this.o.sources, want);
     if (input.signal?.aborted) throw abortError();
     const subType = noticeSubTypeOf(input.index);
     const base = { engine: 'local' as const, sdkVersion: release.version, because };
-    if (!subType) {
+    // A release without phases (up to 1.9) runs every pattern whatever the subtype, as the reference does.
+    if (!subType && !this.runsEveryPattern(release.dir, input.mode)) {
       const svrl = emptySvrl();
       return {
         ...base,
@@ -62,7 +71,7 @@ export class LocalSdkValidator implements Validator {
     let phase: string;
     try {
       // The release's own layout names the phase (`#ALL`, `16` or `eforms-16`): read from its files.
-      phase = phaseFor(release.dir, input.mode, subType).phase;
+      phase = phaseFor(release.dir, input.mode, subType ?? '').phase;
       const key = { sdkDir: release.dir, sdkVersion: release.version, phase, mode: input.mode };
       const id = JSON.stringify(key);
       let rules = this.ruleSets.get(id);
