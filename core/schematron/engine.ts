@@ -16,6 +16,7 @@ import {
   compile,
   ebv,
   parseDate,
+  parseDateTime,
   parseXPath,
   Runtime,
   type Scope,
@@ -224,8 +225,12 @@ class RuleSet implements CompiledRuleSet {
         : notice;
     const doc = new XDocument(index);
     const rt = this.#rt;
-    const today = opts.today ?? new Date().toISOString().slice(0, 10);
-    rt.reset(doc, parseDate(/^\d{4}-\d{2}-\d{2}$/.test(today) ? `${today}Z` : today));
+    // current-dateTime() is `now`; current-date() is `today`, else the date of `now` in its time zone.
+    const nowText = opts.now ?? (opts.today === undefined ? new Date().toISOString() : undefined);
+    const now = nowText === undefined ? undefined : parseDateTime(nowText);
+    const nowZone = /(Z|[+-]\d{2}:\d{2})\s*$/.exec(nowText ?? '')?.[1] ?? '';
+    const today = opts.today ?? `${nowText?.trim().slice(0, 10)}${nowZone}`;
+    rt.reset(doc, parseDate(/^\d{4}-\d{2}-\d{2}$/.test(today) ? `${today}Z` : today), now);
     const messages = loadMessages(this.key.sdkDir, opts.language ?? 'en');
     const notEvaluated = [...this.#staticNotEvaluated];
     const failures: SvrlAssertion[] = [];

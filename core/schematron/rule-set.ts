@@ -29,10 +29,15 @@ export interface RuleSetKey {
 
 export interface EvaluateOptions {
   /**
-   * The date `current-date()` returns, `YYYY-MM-DD`; today (UTC) when absent. A date is enough: the rules
-   * of SDK 1.7 to 1.15 call `current-date()` only, never `current-dateTime()` or `current-time()`.
+   * The date `current-date()` returns, `YYYY-MM-DD`; the date of `now`, else today (UTC), when absent. A
+   * date is enough for the rules of SDK 1.7 to 1.15: they call `current-date()` only.
    */
   today?: string;
+  /**
+   * The instant `current-dateTime()` and `current-time()` return (`2026-11-24T12:00:00Z`); absent: the
+   * first instant of `today` when it is given, else now.
+   */
+  now?: string;
   /** Language of the messages (`en`, `fr`…); `en` when absent. */
   language?: string;
   /** Polled between patterns: when it answers true the run stops and the report says so. */

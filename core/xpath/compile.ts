@@ -15,12 +15,14 @@ import {
   compareGeneral,
   compareValues,
   dateParts,
+  dateToString,
   distinctKey,
   durationParts,
   formatNumber,
   type Item,
   normalizeSpace,
   parseDate,
+  parseDateTime,
   parseDuration,
   parseTime,
   roundHalfToEven,
@@ -62,9 +64,13 @@ export class Runtime {
   memo: (Seq | undefined)[] = [];
   readonly #keys = new Map<string, number>();
 
-  reset(doc: XDocument, today: XDate): void {
+  /** current-dateTime(); when the caller names only a date, its first instant. */
+  now!: XDate;
+
+  reset(doc: XDocument, today: XDate, now?: XDate): void {
     this.doc = doc;
     this.today = today;
+    this.now = now ?? new XDate('dateTime', today.ms, today.tz);
     this.globals = new Array(this.globalFns.length);
     this.frame = [];
     this.memo = new Array(this.#keys.size);
@@ -288,11 +294,23 @@ function stringArg(s: Seq, what: string): string {
   return it === undefined ? '' : stringOf(it);
 }
 
-function castTo(s: Seq, target: 'date' | 'time' | 'dayTime' | 'yearMonth', name: string): Seq {
+function castTo(s: Seq, target: 'date' | 'time' | 'dateTime' | 'dayTime' | 'yearMonth', name: string): Seq {
   const it = one(s, name);
   if (it === undefined) return EMPTY;
   const a = atomize(it);
-  if (a instanceof XDate && (a.kind === target || (target === 'date' && a.kind === 'date'))) return [a];
+  if (a instanceof XDate && a.kind === target) return [a];
+  // F&O §17.1.5: a dateTime casts to its date or time (in its own time zone), a date to its midnight.
+  if (a instanceof XDate && a.kind === 'dateTime' && (target === 'date' || target === 'time')) {
+    const text = dateToString(a);
+    const tz = /(Z|[+-]\d{2}:\d{2})$/.exec(text)?.[1] ?? '';
+    return [
+      target === 'date'
+        ? parseDate(text.slice(0, text.indexOf('T')) + tz)
+        : parseTime(text.slice(text.indexOf('T') + 1)),
+    ];
+  }
+  if (a instanceof XDate && a.kind === 'date' && target === 'dateTime')
+    return [new XDate('dateTime', a.ms, a.tz)];
   if (a instanceof XDuration && a.kind === target) return [a];
   if (a instanceof XDuration && (target === 'dayTime' || target === 'yearMonth')) {
     return [new XDuration(target, target === 'yearMonth' ? a.months : 0, target === 'dayTime' ? a.ms : 0)];
@@ -301,6 +319,7 @@ function castTo(s: Seq, target: 'date' | 'time' | 'dayTime' | 'yearMonth', name:
     const str = typeof a === 'string' ? a : a.s;
     if (target === 'date') return [parseDate(str)];
     if (target === 'time') return [parseTime(str)];
+    if (target === 'dateTime') return [parseDateTime(str)];
     return [parseDuration(str, target)];
   }
   throw new XPathDynamicError('XPTY0004', `cannot cast ${typeName(a)} to ${name}`);
@@ -936,6 +955,15 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
     case 'xs:yearMonthDuration':
       arity(1, 1);
       return (x) => castTo(a0(x), 'yearMonth', fn);
+    case 'xs:dateTime':
+      arity(1, 1);
+      return (x) => castTo(a0(x), 'dateTime', fn);
+    case 'current-dateTime':
+      arity(0, 0);
+      return () => [rt.now];
+    case 'current-time':
+      arity(0, 0);
+      return () => castTo([rt.now], 'time', fn);
   }
   const more = compileLibraryCall(fn, args);
   if (more) return more;
@@ -972,12 +1000,13 @@ function integerArg(s: Seq, fn: string): number {
   return v;
 }
 
-function dateArg(s: Seq, fn: string, kind: 'date' | 'time'): XDate | undefined {
+function dateArg(s: Seq, fn: string, kind: 'date' | 'time' | 'dateTime'): XDate | undefined {
   const it = one(s, `${fn}()`);
   if (it === undefined) return undefined;
   const a = atomize(it);
   if (a instanceof XDate && a.kind === kind) return a;
-  if (a instanceof Untyped) return kind === 'date' ? parseDate(a.s) : parseTime(a.s);
+  if (a instanceof Untyped)
+    return kind === 'date' ? parseDate(a.s) : kind === 'time' ? parseTime(a.s) : parseDateTime(a.s);
   throw new XPathDynamicError('XPTY0004', `${fn}() expects an xs:${kind}, got ${typeName(a)}`);
 }
 
@@ -1279,6 +1308,45 @@ function compileLibraryCall(fn: string, args: Compiled[]): Compiled | undefined 
         if (!d) return [];
         const p = dateParts(d);
         return [fn === 'year-from-date' ? p.year : fn === 'month-from-date' ? p.month : p.day];
+      };
+    case 'year-from-dateTime':
+    case 'month-from-dateTime':
+    case 'day-from-dateTime':
+    case 'hours-from-dateTime':
+    case 'minutes-from-dateTime':
+    case 'seconds-from-dateTime':
+      arity(1, 1);
+      return (x) => {
+        const d = dateArg(a0(x), fn, 'dateTime');
+        if (!d) return [];
+        const p = dateParts(d);
+        const field = fn.slice(0, fn.indexOf('-'));
+        return [
+          field === 'year'
+            ? p.year
+            : field === 'month'
+              ? p.month
+              : field === 'day'
+                ? p.day
+                : field === 'hours'
+                  ? p.hours
+                  : field === 'minutes'
+                    ? p.minutes
+                    : p.seconds,
+        ];
+      };
+    case 'dateTime':
+      arity(2, 2);
+      return (x) => {
+        const d = dateArg(a0(x), fn, 'date');
+        const t = dateArg(a1(x), fn, 'time');
+        if (!d || !t) return [];
+        if (d.tz !== undefined && t.tz !== undefined && d.tz !== t.tz)
+          throw new XPathDynamicError('FORG0008', 'the date and the time have different time zones');
+        const ds = dateToString(d).replace(/(Z|[+-]\d{2}:\d{2})$/, '');
+        const ts = dateToString(t).replace(/(Z|[+-]\d{2}:\d{2})$/, '');
+        const tz = /(Z|[+-]\d{2}:\d{2})$/.exec(dateToString(d.tz !== undefined ? d : t))?.[1] ?? '';
+        return [parseDateTime(`${ds}T${ts}${tz}`)];
       };
     case 'hours-from-time':
     case 'minutes-from-time':

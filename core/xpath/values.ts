@@ -14,7 +14,7 @@ export class Untyped {
 
 export class XDate {
   constructor(
-    readonly kind: 'date' | 'time',
+    readonly kind: 'date' | 'time' | 'dateTime',
     /** The starting instant in ms (time zone applied; implicit time zone = UTC). */
     readonly ms: number,
     /** Time zone offset in minutes, undefined when the value had none. */
@@ -161,6 +161,32 @@ export function parseTime(s: string): XDate {
   return new XDate('time', ms, tz);
 }
 
+const DATETIME_RE =
+  /^\s*(-?[0-9]{4,})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2}(?:\.[0-9]+)?)(Z|[+-][0-9]{2}:[0-9]{2})?\s*$/;
+
+/** xs:dateTime (XSD 1.0 §3.2.7): `24:00:00` is the first instant of the next day. */
+export function parseDateTime(s: string): XDate {
+  const m = DATETIME_RE.exec(s);
+  const fail = (): never => {
+    throw new XPathDynamicError('FORG0001', `'${s}' is not a valid xs:dateTime`);
+  };
+  if (!m) return fail();
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  const h = Number(m[4]);
+  const mi = Number(m[5]);
+  const sec = Number(m[6]);
+  const tz = parseTz(m[7]);
+  const midnight24 = h === 24 && mi === 0 && sec === 0;
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || Number.isNaN(tz) || y === 0) return fail();
+  if ((h > 23 && !midnight24) || mi > 59 || sec >= 60) return fail();
+  const day = new Date(Date.UTC(2000, mo - 1, d));
+  day.setUTCFullYear(y);
+  const local = day.getTime() + (midnight24 ? 86_400_000 : ((h * 60 + mi) * 60 + sec) * 1000);
+  return new XDate('dateTime', Math.round(local) - (tz ?? 0) * 60_000, tz);
+}
+
 function pad(n: number, w = 2): string {
   return String(Math.trunc(Math.abs(n))).padStart(w, '0');
 }
@@ -173,13 +199,13 @@ function tzToString(tz: number | undefined): string {
 
 export function dateToString(d: XDate): string {
   const local = new Date(d.ms + (d.tz ?? 0) * 60_000);
-  if (d.kind === 'date') {
-    const y = local.getUTCFullYear();
-    return `${y < 0 ? '-' : ''}${pad(y, 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}${tzToString(d.tz)}`;
-  }
+  const y = local.getUTCFullYear();
+  const date = `${y < 0 ? '-' : ''}${pad(y, 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}`;
+  if (d.kind === 'date') return `${date}${tzToString(d.tz)}`;
   const msPart = local.getUTCMilliseconds();
   const secs = `${pad(local.getUTCSeconds())}${msPart ? `.${String(msPart).padStart(3, '0').replace(/0+$/, '')}` : ''}`;
-  return `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${secs}${tzToString(d.tz)}`;
+  const time = `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${secs}`;
+  return `${d.kind === 'dateTime' ? `${date}T` : ''}${time}${tzToString(d.tz)}`;
 }
 
 const DUR_RE =
@@ -250,6 +276,7 @@ function addDayTime(d: XDate, ms: number): XDate {
     const wrapped = (((local + ms) % MS_PER_DAY) + MS_PER_DAY) % MS_PER_DAY;
     return new XDate('time', ref + wrapped - (d.tz ?? 0) * 60_000, d.tz);
   }
+  if (d.kind === 'dateTime') return new XDate('dateTime', d.ms + ms, d.tz);
   // A date plus a duration is the date of the resulting instant, in the date's own time zone.
   const local = d.ms + (d.tz ?? 0) * 60_000 + ms;
   const day = Math.floor(local / MS_PER_DAY) * MS_PER_DAY;
@@ -352,7 +379,12 @@ function promote(u: Untyped, other: Atomic): Atomic {
     if (t === 'false' || t === '0') return false;
     throw new XPathDynamicError('FORG0001', `'${u.s}' is not a valid xs:boolean`);
   }
-  if (other instanceof XDate) return other.kind === 'date' ? parseDate(u.s) : parseTime(u.s);
+  if (other instanceof XDate)
+    return other.kind === 'date'
+      ? parseDate(u.s)
+      : other.kind === 'time'
+        ? parseTime(u.s)
+        : parseDateTime(u.s);
   return parseDuration(u.s, other.kind);
 }
 

@@ -2,7 +2,7 @@
 // ../shared/real-notices/, run with the release its cbc:CustomizationID declares (from
 // ../shared/eforms-sdk/, static rules, the phase that release's layout names for the subtype), gives
 // exactly the failed-asserts of the reference run (Saxon-HE 12 + SchXslt 2, saxon-reports/<pubno>.tsv) as
-// a multiset of (rule id, role, node), with current-date() on 2026-11-24 as the reference fixed it.
+// a multiset of (rule id, role, node), with current-dateTime() fixed at 2026-11-24T12:00:00Z as in the reference.
 // Locations are compared as nodes: both sides are turned into `{uri}local[n]` steps, so that the
 // prefixes and the `[1]` the reference writes do not matter. Reads ../shared; writes nothing.
 
@@ -15,7 +15,7 @@ import { parseSvrl } from '../../core/svrl/report';
 import {
   canonicalLocation,
   REAL_DIR,
-  REFERENCE_TODAY,
+  REFERENCE_NOW,
   realNotices,
   releaseFor,
   SDKS_DIR,
@@ -63,7 +63,7 @@ describe('real notices: each with its own release, as Saxon-HE reports them', { 
         phase,
         mode: 'static',
       });
-      const r = rules.evaluate(readFileSync(n.path, 'utf8'), { today: REFERENCE_TODAY });
+      const r = rules.evaluate(readFileSync(n.path, 'utf8'), { now: REFERENCE_NOW });
       const pending = r.notEvaluated.filter((x) => isRegexPending(release.version, x.reason));
       assert.deepEqual(
         r.notEvaluated.filter((x) => !pending.includes(x)),

@@ -225,6 +225,28 @@ describe('a small schema', () => {
   });
 });
 
+describe('the clock of a run', () => {
+  const clock = `<?xml version="1.0" encoding="UTF-8"?>
+<schema xmlns="http://purl.oclc.org/dsdl/schematron" queryBinding="xslt2">
+  <ns prefix="fn" uri="http://www.w3.org/2005/xpath-functions"/>
+  <pattern id="p"><rule context="/*">
+    <assert id="R-BEFORE-ONE" role="ERROR" test="current-dateTime() &lt; xs:dateTime('2026-11-24T13:00:00Z')">x</assert>
+    <assert id="R-TODAY" role="ERROR" test="current-date() = xs:date('2026-11-24Z')">x</assert>
+    <assert id="R-NOON" role="ERROR" test="current-time() = xs:time('12:00:00Z')">x</assert>
+  </rule></pattern>
+</schema>`;
+  test('`now` sets current-dateTime(), current-time() and, without `today`, current-date()', async () => {
+    const dir = writeSdk('clock', clock);
+    const rules = await loadRuleSet({ sdkDir: dir, sdkVersion: '0.0.7', phase: '#ALL', mode: 'static' });
+    const failed = (opts: { today?: string; now?: string }): string[] =>
+      rules.evaluate('<Notice/>', opts).failures.map((f) => f.id);
+    assert.deepEqual(failed({ now: '2026-11-24T12:00:00Z' }), []);
+    assert.deepEqual(failed({ now: '2026-11-24T14:00:00Z' }), ['R-BEFORE-ONE', 'R-NOON']);
+    assert.deepEqual(failed({ now: '2026-11-25T12:00:00Z' }), ['R-BEFORE-ONE', 'R-TODAY']);
+    assert.deepEqual(failed({ today: '2026-11-24' }), ['R-NOON'], 'today alone: its first instant');
+  });
+});
+
 describe('the disk cache', () => {
   const sdkDir = writeSdk('cached', SCHEMA);
   const cacheDir = join(temp, 'cache');

@@ -10,6 +10,8 @@ export const REAL_DIR = join(SHARED_DIR, 'real-notices');
 export const SDKS_DIR = join(SHARED_DIR, 'eforms-sdk');
 /** The day the reference run fixed `current-dateTime()` on (2026-11-24T12:00:00Z). */
 export const REFERENCE_TODAY = '2026-11-24';
+/** The instant the reference run fixed `current-dateTime()` at. */
+export const REFERENCE_NOW = '2026-11-24T12:00:00Z';
 
 export interface RealNotice {
   pubno: string;

@@ -183,6 +183,57 @@ describe('dates and durations (F&O §10.5)', () => {
   });
 });
 
+describe('xs:dateTime (F&O §10.4, §10.5, §10.8, §5.2)', () => {
+  test('component extraction §10.5.7-§10.5.12', () => {
+    assert.equal(num('year-from-dateTime(xs:dateTime("1999-05-31T13:20:00-05:00"))'), 1999);
+    assert.equal(num('year-from-dateTime(xs:dateTime("1999-05-31T21:30:00-05:00"))'), 1999);
+    assert.equal(num('year-from-dateTime(xs:dateTime("1999-12-31T19:20:00"))'), 1999);
+    assert.equal(num('year-from-dateTime(xs:dateTime("1999-12-31T24:00:00"))'), 2000);
+    assert.equal(num('month-from-dateTime(xs:dateTime("1999-05-31T13:20:00-05:00"))'), 5);
+    assert.equal(num('month-from-dateTime(xs:dateTime("1999-12-31T19:20:00-05:00"))'), 12);
+    assert.equal(num('day-from-dateTime(xs:dateTime("1999-05-31T13:20:00-05:00"))'), 31);
+    assert.equal(num('day-from-dateTime(xs:dateTime("1999-12-31T20:00:00-05:00"))'), 31);
+    assert.equal(num('hours-from-dateTime(xs:dateTime("1999-05-31T08:20:00-05:00"))'), 8);
+    assert.equal(num('hours-from-dateTime(xs:dateTime("1999-12-31T21:20:00-05:00"))'), 21);
+    assert.equal(num('hours-from-dateTime(xs:dateTime("1999-12-31T12:00:00"))'), 12);
+    assert.equal(num('hours-from-dateTime(xs:dateTime("1999-12-31T24:00:00"))'), 0);
+    assert.equal(num('minutes-from-dateTime(xs:dateTime("1999-05-31T13:20:00-05:00"))'), 20);
+    assert.equal(num('minutes-from-dateTime(xs:dateTime("1999-05-31T13:30:00+05:30"))'), 30);
+    assert.equal(num('seconds-from-dateTime(xs:dateTime("1999-05-31T13:20:00-05:00"))'), 0);
+  });
+  test('comparison §10.4.6 and arithmetic §10.8.4, §10.8.5, §10.8.7', () => {
+    assert.equal(
+      one('xs:dateTime("2002-04-02T12:00:00-01:00") = xs:dateTime("2002-04-02T17:00:00+04:00")'),
+      'true',
+    );
+    assert.equal(
+      one('xs:dateTime("2000-10-30T11:12:00") + xs:yearMonthDuration("P1Y2M")'),
+      '2001-12-30T11:12:00',
+    );
+    assert.equal(
+      one('xs:dateTime("2000-10-30T11:12:00") + xs:dayTimeDuration("P3DT1H15M")'),
+      '2000-11-02T12:27:00',
+    );
+    assert.equal(
+      one('xs:dateTime("2000-10-30T11:12:00") - xs:dayTimeDuration("P3DT1H15M")'),
+      '2000-10-27T09:57:00',
+    );
+    assert.equal(
+      one('xs:dateTime("2000-10-30T06:12:00-05:00") - xs:dateTime("1999-11-28T09:00:00Z")'),
+      'P337DT2H12M',
+      "§10.8.1's example, with the implicit time zone -05:00 it assumes written out",
+    );
+    fails('xs:dateTime("2002-02-30T00:00:00")', 'FORG0001');
+  });
+  test('fn:dateTime §5.2 and casts between date, time and dateTime §17.1.5', () => {
+    assert.equal(one('dateTime(xs:date("1999-12-31"), xs:time("12:00:00"))'), '1999-12-31T12:00:00');
+    assert.equal(one('dateTime(xs:date("1999-12-31"), xs:time("24:00:00"))'), '1999-12-31T00:00:00');
+    assert.equal(one('xs:date(xs:dateTime("1999-05-31T13:20:00-05:00"))'), '1999-05-31-05:00');
+    assert.equal(one('xs:time(xs:dateTime("1999-05-31T13:20:00-05:00"))'), '13:20:00-05:00');
+    assert.equal(one('xs:dateTime(xs:date("1999-05-31Z"))'), '1999-05-31T00:00:00Z');
+  });
+});
+
 describe('sequence functions (F&O §15.1)', () => {
   const x = '("a", "b", "c")';
   test('fn:index-of §15.1.3', () => {
