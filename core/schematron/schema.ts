@@ -64,28 +64,64 @@ export interface SchPhase {
   phases: string[];
 }
 
-/** Thrown when the files are missing or not Schematron; `kind` says which. */
+/**
+ * Thrown when the files are missing or not Schematron; `kind` says which. `missing-include`: the root
+ * file exists but names a file (`file`) that does not.
+ */
 export class SchematronReadError extends Error {
   override name = 'SchematronReadError';
   constructor(
-    readonly kind: 'missing' | 'malformed' | 'unknown-phase',
+    readonly kind: 'missing' | 'missing-include' | 'malformed' | 'unknown-phase',
     readonly path: string,
     detail: string,
     readonly phases: string[] = [],
+    readonly file?: string,
   ) {
     super(detail);
   }
+}
+
+/**
+ * How a release selects the rules of a notice subtype. The layout changed between SDK releases:
+ * - `no-phases` (up to 1.9): no `<phase>`; every rule context tests `$noticeSubType` itself, so every
+ *   pattern runs (the reference runs SchXslt without a phase, i.e. `#ALL`);
+ * - `subtype-phases` (1.10): `<phase id="16">`;
+ * - `eforms-phases` (1.11 on, 2.0 too): `<phase id="eforms-16">`.
+ */
+export type RuleLayout = 'no-phases' | 'subtype-phases' | 'eforms-phases';
+
+/** The layout of a release's rules, decided from the phase ids its `complete-validation.sch` declares. */
+export function layoutOfPhases(phases: readonly string[]): RuleLayout {
+  if (phases.length === 0) return 'no-phases';
+  return phases.every((p) => p.startsWith('eforms-')) ? 'eforms-phases' : 'subtype-phases';
+}
+
+/** Reads only the root file of a mode and says its layout and its phases. */
+export function readRuleLayout(
+  sdkDir: string,
+  mode: 'static' | 'dynamic',
+): { layout: RuleLayout; phases: string[] } {
+  const path = schematronPath(sdkDir, mode);
+  const index = readIndexed(path);
+  const root = index.elements[0];
+  if (!root || root.ns !== SCH_NS || root.local !== 'schema') {
+    throw new SchematronReadError('malformed', path, 'the root element is not a Schematron <schema>');
+  }
+  const phases = schKids(index, root, 'phase').map((p) => attr(index, p, 'id') ?? '');
+  return { layout: layoutOfPhases(phases), phases };
 }
 
 export function schematronPath(sdkDir: string, mode: 'static' | 'dynamic'): string {
   return join(sdkDir, 'schematrons', mode, 'complete-validation.sch');
 }
 
-function readIndexed(path: string): XmlIndex {
+function readIndexed(path: string, includedFrom?: string): XmlIndex {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
+    if (includedFrom !== undefined)
+      throw new SchematronReadError('missing-include', includedFrom, (e as Error).message, [], path);
     throw new SchematronReadError('missing', path, (e as Error).message);
   }
   const index = indexXml(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
@@ -140,8 +176,13 @@ function readPattern(index: XmlIndex, el: XmlElement): SchPattern {
 }
 
 /** The pattern id a file holds, read from its first start tags without parsing the whole file. */
-function patternIdOf(path: string): string | undefined {
-  const head = readFileSync(path, 'utf8').slice(0, 600);
+function patternIdOf(path: string, includedFrom: string): string | undefined {
+  let head: string;
+  try {
+    head = readFileSync(path, 'utf8').slice(0, 600);
+  } catch (e) {
+    throw new SchematronReadError('missing-include', includedFrom, (e as Error).message, [], path);
+  }
   return /<(?:[\w-]+:)?pattern\b[^>]*\bid\s*=\s*["']([^"']+)["']/.exec(head)?.[1];
 }
 
@@ -165,20 +206,24 @@ export function readSchematron(sdkDir: string, mode: 'static' | 'dynamic', phase
     active = schKids(index, ph, 'active').map((a) => attr(index, a, 'pattern') ?? '');
   }
   const found = new Map<string, SchPattern>();
+  // Every pattern in document order, for `#ALL`: patterns without an id, or sharing one, all run.
+  const ordered: SchPattern[] = [];
   const dir = dirname(path);
   for (const el of schKids(index, root)) {
     if (el.local === 'pattern') {
       const pat = readPattern(index, el);
       found.set(pat.id, pat);
+      ordered.push(pat);
     } else if (el.local === 'include') {
       const file = join(dir, attr(index, el, 'href') ?? '');
-      const id = patternIdOf(file);
+      const id = patternIdOf(file, path);
       if (active && id !== undefined && !active.includes(id)) continue;
-      const inc = readIndexed(file);
+      const inc = readIndexed(file, path);
       const top = inc.elements[0];
       if (top?.ns === SCH_NS && top.local === 'pattern') {
         const pat = readPattern(inc, top);
         found.set(pat.id, pat);
+        ordered.push(pat);
       }
     }
   }
@@ -193,10 +238,12 @@ export function readSchematron(sdkDir: string, mode: 'static' | 'dynamic', phase
     }
   }
   const patterns: SchPattern[] = [];
-  for (const id of active ?? [...found.keys()]) {
-    const p = found.get(id);
-    if (p) patterns.push(p);
-  }
+  if (!active) patterns.push(...ordered);
+  else
+    for (const id of active) {
+      const p = found.get(id);
+      if (p) patterns.push(p);
+    }
   const title = schKids(index, root, 'title')[0];
   return {
     title: title ? textContent(index, title).trim() : '',

@@ -1,11 +1,11 @@
 // The official eForms SDK rules, run in this process, as a Validator. The release follows the notice's
 // cbc:CustomizationID unless a version is pinned (a notice that declares none gets the pinned or the
-// only SDK, and the report says so); the phase follows efac:NoticeSubType/cbc:SubTypeCode; static or
+// only SDK, and the report says so); the phase follows efac:NoticeSubType/cbc:SubTypeCode in the layout of the release (ruleLayout); static or
 // dynamic as asked. Compiled rule sets are kept per release, phase and mode. Rules the engine cannot
 // evaluate are named in the report, never skipped silently. No `vscode` import here.
 
 import { textContent, type XmlIndex } from '../notice';
-import { type CompiledRuleSet, loadRuleSet, phaseForSubType, RuleSetError } from '../schematron';
+import { type CompiledRuleSet, loadRuleSet, phaseFor, RuleSetError, ruleLayout } from '../schematron';
 import { resolveSdk, SdkError, type SdkSources } from '../sdk';
 import { parseSvrl, type SvrlReport } from '../svrl';
 import type { EngineReport, ValidationInput, Validator } from './validator';
@@ -38,13 +38,22 @@ export class LocalSdkValidator implements Validator {
 
   constructor(private readonly o: LocalValidatorOptions) {}
 
+  private runsEveryPattern(dir: string, mode: 'static' | 'dynamic'): boolean {
+    try {
+      return ruleLayout(dir, mode).layout === 'no-phases';
+    } catch {
+      return false; // the load below words a release without rules
+    }
+  }
+
   async validate(input: ValidationInput): Promise<EngineReport> {
     const want = input.pinned ? { pinned: input.sdkVersion } : { declared: input.sdkVersion || undefined };
     const { release, because } = await resolveSdk(this.o.sources, want);
     if (input.signal?.aborted) throw abortError();
     const subType = noticeSubTypeOf(input.index);
     const base = { engine: 'local' as const, sdkVersion: release.version, because };
-    if (!subType) {
+    // A release without phases (up to 1.9) runs every pattern whatever the subtype, as the reference does.
+    if (!subType && !this.runsEveryPattern(release.dir, input.mode)) {
       const svrl = emptySvrl();
       return {
         ...base,
@@ -58,17 +67,19 @@ export class LocalSdkValidator implements Validator {
         ],
       };
     }
-    const phase = phaseForSubType(subType);
-    const key = { sdkDir: release.dir, sdkVersion: release.version, phase, mode: input.mode };
-    const id = JSON.stringify(key);
-    let rules = this.ruleSets.get(id);
-    if (!rules) {
-      rules = loadRuleSet(key, { cacheDir: this.o.ruleCacheDir });
-      this.ruleSets.set(id, rules);
-      rules.catch(() => this.ruleSets.delete(id));
-    }
     let compiled: CompiledRuleSet;
+    let phase: string;
     try {
+      // The release's own layout names the phase (`#ALL`, `16` or `eforms-16`): read from its files.
+      phase = phaseFor(release.dir, input.mode, subType ?? '').phase;
+      const key = { sdkDir: release.dir, sdkVersion: release.version, phase, mode: input.mode };
+      const id = JSON.stringify(key);
+      let rules = this.ruleSets.get(id);
+      if (!rules) {
+        rules = loadRuleSet(key, { cacheDir: this.o.ruleCacheDir });
+        this.ruleSets.set(id, rules);
+        rules.catch(() => this.ruleSets.delete(id));
+      }
       compiled = await rules;
     } catch (err) {
       if (err instanceof RuleSetError)

@@ -6,4 +6,4 @@ export { type Compiled, compile, ebv, Runtime, type Scope, XPathUnsupportedError
 export { ATTRIBUTE, DOCUMENT, ELEMENT, TEXT, XDocument, XNode } from './document';
 export { type Ast, parseXPath, XPathSyntaxError } from './parser';
 export { isBalanced, splitOutsideBrackets, splitTopLevel } from './text';
-export { parseDate, XPathDynamicError } from './values';
+export { parseDate, parseDateTime, XPathDynamicError } from './values';
