@@ -4,6 +4,9 @@
 // predicates, literals, variables, function calls, for/some/every/if, arithmetic, comparisons, union).
 // What is not recognised throws XPathSyntaxError; the caller sends such an expression to the fallback.
 // Names are resolved against the schema's ns declarations here, so the AST carries namespace URIs.
+// It also reads the SVRL location forms (`Q{uri}local`, `*:local`) and, for the SDK's field paths and SVRL
+// locations, can mark unprefixed names (ParseOptions). Nesting is bounded (MAX_NESTING): a hostile
+// expression is refused with XPathSyntaxError, never a stack overflow.
 // No I/O, no evaluation.
 
 export type Ast =
@@ -43,8 +46,11 @@ export type Axis =
   | 'following-sibling';
 
 export type NodeTest =
-  /** `ns`/`local` undefined = any (`*`, `p:*`, `*:l`). */
-  | { k: 'name'; ns?: string; local?: string }
+  /**
+   * `ns`/`local` undefined = any (`*`, `p:*`, `*:l`). `unprefixed` (only with ParseOptions.markUnprefixed):
+   * the name had no prefix; the engine matches it in no namespace, SVRL locations fall back to any.
+   */
+  | { k: 'name'; ns?: string; local?: string; unprefixed?: true }
   | { k: 'kind'; kind: 'node' | 'text' | 'element' | 'attribute' | 'comment' | 'document-node' };
 
 export class XPathSyntaxError extends Error {
@@ -65,8 +71,21 @@ type Tok =
   | { k: 'op'; v: string; at: number }
   | { k: 'eof'; at: number };
 
-const NAME_START = /[A-Za-z_\u00C0-\uFFFF]/;
-const NAME_CHAR = /[-A-Za-z0-9_.\u00B7\u00C0-\uFFFF]/;
+// Character classes by code (a regex per character made reading thousands of SVRL locations slow).
+const NAME_START = {
+  test: (c: string | undefined): boolean => c !== undefined && isNameStart(c.charCodeAt(0)),
+};
+const NAME_CHAR = {
+  test: (c: string | undefined): boolean => c !== undefined && isNameChar(c.charCodeAt(0)),
+};
+
+function isNameStart(k: number): boolean {
+  return (k >= 97 && k <= 122) || (k >= 65 && k <= 90) || k === 95 || (k >= 0xc0 && k <= 0xffff);
+}
+
+function isNameChar(k: number): boolean {
+  return isNameStart(k) || (k >= 48 && k <= 57) || k === 45 || k === 46 || k === 0xb7;
+}
 const TWO_CHAR_OPS = ['!=', '<=', '>=', '<<', '>>', '//', '::', '..'];
 
 function tokenize(src: string): Tok[] {
@@ -121,8 +140,13 @@ function tokenize(src: string): Tok[] {
       continue;
     }
     if ((c >= '0' && c <= '9') || (c === '.' && src[i + 1] >= '0' && src[i + 1] <= '9')) {
-      const m = /^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/.exec(src.slice(i, i + 64));
-      const text = m ? m[0] : c;
+      let e = i;
+      while (e < n && src.charCodeAt(e) >= 48 && src.charCodeAt(e) <= 57) e++;
+      const plain = src[e] !== '.' && src[e] !== 'e' && src[e] !== 'E';
+      const m = plain
+        ? null
+        : /^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/.exec(src.slice(i, i + 64));
+      const text = plain ? src.slice(i, e) : m ? m[0] : c;
       i += text.length;
       toks.push({ k: 'num', v: Number(text), int: /^[0-9]+$/.test(text), at });
       continue;
@@ -137,6 +161,18 @@ function tokenize(src: string): Tok[] {
         name += `:${readNcName()}`;
       }
       toks.push({ k: 'var', v: name, at });
+      continue;
+    }
+    if (c === 'Q' && src[i + 1] === '{') {
+      // A URI-qualified name (XPath 3.0 `Q{uri}local`), as some SVRL writers give locations.
+      const close = src.indexOf('}', i + 2);
+      if (close < 0) throw new XPathSyntaxError('unterminated Q{', at);
+      i = close + 1;
+      let local = '*';
+      if (src[i] === '*') i++;
+      else if (i < n && NAME_START.test(src[i])) local = readNcName();
+      else throw new XPathSyntaxError('expected a local name after Q{…}', at);
+      toks.push({ k: 'name', v: `${src.slice(at, close + 1)}${local}`, at });
       continue;
     }
     if (NAME_START.test(c)) {
@@ -198,12 +234,29 @@ const RESERVED_CALLS = new Set([
 ]);
 const VALUE_OPS: Record<string, GeneralOp> = { eq: '=', ne: '!=', lt: '<', le: '<=', gt: '>', ge: '>=' };
 const FN_NS = 'http://www.w3.org/2005/xpath-functions';
+/** The `xml` prefix is bound by definition (Namespaces in XML §3), declared or not. */
+const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+/**
+ * How deep expressions may nest (parentheses, predicates, arguments). The SDK's rules nest far less; past
+ * this the expression is refused, so that the recursive descent below never exhausts the stack.
+ */
+export const MAX_NESTING = 64;
+
+export interface ParseOptions {
+  /** Mark unprefixed name tests (`unprefixed: true`): SVRL locations and SDK field paths read them leniently. */
+  markUnprefixed?: boolean;
+}
 const XS_NS = 'http://www.w3.org/2001/XMLSchema';
 
 /** Parses one expression. `namespaces` maps the prefixes the schema declares to URIs. */
-export function parseXPath(src: string, namespaces: ReadonlyMap<string, string>): Ast {
+export function parseXPath(
+  src: string,
+  namespaces: ReadonlyMap<string, string>,
+  options: ParseOptions = {},
+): Ast {
   const toks = tokenize(src);
   let p = 0;
+  let depth = 0;
   const peek = (o = 0): Tok => toks[Math.min(p + o, toks.length - 1)];
   const isOp = (v: string, o = 0): boolean => {
     const t = peek(o);
@@ -233,12 +286,21 @@ export function parseXPath(src: string, namespaces: ReadonlyMap<string, string>)
   };
   const nameTest = (qname: string): NodeTest => {
     if (qname === '*') return { k: 'name' };
+    if (qname.startsWith('Q{')) {
+      const close = qname.indexOf('}');
+      const local = qname.slice(close + 1);
+      const ns = qname.slice(2, close);
+      return local === '*' ? { k: 'name', ns } : { k: 'name', ns, local };
+    }
     const colon = qname.indexOf(':');
-    if (colon < 0) return { k: 'name', ns: '', local: qname };
+    if (colon < 0)
+      return options.markUnprefixed
+        ? { k: 'name', ns: '', local: qname, unprefixed: true }
+        : { k: 'name', ns: '', local: qname };
     const prefix = qname.slice(0, colon);
     const local = qname.slice(colon + 1);
     if (prefix === '*') return { k: 'name', local };
-    const ns = namespaces.get(prefix);
+    const ns = namespaces.get(prefix) ?? (prefix === 'xml' ? XML_NS : undefined);
     if (ns === undefined) return fail(`undeclared prefix '${prefix}'`);
     return local === '*' ? { k: 'name', ns } : { k: 'name', ns, local };
   };
@@ -255,6 +317,15 @@ export function parseXPath(src: string, namespaces: ReadonlyMap<string, string>)
   }
 
   function exprSingle(): Ast {
+    if (++depth > MAX_NESTING) fail('expression nested too deep');
+    try {
+      return exprSingleAt();
+    } finally {
+      depth--;
+    }
+  }
+
+  function exprSingleAt(): Ast {
     const t = peek();
     if (t.k === 'name' && (t.v === 'for' || t.v === 'some' || t.v === 'every') && peek(1).k === 'var') {
       p++;
