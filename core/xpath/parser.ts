@@ -20,7 +20,8 @@ export type Ast =
   | { t: 'strs'; v: string[] }
   | { t: 'call'; fn: string; args: Ast[] }
   | { t: 'path'; steps: Ast[] } // steps[0] evaluated from the context, each next from each item
-  | { t: 'step'; axis: Axis; test: NodeTest; preds: Ast[] }
+  /** `predText`: each predicate's source text, only with ParseOptions.keepPredicateText. */
+  | { t: 'step'; axis: Axis; test: NodeTest; preds: Ast[]; predText?: string[] }
   | { t: 'filter'; base: Ast; preds: Ast[] }
   | { t: 'for'; kind: 'for' | 'some' | 'every'; bindings: { name: string; in: Ast }[]; body: Ast }
   | { t: 'if'; cond: Ast; yes: Ast; no: Ast }
@@ -245,6 +246,8 @@ export const MAX_NESTING = 64;
 export interface ParseOptions {
   /** Mark unprefixed name tests (`unprefixed: true`): SVRL locations and SDK field paths read them leniently. */
   markUnprefixed?: boolean;
+  /** Keep each step predicate's source text (`predText`): the SDK's field paths show it in completion. */
+  keepPredicateText?: boolean;
 }
 const XS_NS = 'http://www.w3.org/2001/XMLSchema';
 
@@ -515,14 +518,25 @@ export function parseXPath(
     }
   }
 
+  let lastPredText: string[] = [];
   function predicates(): Ast[] {
     const preds: Ast[] = [];
+    const texts: string[] = [];
     while (isOp('[')) {
       p++;
+      const from = peek().at;
       preds.push(expr());
+      texts.push(src.slice(from, peek().at));
       expectOp(']');
     }
+    lastPredText = texts;
     return preds;
+  }
+
+  /** A step, with its predicates' source text when the caller asked for it. */
+  function withText(step: Extract<Ast, { t: 'step' }>): Ast {
+    if (options.keepPredicateText && step.preds.length > 0) step.predText = lastPredText;
+    return step;
   }
 
   function stepExpr(): Ast {
@@ -530,28 +544,28 @@ export function parseXPath(
     const t = peek();
     if (t.k === 'op' && t.v === '..') {
       p++;
-      return { t: 'step', axis: 'parent', test: { k: 'kind', kind: 'node' }, preds: predicates() };
+      return withText({ t: 'step', axis: 'parent', test: { k: 'kind', kind: 'node' }, preds: predicates() });
     }
     if (t.k === 'op' && t.v === '@') {
       p++;
-      return { t: 'step', axis: 'attribute', test: nodeTest(), preds: predicates() };
+      return withText({ t: 'step', axis: 'attribute', test: nodeTest(), preds: predicates() });
     }
     if (t.k === 'op' && t.v === '*') {
       p++;
-      return { t: 'step', axis: 'child', test: { k: 'name' }, preds: predicates() };
+      return withText({ t: 'step', axis: 'child', test: { k: 'name' }, preds: predicates() });
     }
     if (t.k === 'name' && isOp('::', 1)) {
       if (!AXES.has(t.v)) fail(`axis '${t.v}' is not supported`);
       p += 2;
       const axis = t.v as Axis;
-      return { t: 'step', axis, test: nodeTest(), preds: predicates() };
+      return withText({ t: 'step', axis, test: nodeTest(), preds: predicates() });
     }
     if (t.k === 'name' && !isOp('(', 1)) {
       p++;
-      return { t: 'step', axis: 'child', test: nameTest(t.v), preds: predicates() };
+      return withText({ t: 'step', axis: 'child', test: nameTest(t.v), preds: predicates() });
     }
     if (t.k === 'name' && KIND_TESTS.has(t.v)) {
-      return { t: 'step', axis: 'child', test: nodeTest(), preds: predicates() };
+      return withText({ t: 'step', axis: 'child', test: nodeTest(), preds: predicates() });
     }
     const base = primary();
     const preds = predicates();
