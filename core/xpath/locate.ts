@@ -69,6 +69,9 @@ export class LocationReader {
   private doc: XDocument | undefined;
   private readonly rt = new Runtime();
   private readonly nodeOf = new Map<number, XNode>();
+  private parsed: Map<string, Ast | XPathSyntaxError> | undefined;
+  /** Namespace URI -> a small number, for the child cache's keys (URIs are long). */
+  private readonly nsIds = new Map<string, number>();
 
   constructor(
     private readonly index: XmlIndex,
@@ -116,13 +119,9 @@ export class LocationReader {
   private plan(path: string): Plan {
     let plan = this.plans.get(path);
     if (plan === undefined) {
-      let ast: Ast;
-      try {
-        ast = parseXPath(path, this.namespaces, { markUnprefixed: true });
-      } catch (e) {
-        if (e instanceof XPathSyntaxError) throw new LocationUnsupported(e.message);
-        throw e;
-      }
+      this.parsed ??= parsedFor(namespacesKey(this.namespaces));
+      const ast = parsedLocation(path, this.namespaces, this.parsed);
+      if (ast instanceof XPathSyntaxError) throw new LocationUnsupported(ast.message);
       plan = this.planOf(ast);
       this.plans.set(path, plan);
     }
@@ -217,7 +216,7 @@ export class LocationReader {
 
   /** The children of `el` that match the step's name test, listed once per parent and name test. */
   private matchingChildren(el: number, step: Step, anyNs: boolean): LocNode[] {
-    const key = `${el}|${anyNs || step.ns === null ? '*' : step.ns}|${step.local ?? '*'}`;
+    const key = `${el}|${anyNs || step.ns === null ? '*' : this.nsId(step.ns)}|${step.local ?? '*'}`;
     let list = this.childCache.get(key);
     if (list !== undefined) return list;
     const elements = this.index.elements;
@@ -231,6 +230,15 @@ export class LocationReader {
     }
     this.childCache.set(key, list);
     return list;
+  }
+
+  private nsId(ns: string): number {
+    let id = this.nsIds.get(ns);
+    if (id === undefined) {
+      id = this.nsIds.size;
+      this.nsIds.set(ns, id);
+    }
+    return id;
   }
 
   private applyStep(node: LocNode, step: Step): LocNode[] {
@@ -342,6 +350,57 @@ export class LocationReader {
     }
     return found;
   }
+}
+
+/**
+ * Parsed locations, shared by every reader: a report's findings are placed again on each edit of the
+ * notice (a new index each time), and its locations read the same every time. Keyed by the report's
+ * prefix declarations and the text; bounded (emptied when full), so a hostile stream of reports cannot
+ * grow it.
+ */
+const PARSED = new Map<string, Map<string, Ast | XPathSyntaxError>>();
+const PARSED_MAX = 20_000;
+let parsedCount = 0;
+
+/** The parsed locations of reports with these prefix declarations (one lookup per reader). */
+function parsedFor(nsKey: string): Map<string, Ast | XPathSyntaxError> {
+  let byPath = PARSED.get(nsKey);
+  if (byPath === undefined) {
+    byPath = new Map();
+    if (PARSED.size >= 64) PARSED.clear();
+    PARSED.set(nsKey, byPath);
+  }
+  return byPath;
+}
+
+function parsedLocation(
+  path: string,
+  namespaces: ReadonlyMap<string, string>,
+  byPath: Map<string, Ast | XPathSyntaxError>,
+): Ast | XPathSyntaxError {
+  let ast = byPath.get(path);
+  if (ast === undefined) {
+    try {
+      ast = parseXPath(path, namespaces, { markUnprefixed: true });
+    } catch (e) {
+      if (!(e instanceof XPathSyntaxError)) throw e;
+      ast = e;
+    }
+    if (parsedCount >= PARSED_MAX) {
+      // A reader still holding its map keeps using it; it is simply no longer shared.
+      PARSED.clear();
+      parsedCount = 0;
+    }
+    byPath.set(path, ast);
+    parsedCount++;
+  }
+  return ast;
+}
+
+function namespacesKey(namespaces: ReadonlyMap<string, string>): string {
+  let key = '';
+  for (const [prefix, uri] of namespaces) key += `${prefix}=${uri}\u0001`;
+  return key;
 }
 
 function selfStep(predicates: Step['predicates']): Step {
