@@ -5,23 +5,14 @@
 // never an error: bad metadata must not break hover or completion.
 // No `vscode` import here, and no I/O.
 
-import { attributeValue, decodeXmlText, type XmlElement, type XmlIndex } from '../notice';
+import { attributeValue, decodeXmlText, NS, PREFIX_OF, type XmlElement, type XmlIndex } from '../notice';
 import { type Ast, parseXPath, XPathSyntaxError } from '../xpath';
 
 /** The namespaces of an eForms notice and the prefixes the SDK writes them with. */
-export const SDK_PREFIXES: Readonly<Record<string, string>> = {
-  'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2': 'cbc',
-  'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2': 'cac',
-  'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2': 'ext',
-  'http://data.europa.eu/p27/eforms-ubl-extension-aggregate-components/1': 'efac',
-  'http://data.europa.eu/p27/eforms-ubl-extension-basic-components/1': 'efbc',
-  'http://data.europa.eu/p27/eforms-ubl-extensions/1': 'efext',
-};
+export const SDK_PREFIXES: Readonly<Record<string, string>> = PREFIX_OF;
 
 /** The namespace URI of an SDK prefix. */
-export const SDK_NAMESPACES: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(SDK_PREFIXES).map(([uri, p]) => [p, uri]),
-);
+export const SDK_NAMESPACES: Readonly<Record<string, string>> = NS;
 
 /** `cac:ProcurementProject` for an element in the UBL aggregate namespace, whatever its prefix. */
 export function canonicalName(element: XmlElement): string {

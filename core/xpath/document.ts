@@ -3,7 +3,7 @@
 // and the elements indexed by expanded name so that `//x` never rescans the tree. It wraps the index
 // and never edits it. No `vscode` import here, no I/O.
 
-import { contentEnd, decodeXmlText, textContent, type XmlIndex } from '../notice';
+import { characterData, contentEnd, decodeXmlText, textContent, type XmlIndex } from '../notice';
 
 export const DOCUMENT = 0;
 export const ELEMENT = 1;
@@ -117,7 +117,7 @@ export class XDocument {
     let from = e.startTagEnd;
     const push = (a: number, b: number): void => {
       if (b <= a) return;
-      const value = charData(index.text, a, b);
+      const value = characterData(index.text, a, b);
       if (value === '') return;
       const t = new XNode(this, TEXT, a, n, '', '', -1, value);
       if (out === NONE) out = [t];
@@ -138,33 +138,6 @@ function decodeAttr(index: XmlIndex, start: number, end: number): string {
   const raw = index.text.slice(start, end);
   const spaced = /[\t\r\n]/.test(raw) ? raw.replace(/\r\n|[\t\r\n]/g, ' ') : raw;
   return decodeXmlText(spaced, 0, spaced.length);
-}
-
-/** Character data of text[a, b): entities decoded, CDATA unwrapped, comments and PIs dropped. */
-function charData(text: string, a: number, b: number): string {
-  const lt = text.indexOf('<', a);
-  if (lt < 0 || lt >= b) return decodeXmlText(text, a, b);
-  let out = '';
-  let i = a;
-  while (i < b) {
-    const next = text.indexOf('<', i);
-    const stop = next < 0 || next >= b ? b : next;
-    out += decodeXmlText(text, i, stop);
-    if (stop >= b) break;
-    if (text.startsWith('<![CDATA[', stop)) {
-      const e = text.indexOf(']]>', stop + 9);
-      const ce = e < 0 || e > b ? b : e;
-      out += text.slice(stop + 9, ce);
-      i = ce + 3;
-    } else if (text.startsWith('<!--', stop)) {
-      const e = text.indexOf('-->', stop + 4);
-      i = e < 0 ? b : e + 3;
-    } else {
-      const e = text.indexOf('?>', stop + 2);
-      i = e < 0 ? b : e + 2;
-    }
-  }
-  return out;
 }
 
 /** Sorts nodes into document order and drops duplicates (in place when possible). */

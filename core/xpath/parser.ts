@@ -76,9 +76,6 @@ type Tok =
 const NAME_START = {
   test: (c: string | undefined): boolean => c !== undefined && isNameStart(c.charCodeAt(0)),
 };
-const NAME_CHAR = {
-  test: (c: string | undefined): boolean => c !== undefined && isNameChar(c.charCodeAt(0)),
-};
 
 function isNameStart(k: number): boolean {
   return (k >= 97 && k <= 122) || (k >= 65 && k <= 90) || k === 95 || (k >= 0xc0 && k <= 0xffff);
