@@ -12,6 +12,7 @@ import {
   type Compiled,
   compile,
   ebv,
+  nodeRef,
   parseDate,
   parseXPath,
   Runtime,
@@ -298,6 +299,9 @@ class RuleSet implements CompiledRuleSet {
             diagnosticReferences: a.diags.map((d) => ({ diagnostic: d.id, see: d.see, path: d.text })),
           };
           if (a.def.flag !== undefined) f.flag = a.def.flag;
+          // The node itself travels with the failure: the mapping places it without reading location back.
+          const ref = nodeRef(node);
+          if (ref) f.node = ref;
           pf.push(f);
           failures.push(f);
         }
@@ -320,6 +324,7 @@ class RuleSet implements CompiledRuleSet {
     return {
       svrl,
       failures,
+      namespaces: schema.namespaces,
       notEvaluated,
       sdkVersion: this.key.sdkVersion,
       phase: this.key.phase,

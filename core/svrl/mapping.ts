@@ -9,7 +9,7 @@
 import type { Finding, Range, Severity } from '../findings';
 import type { XmlIndex } from '../notice';
 import { clip } from '../text';
-import { LocationReader, LocationUnsupported, type LocNode } from '../xpath';
+import { LocationReader, LocationUnsupported, type LocNode, type NodeRef } from '../xpath';
 import { messageTailsFor } from './message-tails';
 import type { SvrlAssertion, SvrlReport } from './report';
 
@@ -126,7 +126,10 @@ export function mapSvrl(index: XmlIndex, report: SvrlReport, options: { language
   const rootRange = rangeOfRoot(index);
   const findings: Finding[] = [];
   for (const a of report.assertions) {
-    let cached = resolvedCache.get(a.location);
+    // The engine's own failures carry their node: placed there, the location is not read back.
+    let cached: LocNode | null | 'unevaluated' | undefined =
+      a.node !== undefined ? nodeIn(index, a.node) : undefined;
+    if (cached === undefined) cached = resolvedCache.get(a.location);
     if (cached === undefined) {
       cached = null;
       if (a.location !== '') {
@@ -172,6 +175,15 @@ export function mapSvrl(index: XmlIndex, report: SvrlReport, options: { language
     findings.push(finding);
   }
   return findings;
+}
+
+/** The node a NodeRef names, if this index still has it there (the same text, or one edited elsewhere). */
+function nodeIn(index: XmlIndex, ref: NodeRef): LocNode | undefined {
+  const el = index.elements[ref.element];
+  if (el === undefined) return undefined;
+  if (ref.attribute === undefined) return el.start === ref.start ? { el: ref.element, attr: -1 } : undefined;
+  const at = el.attributes[ref.attribute];
+  return at !== undefined && at.start === ref.start ? { el: ref.element, attr: ref.attribute } : undefined;
 }
 
 function presence(evaluator: LocationReader, path: string, node: LocNode): ChildPresence {

@@ -7,7 +7,7 @@
 import { noticeSubType, type XmlIndex } from '../notice';
 import { type CompiledRuleSet, loadRuleSet, phaseForSubType, RuleSetError } from '../schematron';
 import { resolveSdk, SdkError, type SdkSources } from '../sdk';
-import { parseSvrl, type SvrlReport } from '../svrl';
+import type { SvrlReport } from '../svrl';
 import { abortError } from './abort';
 import type { EngineReport, ValidationInput, Validator } from './validator';
 
@@ -37,7 +37,7 @@ export class LocalSdkValidator implements Validator {
       return {
         ...base,
         svrl,
-        report: parseSvrl(svrl),
+        report: { namespaces: new Map(), assertions: [], phase: undefined },
         notEvaluated: [
           {
             ruleId: '*',
@@ -75,12 +75,8 @@ export class LocalSdkValidator implements Validator {
       isCancelled: () => input.signal?.aborted === true || input.isCancelled?.() === true,
     });
     if (r.cancelled) throw abortError();
-    let report: SvrlReport;
-    try {
-      report = r.svrl ? parseSvrl(r.svrl) : { namespaces: new Map(), assertions: r.failures };
-    } catch {
-      report = { namespaces: new Map(), assertions: r.failures };
-    }
+    // The failures as the engine found them, each with its node: no SVRL text written and read back.
+    const report: SvrlReport = { namespaces: new Map(r.namespaces), assertions: r.failures, phase: r.phase };
     return { ...base, phase, svrl: r.svrl || emptySvrl(phase), report, notEvaluated: r.notEvaluated };
   }
 }

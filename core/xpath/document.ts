@@ -140,6 +140,33 @@ function decodeAttr(index: XmlIndex, start: number, end: number): string {
   return decodeXmlText(spaced, 0, spaced.length);
 }
 
+/**
+ * Where a node is in the index, as plain numbers: the element's index in XmlIndex.elements (the owner
+ * element for an attribute or a text node), the attribute's index in its attributes, and the node's own
+ * start offset (`<` of an element, first character of an attribute name) so that a reader can tell that
+ * an index of another text no longer has the node there. Numbers, not XNodes: a report carrying them
+ * crosses a worker boundary by structured clone.
+ */
+export interface NodeRef {
+  element: number;
+  attribute?: number;
+  start: number;
+}
+
+/** The NodeRef of a node; undefined for the document node. */
+export function nodeRef(n: XNode): NodeRef | undefined {
+  if (n.kind === ELEMENT) return { element: n.el, start: n.order };
+  const owner = n.parent;
+  if (!owner || owner.kind !== ELEMENT) return undefined;
+  if (n.kind === ATTRIBUTE) {
+    const attrs = n.doc.index.elements[owner.el].attributes;
+    for (let a = 0; a < attrs.length; a++)
+      if (attrs[a].start === n.order) return { element: owner.el, attribute: a, start: n.order };
+  }
+  // A text node: the finding goes on its element, as the SVRL location `…/text()` is placed.
+  return { element: owner.el, start: owner.order };
+}
+
 /** Sorts nodes into document order and drops duplicates (in place when possible). */
 export function docOrder(nodes: XNode[]): XNode[] {
   if (nodes.length < 2) return nodes;
