@@ -9,7 +9,7 @@
 
 import type { Finding } from '../core/findings';
 import { keyTransportProblem } from '../core/http';
-import { indexXml, type NoticeKind, noticeKindOf, type XmlIndex } from '../core/notice';
+import { type NoticeKind, noticeKindOf, type XmlIndex } from '../core/notice';
 import type { EngineStatus, ValidateNowResult, ValidationStatusParams } from '../core/protocol';
 import { SdkError } from '../core/sdk';
 import {
@@ -37,6 +37,7 @@ import {
   type Validator,
 } from '../core/validation';
 import { countSeverities, sdkSource } from './diagnostics';
+import { documentIndexes } from './index-cache';
 import { type FailureClass, ServiceHealth } from './service-health';
 
 export interface Clock {
@@ -220,7 +221,7 @@ export class ValidationScheduler {
     // TextDocuments announces an open as a content change too: nothing new to do for it.
     if (s && trigger === 'change' && s.version === doc.version && s.text === doc.text) return;
     if (!s || s.text !== doc.text || trigger === 'open') {
-      const index = indexXml(doc.text);
+      const index = documentIndexes.get(doc.uri, doc.version, doc.text);
       if (!s) {
         s = {
           uri: doc.uri,

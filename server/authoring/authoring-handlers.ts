@@ -54,6 +54,7 @@ import {
 } from '../../core/protocol';
 import { availableSdkReleases, chooseSdkRelease, compareSdkVersions, type SdkRelease } from '../../core/sdk';
 import type { EformsSettings } from '../../core/settings';
+import { documentIndexes } from '../index-cache';
 import { runSafeAsync } from '../run-safe';
 
 export const AUTHORING_CAPABILITIES: ServerCapabilities = {
@@ -179,7 +180,7 @@ export class Authoring {
   private indexFor(uri: string, doc: TextDocument): XmlIndex {
     let cached = this.indexes.get(uri);
     if (!cached || cached.version !== doc.version) {
-      cached = { version: doc.version, index: indexXml(doc.getText()) };
+      cached = { version: doc.version, index: documentIndexes.get(uri, doc.version, doc.getText()) };
       this.indexes.set(uri, cached);
     }
     return cached.index;
