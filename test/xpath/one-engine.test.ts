@@ -44,8 +44,8 @@ const SIGNS: Sign[] = [
       /\bdepth\s*(?:\+\+|--|\+=|-=)|(?:\+\+|--)\s*depth\b/.test(code),
   },
   {
-    name: "the engine's text splitters",
-    why: "splitTopLevel/splitOutsideBrackets cut XPath text into steps and predicates: a path is being read outside the engine's parser.",
+    name: 'bracket-aware path splitters',
+    why: "splitTopLevel/splitOutsideBrackets (the removed core/xpath/text.ts) cut XPath text into steps and predicates: a path is being read outside the engine's parser.",
     found: (code) => /\b(?:splitTopLevel|splitOutsideBrackets)\s*\(/.test(code),
   },
 ];
