@@ -46,6 +46,8 @@ interface Plan {
 }
 
 const DOCUMENT_NODE: LocNode = { el: -1, attr: -1 };
+/** The plan of a location that can select nothing (see plan()). */
+const NOTHING: Plan = { absolute: true, steps: [] };
 
 /**
  * Evaluates locations against one index. Linear by construction, whatever the report and the notice: no
@@ -89,6 +91,7 @@ export class LocationReader {
     this.locationStart = this.spent;
     this.allowance += 64 * path.length + 4096;
     const plan = this.plan(path);
+    if (plan === NOTHING) return [];
     let nodes: LocNode[] = [plan.absolute ? DOCUMENT_NODE : context];
     for (const step of plan.steps) {
       if (nodes.length === 1) {
@@ -121,8 +124,14 @@ export class LocationReader {
     if (plan === undefined) {
       this.parsed ??= parsedFor(namespacesKey(this.namespaces));
       const ast = parsedLocation(path, this.namespaces, this.parsed);
-      if (ast instanceof XPathSyntaxError) throw new LocationUnsupported(ast.message);
-      plan = this.planOf(ast);
+      if (ast instanceof XPathSyntaxError) {
+        // A control character (C0, DEL, C1) can be in no XML name: the location names nothing this
+        // notice has, which is an answer (not found), not a form this reader cannot evaluate.
+        const c = path.charCodeAt(ast.at);
+        if (!((c < 0x20 && c !== 9 && c !== 10 && c !== 13) || (c >= 0x7f && c <= 0x9f)))
+          throw new LocationUnsupported(ast.message);
+        plan = NOTHING;
+      } else plan = this.planOf(ast);
       this.plans.set(path, plan);
     }
     return plan;
