@@ -62,8 +62,7 @@ export function startServer(options: ServerOptions = {}): Connection {
   const runSafe = (what: string, fn: () => void) => runSafeIn((m) => connection.console.error(m), what, fn);
   if (options.crashGuard !== false)
     installCrashGuard((m) => connection.console.error(m), 'eForms language server');
-  const sdkCacheRoot =
-    options.sdkCacheRoot ?? (process.env.EFORMS_SDK_CACHE?.trim() || defaultSdkCacheRoot());
+  const sdkCacheRoot = options.sdkCacheRoot ?? defaultSdkCacheRoot();
   const authoring = new Authoring({
     connection,
     documents,

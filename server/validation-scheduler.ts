@@ -9,7 +9,7 @@
 // drive it with a fake clock and a fake service. Never logs or reports the API key.
 
 import type { Finding } from '../core/findings';
-import { declaredSdkVersion, indexXml, type NoticeKind, noticeKindOf, type XmlIndex } from '../core/notice';
+import { declaredSdkVersion, type NoticeKind, noticeKindOf, type XmlIndex } from '../core/notice';
 import type { ValidateNowResult, ValidationStatusParams } from '../core/protocol';
 import {
   type SdkVersionRange,
@@ -35,6 +35,7 @@ import {
   ValidationPipelines,
 } from '../core/validation';
 import { countSeverities } from './diagnostics';
+import { documentIndexes } from './index-cache';
 import { ServiceHealth } from './service-health';
 import {
   failureStatus,
@@ -215,7 +216,7 @@ export class ValidationScheduler {
     // TextDocuments announces an open as a content change too: nothing new to do for it.
     if (s && trigger === 'change' && s.version === doc.version && s.text === doc.text) return;
     if (!s || s.text !== doc.text || trigger === 'open') {
-      const index = indexXml(doc.text);
+      const index = documentIndexes.get(doc.uri, doc.version, doc.text);
       if (!s) {
         s = {
           uri: doc.uri,

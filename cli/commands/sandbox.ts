@@ -83,7 +83,7 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
     throw new UsageError(
       `--sdk-dir ${values['sdk-dir']} holds no eForms SDK release (no schematrons/, fields/ or codelists/ folder)`,
     );
-  const cacheRoot = io.env.EFORMS_SDK_CACHE?.trim() || defaultSdkCacheRoot(io.env);
+  const cacheRoot = defaultSdkCacheRoot(io.env);
   const sdk = sandboxSdkRules({ path: sdkDir, cacheRoot }, join(dirname(cacheRoot), 'rules'), (l) =>
     io.err(l),
   );

@@ -300,7 +300,7 @@ async function validateLocally(
 ): Promise<(FileResult | string)[] | string> {
   const sources: SdkSources = {
     path: l.sdkDir ? resolve(io.cwd, l.sdkDir) : '',
-    cacheRoot: io.env.EFORMS_SDK_CACHE?.trim() || defaultSdkCacheRoot(io.env),
+    cacheRoot: defaultSdkCacheRoot(io.env),
     download: {
       allowed: l.download,
       repositoryUrl: (io.env.EFORMS_SDK_REPOSITORY?.trim() || SDK_REPOSITORY_URL).replace(/\/+$/, ''),

@@ -15,6 +15,7 @@ import {
   type Compiled,
   compile,
   ebv,
+  nodeRef,
   parseDate,
   parseDateTime,
   parseXPath,
@@ -312,6 +313,9 @@ class RuleSet implements CompiledRuleSet {
             diagnosticReferences: a.diags.map((d) => ({ diagnostic: d.id, see: d.see, path: d.text })),
           };
           if (a.def.flag !== undefined) f.flag = a.def.flag;
+          // The node itself travels with the failure: the mapping places it without reading location back.
+          const ref = nodeRef(node);
+          if (ref) f.node = ref;
           pf.push(f);
           failures.push(f);
         }
@@ -334,6 +338,7 @@ class RuleSet implements CompiledRuleSet {
     return {
       svrl,
       failures,
+      namespaces: schema.namespaces,
       notEvaluated,
       sdkVersion: this.key.sdkVersion,
       phase: this.key.phase,

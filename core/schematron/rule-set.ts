@@ -47,8 +47,10 @@ export interface EvaluateOptions {
 export interface RuleReport {
   /** The SVRL report, shaped like the CVS's. */
   svrl: string;
-  /** Every failed assertion, as core/svrl.ts reads them from a report. */
+  /** Every failed assertion, as core/svrl reads them from a report, each with its node (`node`). */
   failures: SvrlAssertion[];
+  /** The schema's prefix declarations, which the failures' diagnostic paths are written with. */
+  namespaces: [string, string][];
   /** Rules that could not be evaluated (outside the compiled subset, no fallback), named and counted. */
   notEvaluated: { ruleId: string; reason: string }[];
   sdkVersion: string;

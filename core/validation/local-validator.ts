@@ -4,27 +4,15 @@
 // dynamic as asked. Compiled rule sets are kept per release, phase and mode. Rules the engine cannot
 // evaluate are named in the report, never skipped silently. No `vscode` import here.
 
-import { textContent, type XmlIndex } from '../notice';
+import { noticeSubType, type XmlIndex } from '../notice';
 import { type CompiledRuleSet, loadRuleSet, phaseFor, RuleSetError, ruleLayout } from '../schematron';
 import { resolveSdk, SdkError, type SdkSources } from '../sdk';
-import { parseSvrl, type SvrlReport } from '../svrl';
+import type { SvrlReport } from '../svrl';
+import { abortError } from './abort';
 import type { EngineReport, ValidationInput, Validator } from './validator';
 
-const EFAC_NS = 'http://data.europa.eu/p27/eforms-ubl-extension-aggregate-components/1';
-const CBC_NS = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
-
-/** The notice's efac:NoticeSubType/cbc:SubTypeCode (`16`, `E3`), or undefined. */
-export function noticeSubTypeOf(index: XmlIndex): string | undefined {
-  for (const el of index.elements) {
-    if (el.local !== 'SubTypeCode' || el.ns !== CBC_NS) continue;
-    const parent = index.elements[el.parent];
-    if (parent?.local === 'NoticeSubType' && parent.ns === EFAC_NS) {
-      const code = textContent(index, el).trim();
-      if (code) return code;
-    }
-  }
-  return undefined;
-}
+/** The notice's efac:NoticeSubType/cbc:SubTypeCode (`16`, `E3`), or undefined: core/notice's one reader. */
+export const noticeSubTypeOf: (index: XmlIndex) => string | undefined = noticeSubType;
 
 export interface LocalValidatorOptions {
   sources: SdkSources;
@@ -58,7 +46,7 @@ export class LocalSdkValidator implements Validator {
       return {
         ...base,
         svrl,
-        report: parseSvrl(svrl),
+        report: { namespaces: new Map(), assertions: [], phase: undefined },
         notEvaluated: [
           {
             ruleId: '*',
@@ -98,20 +86,10 @@ export class LocalSdkValidator implements Validator {
       isCancelled: () => input.signal?.aborted === true || input.isCancelled?.() === true,
     });
     if (r.cancelled) throw abortError();
-    let report: SvrlReport;
-    try {
-      report = r.svrl ? parseSvrl(r.svrl) : { namespaces: new Map(), assertions: r.failures };
-    } catch {
-      report = { namespaces: new Map(), assertions: r.failures };
-    }
+    // The failures as the engine found them, each with its node: no SVRL text written and read back.
+    const report: SvrlReport = { namespaces: new Map(r.namespaces), assertions: r.failures, phase: r.phase };
     return { ...base, phase, svrl: r.svrl || emptySvrl(phase), report, notEvaluated: r.notEvaluated };
   }
-}
-
-function abortError(): Error {
-  const e = new Error('The run was cancelled by a newer edit.');
-  e.name = 'AbortError';
-  return e;
 }
 
 function emptySvrl(phase?: string): string {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { SdkSources } from '../sdk';
 import { SdkError, type SdkErrorFields, type SdkErrorKind } from '../sdk';
+import { abortError } from './abort';
 import { noticeSubTypeOf } from './local-validator';
 import type { EngineReport, ValidationInput, Validator } from './validator';
 
@@ -171,12 +172,6 @@ function settle(job: Job, m: ResultMessage): void {
   else if ('sdk' in m) job.reject(new SdkError(m.sdk.kind, m.sdk.fields));
   else if (m.name === 'AbortError') job.reject(abortError());
   else job.reject(new SdkError('engine', { reason: m.message }));
-}
-
-function abortError(): Error {
-  const e = new Error('The run was cancelled by a newer edit.');
-  e.name = 'AbortError';
-  return e;
 }
 
 /** The SDK's rules as a Validator whose work happens in a WorkerPool. */

@@ -64,6 +64,7 @@ import {
 } from '../../core/sdk';
 import { type SdkVersionRange, sdkLifecycle } from '../../core/services';
 import type { EformsSettings } from '../../core/settings';
+import { documentIndexes } from '../index-cache';
 import { cancelled, runSafeAsync } from '../run-safe';
 
 export const AUTHORING_CAPABILITIES: ServerCapabilities = {
@@ -189,7 +190,7 @@ export class Authoring {
   private indexFor(uri: string, doc: TextDocument): XmlIndex {
     let cached = this.indexes.get(uri);
     if (!cached || cached.version !== doc.version) {
-      cached = { version: doc.version, index: indexXml(doc.getText()) };
+      cached = { version: doc.version, index: documentIndexes.get(uri, doc.version, doc.getText()) };
       this.indexes.set(uri, cached);
     }
     return cached.index;
