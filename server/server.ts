@@ -75,7 +75,17 @@ export function startServer(options: ServerOptions = {}): Connection {
   // One worker: the SDK's rules never run on the thread that reads the client's messages.
   let pool: WorkerPool | undefined;
   const engines = new Map<string, LocalEngine>();
+  const refusedPaths = new Set<string>();
   const localEngine = (s: EformsSettings): LocalEngine => {
+    // A relative eforms.sdk.path would resolve inside whatever repository is open: refused, said once.
+    const refused = s.sdk.refusedPath;
+    if (refused !== undefined && !refusedPaths.has(refused)) {
+      refusedPaths.add(refused);
+      const shown = JSON.stringify(refused.length > 80 ? `${refused.slice(0, 79)}…` : refused);
+      const m = `eforms.sdk.path ${shown} is a relative path, so it is not used: set the absolute path of the folder that holds the eForms SDK.`;
+      connection.console.warn(m);
+      void connection.window.showWarningMessage(m);
+    }
     const sources: WorkerSources = {
       path: s.sdk.path,
       cacheRoot: sdkCacheRoot,

@@ -10,6 +10,7 @@ import {
   serviceUrls,
 } from '../http';
 import { normalizeSdkVersion } from '../notice';
+import { isAbsolute, win32 } from 'node:path';
 
 export const REPORT_LANGUAGES = [
   'bg',
@@ -58,6 +59,8 @@ export interface EformsSettings {
     run: ValidationRun;
     debounceMs: number;
     timeoutMs: number;
+    /** How long one run of the SDK's rules may take before it is stopped (its worker replaced). */
+    timeBudgetMs: number;
     language: ReportLanguage;
     mode: ValidationMode;
     /** `MAJOR.MINOR` (normalized from `1.15` or `eforms-sdk-1.15`); empty: the notice's cbc:CustomizationID. */
@@ -67,6 +70,8 @@ export interface EformsSettings {
   sdk: {
     /** A folder holding one SDK release, or a folder of releases named by version; '' for none. */
     path: string;
+    /** A relative `eforms.sdk.path` as given: refused (it would resolve inside an opened repository). */
+    refusedPath?: string;
     /** Whether a missing release may be downloaded from `repositoryUrl` (asked once in VS Code). */
     allowDownload: boolean;
     /** Base of the Maven repository the SDK is downloaded from. */
@@ -91,6 +96,7 @@ export const DEFAULT_SETTINGS: EformsSettings = {
     run: 'onType',
     debounceMs: 800,
     timeoutMs: 60000,
+    timeBudgetMs: 60000,
     language: 'en',
     mode: 'static',
     sdkVersion: '',
@@ -137,6 +143,7 @@ export function readSettings(raw: Raw): EformsSettings {
       run: oneOf(flat['validation.run'], ['onType', 'onSave', 'manual'] as const, d.validation.run),
       debounceMs: int(flat['validation.debounceMs'], d.validation.debounceMs, 0, 60000),
       timeoutMs: int(flat['validation.timeoutMs'], d.validation.timeoutMs, 1000, 600000),
+      timeBudgetMs: int(flat['validation.timeBudgetMs'], d.validation.timeBudgetMs, 1000, 600000),
       language: oneOf(flat['validation.language'], REPORT_LANGUAGES, d.validation.language),
       mode: oneOf(flat['validation.mode'], ['static', 'dynamic'] as const, d.validation.mode),
       // Both spellings users meet: `1.15` and the CustomizationID form `eforms-sdk-1.15`.
@@ -144,7 +151,7 @@ export function readSettings(raw: Raw): EformsSettings {
       engine: oneOf(flat['validation.engine'], VALIDATION_ENGINES, d.validation.engine),
     },
     sdk: {
-      path: str(flat['sdk.path'], ''),
+      ...sdkPath(str(flat['sdk.path'], '')),
       allowDownload: flat['sdk.allowDownload'] === true,
       repositoryUrl: str(flat['sdk.repositoryUrl'], '').replace(/\/+$/, '') || d.sdk.repositoryUrl,
     },
@@ -163,6 +170,12 @@ export function readSettings(raw: Raw): EformsSettings {
       timeoutMs: int(flat['agrifood.timeoutMs'], d.agrifood.timeoutMs, 1000, 3600000),
     },
   };
+}
+
+/** Only an absolute `eforms.sdk.path` is used: a relative one is refused and kept to say so. */
+function sdkPath(p: string): { path: string; refusedPath?: string } {
+  if (p === '' || isAbsolute(p) || win32.isAbsolute(p)) return { path: p };
+  return { path: '', refusedPath: p };
 }
 
 function flatten(
