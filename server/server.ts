@@ -26,7 +26,7 @@ import {
 import { defaultSdkCacheRoot } from '../core/sdk';
 import { VersionRangeCache, validateNotice } from '../core/services';
 import type { EformsSettings } from '../core/settings';
-import { WorkerPool, type WorkerSources, WorkerValidator } from '../core/validation';
+import { WorkerPool, type WorkerSources, WorkerValidator, workerScript } from '../core/validation';
 import { AUTHORING_CAPABILITIES, Authoring } from './authoring/authoring-handlers';
 import { toDiagnostic } from './diagnostics';
 import { applyClientProxySettings } from './proxy-settings';
@@ -93,11 +93,14 @@ export function startServer(options: ServerOptions = {}): Connection {
         ? {}
         : { download: { allowed: s.sdk.allowDownload, repositoryUrl: s.sdk.repositoryUrl } }),
     };
-    const identity = JSON.stringify(sources);
+    const budget = s.validation.timeBudgetMs;
+    const identity = JSON.stringify([sources, budget]);
     let e = engines.get(identity);
     if (!e) {
-      pool ??= new WorkerPool(1);
-      e = { validator: new WorkerValidator(pool, sources, join(dirname(sdkCacheRoot), 'rules')), identity };
+      // One spare worker: a notice whose rules are stuck never holds another notice's diagnostics.
+      pool ??= new WorkerPool(1, workerScript(), 1);
+      const cacheDir = join(dirname(sdkCacheRoot), 'rules');
+      e = { validator: new WorkerValidator(pool, sources, cacheDir, budget), identity };
       engines.set(identity, e);
     }
     return e;

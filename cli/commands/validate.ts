@@ -5,6 +5,7 @@
 // the SVRL report itself. SDK errors are worded here, naming this command's flags.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { type Finding, sortByPosition } from '../../core/findings';
 import { defaultSdkCacheRoot, minorOf, resolveSdk, SdkError, type SdkSources } from '../../core/sdk';
@@ -51,7 +52,10 @@ Options:
                    checked against its published SHA-1) from $EFORMS_SDK_REPOSITORY or Maven Central
   --today DATE     (--local) the date current-date() answers, YYYY-MM-DD (default: today), for
                    reproducible runs
-  --jobs N         (--local) worker threads (default 1)
+  --jobs N         (--local) worker threads (default 1; never more than the cores, the notices or the
+                   rule sets they need)
+  --time-budget SEC (--local) how long the rules may take on one notice (default ${DEFAULT_SETTINGS.validation.timeBudgetMs / 1000}):
+                   a run past it is stopped and the notice fails, naming the budget
   --sdk VERSION    SDK version of the rules: 1.15, 1.15.1 or eforms-sdk-1.15 (default: the notice's
                    cbc:CustomizationID; a notice that declares none gets the only SDK available). The
                    CVS gets it only when given, as eforms-sdk-MAJOR.MINOR
@@ -116,7 +120,7 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
     values.timeout === undefined ? DEFAULT_SETTINGS.validation.timeoutMs / 1000 : Number(values.timeout);
   if (!Number.isFinite(timeoutSec) || timeoutSec <= 0 || timeoutSec > 3600)
     throw new UsageError('--timeout takes a number of seconds between 1 and 3600');
-  const localOnly = (['sdk-dir', 'download', 'today', 'jobs'] as const).filter(
+  const localOnly = (['sdk-dir', 'download', 'today', 'jobs', 'time-budget'] as const).filter(
     (k) => values[k] !== undefined,
   );
   if (!values.local && localOnly.length > 0)
@@ -128,6 +132,12 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
   const jobs = values.jobs === undefined ? 1 : Number(values.jobs);
   if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64)
     throw new UsageError('--jobs takes a number from 1 to 64');
+  const budgetSec =
+    values['time-budget'] === undefined
+      ? DEFAULT_SETTINGS.validation.timeBudgetMs / 1000
+      : Number(values['time-budget']);
+  if (!Number.isFinite(budgetSec) || budgetSec < 1 || budgetSec > 3600)
+    throw new UsageError('--time-budget takes a number of seconds between 1 and 3600');
   const run: Run = {
     format: format as Format,
     mode,
@@ -143,6 +153,7 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
       sdkDir: values['sdk-dir'],
       download: values.download === true,
       jobs,
+      budgetMs: budgetSec * 1000,
     });
     if (typeof outcome === 'string') {
       io.err(`eforms validate: ${outcome}`);
@@ -247,7 +258,7 @@ async function validateLocally(
   files: string[],
   io: CliIo,
   o: Run,
-  l: { sdkDir?: string; download: boolean; jobs: number },
+  l: { sdkDir?: string; download: boolean; jobs: number; budgetMs?: number },
 ): Promise<(FileResult | string)[] | string> {
   const sources: SdkSources = {
     path: l.sdkDir ? resolve(io.cwd, l.sdkDir) : '',
@@ -297,11 +308,17 @@ async function validateLocally(
   if (wanted.size > 0 && sdkFailure.size === wanted.size && distinct.size === 1)
     return [...distinct][0] as string;
 
-  const pool = new WorkerPool(l.jobs);
+  const pool = new WorkerPool(
+    usefulJobs(
+      l.jobs,
+      notices.map((n) => (typeof n === 'string' ? '' : affinityKey(n, o))),
+    ),
+  );
   const validator = new WorkerValidator(
     pool,
     { path: sources.path, cacheRoot: sources.cacheRoot },
     join(dirname(sources.cacheRoot), 'rules'),
+    l.budgetMs ?? 0,
   );
   const pipeline = new ValidationPipeline(validator, sources.path, 0);
   const results: (FileResult | string)[] = new Array(files.length);
@@ -464,6 +481,14 @@ function isDate(s: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
 }
 
+/**
+ * Workers that help: never more than the cores, nor than the rule sets the notices need (each worker
+ * compiles the phases it runs, so two workers on one phase double the memory and save little).
+ */
+export function usefulJobs(jobs: number, affinities: readonly string[], cores = availableParallelism()): number {
+  return Math.max(1, Math.min(jobs, cores, new Set(affinities.filter(Boolean)).size));
+}
+
 function parse(args: string[]) {
   return parseCommandLine('validate', {
     args,
@@ -483,6 +508,7 @@ function parse(args: string[]) {
       lang: { type: 'string' },
       format: { type: 'string', short: 'f' },
       timeout: { type: 'string' },
+      'time-budget': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

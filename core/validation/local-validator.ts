@@ -8,6 +8,7 @@ import { textContent, type XmlIndex } from '../notice';
 import { type CompiledRuleSet, loadRuleSet, phaseForSubType, RuleSetError } from '../schematron';
 import { resolveSdk, SdkError, type SdkSources } from '../sdk';
 import { parseSvrl, type SvrlReport } from '../svrl';
+import { clip } from '../text';
 import type { EngineReport, ValidationInput, Validator } from './validator';
 
 const EFAC_NS = 'http://data.europa.eu/p27/eforms-ubl-extension-aggregate-components/1';
@@ -76,7 +77,7 @@ export class LocalSdkValidator implements Validator {
           wanted: release.version,
           reason:
             err.kind === 'unknown-phase'
-              ? `eForms SDK ${release.version} has no rules for notice subtype ${subType}`
+              ? `eForms SDK ${release.version} has no rules for notice subtype ${JSON.stringify(clip(subType, 40))}`
               : err.message,
         });
       throw err;
