@@ -50,6 +50,8 @@ export function sandboxSdkRules(
   ruleCacheDir: string | undefined,
   log: (line: string) => void,
   budgetMs: number = INPUT_LIMITS.ruleTimeBudgetMs.max,
+  /** Test hook: told when a notice's rules start and end in the worker (the order of events). */
+  onRun?: (event: 'start' | 'end') => void,
 ): SandboxSdk | undefined {
   const versions = availableSdkReleases(sources).map((r) => r.version);
   if (versions.length === 0) return undefined;
@@ -62,6 +64,7 @@ export function sandboxSdkRules(
     const n = prepareNotice(text, notice);
     const pin = o.sdkVersion?.trim() ?? '';
     try {
+      onRun?.('start');
       const r = await validator.validate({
         index: n.index,
         bytes: n.bytes,
@@ -91,6 +94,8 @@ export function sandboxSdkRules(
         if (warned.size < MAX_WARNED) warned.add(why);
       }
       return undefined;
+    } finally {
+      onRun?.('end');
     }
   };
   return { rules, versions, close: () => pool.close() };
