@@ -485,7 +485,11 @@ function isDate(s: string): boolean {
  * Workers that help: never more than the cores, nor than the rule sets the notices need (each worker
  * compiles the phases it runs, so two workers on one phase double the memory and save little).
  */
-export function usefulJobs(jobs: number, affinities: readonly string[], cores = availableParallelism()): number {
+export function usefulJobs(
+  jobs: number,
+  affinities: readonly string[],
+  cores = availableParallelism(),
+): number {
   return Math.max(1, Math.min(jobs, cores, new Set(affinities.filter(Boolean)).size));
 }
 

@@ -420,7 +420,9 @@ export class SdkKnowledge {
     if (this.codeListFiles) return this.codeListFiles;
     const out = new Map<string, { filename: string; parentId?: string }>();
     try {
-      const json = JSON.parse(readSdkFile(this.dir, join('codelists', 'codelists.json'), 'sdkCodelistBytes')) as {
+      const json = JSON.parse(
+        readSdkFile(this.dir, join('codelists', 'codelists.json'), 'sdkCodelistBytes'),
+      ) as {
         codelists?: { id?: string; filename?: string; parentId?: string }[];
       };
       for (const c of json.codelists ?? [])
@@ -437,7 +439,9 @@ export class SdkKnowledge {
   noticeSubtypes(): NoticeSubtype[] {
     if (this.subtypes) return this.subtypes;
     try {
-      const json = JSON.parse(readSdkFile(this.dir, join('notice-types', 'notice-types.json'), 'sdkNoticeTypeBytes')) as {
+      const json = JSON.parse(
+        readSdkFile(this.dir, join('notice-types', 'notice-types.json'), 'sdkNoticeTypeBytes'),
+      ) as {
         noticeSubTypes?: NoticeSubtype[];
       };
       this.subtypes = (json.noticeSubTypes ?? []).filter((s) => typeof s.subTypeId === 'string');
@@ -451,7 +455,9 @@ export class SdkKnowledge {
   formFields(subtype: string): Set<string> | undefined {
     if (!/^[\w-]+$/.test(subtype)) return undefined;
     try {
-      const json = JSON.parse(readSdkFile(this.dir, join('notice-types', `${subtype}.json`), 'sdkNoticeTypeBytes')) as {
+      const json = JSON.parse(
+        readSdkFile(this.dir, join('notice-types', `${subtype}.json`), 'sdkNoticeTypeBytes'),
+      ) as {
         metadata?: unknown[];
         content?: unknown[];
       };

@@ -7,7 +7,7 @@ export * from './sdk-download';
 export * from './sdk-errors';
 export { SdkError, type SdkErrorFields, type SdkErrorKind } from './sdk-errors';
 export * from './sdk-folder';
-export * from './sdk-read';
 export { minorOf } from './sdk-folder';
+export * from './sdk-read';
 export * from './sdk-store';
 export { defaultSdkCacheRoot, resolveSdk, type SdkSources } from './sdk-store';

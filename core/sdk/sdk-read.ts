@@ -49,7 +49,11 @@ export function readRegularFileBytes(path: string, max: number, what = 'file'): 
   try {
     const st = fstatSync(fd);
     if (!st.isFile())
-      throw new SdkFileError('not-regular', path, `The ${what} ${path} is not a regular file: it was not read.`);
+      throw new SdkFileError(
+        'not-regular',
+        path,
+        `The ${what} ${path} is not a regular file: it was not read.`,
+      );
     if (st.size > max) throw tooLarge(path, what, max);
     const chunks: Buffer[] = [];
     let total = 0;
@@ -59,7 +63,11 @@ export function readRegularFileBytes(path: string, max: number, what = 'file'): 
       try {
         n = readSync(fd, buf, 0, buf.length, null);
       } catch (e) {
-        throw new SdkFileError('unreadable', path, `The ${what} ${path} cannot be read (${(e as Error).message}).`);
+        throw new SdkFileError(
+          'unreadable',
+          path,
+          `The ${what} ${path} cannot be read (${(e as Error).message}).`,
+        );
       }
       if (n === 0) break;
       total += n;
@@ -93,7 +101,11 @@ export function readSdkFile(releaseDir: string, file: string, kind: InputKind): 
   try {
     root = realpathSync(releaseDir);
   } catch (e) {
-    throw new SdkFileError('missing', releaseDir, `The SDK folder ${releaseDir} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
+    throw new SdkFileError(
+      'missing',
+      releaseDir,
+      `The SDK folder ${releaseDir} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+    );
   }
   try {
     real = realpathSync(path);

@@ -2,6 +2,7 @@
 // sends (VS Code's configuration, another editor's workspace/configuration answer) into them.
 // The same keys are contributed in package.json. No `vscode` import here.
 
+import { isAbsolute, win32 } from 'node:path';
 import {
   type EnvironmentName,
   isEnvironmentName,
@@ -10,7 +11,6 @@ import {
   serviceUrls,
 } from '../http';
 import { normalizeSdkVersion } from '../notice';
-import { isAbsolute, win32 } from 'node:path';
 
 export const REPORT_LANGUAGES = [
   'bg',
