@@ -1,12 +1,17 @@
 // The disk cache of prepared phases: one JSON file per SDK version, mode and phase, holding the schema
 // content and every parsed expression, with a fingerprint of the .sch files (size and mtime) and of
 // this engine's format. A stale, foreign or corrupt entry is ignored and rewritten; a write goes to a
-// temporary file renamed into place, so a reader never sees half a file. No `vscode` import here.
+// temporary file renamed into place, so a reader never sees half a file. An entry is untrusted input:
+// it is read only when it is a regular file under the cap of the limits table (never a FIFO or a link
+// to a device), and used only when its whole shape checks (prepared-shape.ts). No `vscode` import here.
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { INPUT_LIMITS } from '../notice';
+import { readRegularFileBytes } from '../sdk';
 import type { PreparedPhase } from './engine';
+import { isPreparedPhase } from './prepared-shape';
 import type { RuleSetKey } from './rule-set';
 import { schematronFiles } from './schema';
 
@@ -23,6 +28,11 @@ function fingerprint(key: RuleSetKey): string {
   return h.digest('hex');
 }
 
+/** The sha256 of an entry's prepared phase as JSON: what was written, read back the same. */
+export function digest(preparedJson: string): string {
+  return createHash('sha256').update(preparedJson).digest('hex');
+}
+
 function entryPath(cacheDir: string, key: RuleSetKey): string {
   const safe = (s: string): string => s.replace(/[^0-9A-Za-z._-]/g, '_');
   return join(cacheDir, safe(key.sdkVersion), key.mode, `${safe(key.phase)}.json`);
@@ -30,11 +40,17 @@ function entryPath(cacheDir: string, key: RuleSetKey): string {
 
 export function readPrepared(cacheDir: string, key: RuleSetKey): PreparedPhase | undefined {
   try {
-    const raw = readFileSync(entryPath(cacheDir, key), 'utf8');
-    const entry = JSON.parse(raw) as { fingerprint?: string; prepared?: PreparedPhase };
-    if (entry.fingerprint !== fingerprint(key) || !entry.prepared?.schema || !entry.prepared.parsed)
+    const path = entryPath(cacheDir, key);
+    const raw = readRegularFileBytes(path, INPUT_LIMITS.ruleCacheBytes.max, 'rule cache entry').toString(
+      'utf8',
+    );
+    const entry = JSON.parse(raw) as { fingerprint?: unknown; digest?: unknown; prepared?: unknown };
+    if (typeof entry !== 'object' || entry === null || entry.fingerprint !== fingerprint(key))
       return undefined;
-    return entry.prepared;
+    // A damaged entry (a bit flipped, a value changed by hand) no longer matches the digest written.
+    if (entry.digest !== digest(JSON.stringify(entry.prepared ?? null))) return undefined;
+    // One mismatch anywhere and the entry is rebuilt (and rewritten) from the SDK.
+    return isPreparedPhase(entry.prepared, key) ? (entry.prepared as PreparedPhase) : undefined;
   } catch {
     return undefined;
   }
@@ -45,7 +61,11 @@ export function writePrepared(cacheDir: string, key: RuleSetKey, prepared: Prepa
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
   try {
     mkdirSync(join(path, '..'), { recursive: true });
-    writeFileSync(tmp, JSON.stringify({ fingerprint: fingerprint(key), prepared }));
+    const body = JSON.stringify(prepared);
+    writeFileSync(
+      tmp,
+      `{"fingerprint":${JSON.stringify(fingerprint(key))},"digest":"${digest(body)}","prepared":${body}}`,
+    );
     renameSync(tmp, path);
   } catch {
     // A cache that cannot be written only costs the next start its speed.
