@@ -137,7 +137,7 @@ describe('the compiled-rule cache reads hostile entries', () => {
     const paths: (string | number)[][] = [];
     const walk = (v: unknown, at: (string | number)[]) => {
       if (at.length > 0) paths.push(at);
-      if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...at, i]));
+      if (Array.isArray(v)) for (const [i, x] of v.entries()) walk(x, [...at, i]);
       else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...at, k]);
     };
     walk(JSON.parse(original), []);
