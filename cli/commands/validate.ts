@@ -16,6 +16,7 @@ import {
   SDK_REPOSITORY_URL,
   type ValidationMode,
 } from '../../core/settings';
+import { terminalName } from '../../core/text';
 import {
   affinityOf,
   CvsValidator,
@@ -168,7 +169,8 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
     }
     results = [];
     for (const file of positionals) {
-      if (positionals.length > 1 && format === 'text') io.err(`Validating ${file} at ${cvs.baseUrl}…`);
+      if (positionals.length > 1 && format === 'text')
+        io.err(`Validating ${terminalName(file)} at ${cvs.baseUrl}…`);
       const r = await validateOne(file, io, run, cvs.pipeline);
       results.push(r);
       // A refused key fails every file the same way: say it once.
@@ -180,7 +182,9 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
   const ok: FileResult[] = [];
   results.forEach((r, i) => {
     if (typeof r === 'string' || r instanceof CvsError) {
-      io.err(`eforms validate: ${positionals[i]}: ${typeof r === 'string' ? r : describeFailure(r)}`);
+      io.err(
+        `eforms validate: ${terminalName(positionals[i] ?? '')}: ${typeof r === 'string' ? r : describeFailure(r)}`,
+      );
       failed = true;
     } else ok.push({ ...r, findings: sortByPosition(r.findings) });
   });
@@ -231,7 +235,9 @@ async function validateOne(
   const notice = readNotice(file, io);
   if (typeof notice === 'string') return notice;
   if (notice.index.errors.length > 0) {
-    io.err(`${file}: not sent to the service: the XML is not well-formed (fix the error shown first).`);
+    io.err(
+      `${terminalName(file)}: not sent to the service: the XML is not well-formed (fix the error shown first).`,
+    );
     return { file, findings: notice.local };
   }
   try {
@@ -366,7 +372,9 @@ async function validateLocalOne(
 ): Promise<FileResult | string> {
   if (typeof notice === 'string') return notice;
   if (notice.index.errors.length > 0) {
-    io.err(`${file}: the SDK rules did not run: the XML is not well-formed (fix the error shown first).`);
+    io.err(
+      `${terminalName(file)}: the SDK rules did not run: the XML is not well-formed (fix the error shown first).`,
+    );
     return { file, findings: notice.local };
   }
   const input = inputFor(notice, {
@@ -382,11 +390,11 @@ async function validateLocalOne(
     const r = await pipeline.validate(input);
     if (r.because === 'only')
       io.err(
-        `${file}: the notice declares no SDK version: validated with eForms SDK ${r.sdkVersion}, the only one available.`,
+        `${terminalName(file)}: the notice declares no SDK version: validated with eForms SDK ${r.sdkVersion}, the only one available.`,
       );
     if (r.notEvaluated.length > 0)
       io.err(
-        `${file}: ${r.notEvaluated.length} rule${r.notEvaluated.length === 1 ? ' was' : 's were'} not evaluated by the local engine (${r.notEvaluated
+        `${terminalName(file)}: ${r.notEvaluated.length} rule${r.notEvaluated.length === 1 ? ' was' : 's were'} not evaluated by the local engine (${r.notEvaluated
           .slice(0, 5)
           .map((x) => `${x.ruleId}: ${x.reason}`)
           .join('; ')}${r.notEvaluated.length > 5 ? '; …' : ''}).`,
@@ -431,7 +439,7 @@ function print(results: FileResult[], format: Format, io: CliIo, outDir?: string
     for (const r of results) {
       const svrl = r.report?.svrl;
       if (!svrl) {
-        io.err(`${r.file}: no report (the notice was not validated).`);
+        io.err(`${terminalName(r.file)}: no report (the notice was not validated).`);
         continue;
       }
       if (!outDir) {
@@ -443,7 +451,7 @@ function print(results: FileResult[], format: Format, io: CliIo, outDir?: string
       used.add(name);
       writeFileSync(join(outDir, name), svrl);
       io.out(
-        `${r.file}: ${join(outDir, name)} (${r.findings.length === 0 ? 'no findings' : summarize(r.findings)})`,
+        `${terminalName(r.file)}: ${terminalName(join(outDir, name))} (${r.findings.length === 0 ? 'no findings' : summarize(r.findings)})`,
       );
     }
     return;
@@ -471,7 +479,7 @@ function print(results: FileResult[], format: Format, io: CliIo, outDir?: string
   for (const r of results) {
     const out = formatFindings(r.findings, r.file, 'text');
     if (out) io.out(out);
-    io.out(`${r.file}: ${r.findings.length === 0 ? 'no findings' : summarize(r.findings)}`);
+    io.out(`${terminalName(r.file)}: ${r.findings.length === 0 ? 'no findings' : summarize(r.findings)}`);
   }
 }
 
