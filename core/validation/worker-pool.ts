@@ -250,9 +250,11 @@ export class WorkerPool {
       this.busy.delete(w);
       if (job) clearTimers(job);
       if (!this.closed) {
-        // A spare worker beyond the pool's size goes once nothing waits for it; an idle one never
-        // keeps the process alive.
-        if (this.queue.length === 0 && this.idle.length + this.busy.size >= this.size) {
+        // A spare worker beyond the pool's size goes once nothing waits for it and no run is stuck
+        // (while one is, it stays for the next notice); an idle one never keeps the process alive.
+        const now = performance.now();
+        const stuck = [...this.busy.values()].some((j) => now - (j.startedAt ?? now) >= SPARE_AFTER_MS);
+        if (this.queue.length === 0 && this.idle.length + this.busy.size >= this.size && !stuck) {
           this.stopped.add(w);
           this.warm.delete(w);
           void w.terminate();
