@@ -95,6 +95,41 @@ describe('the summary line and every line with a file name (item 8)', () => {
   });
 });
 
+describe('generated file names through the built CLI (fast-check)', () => {
+  test('every line printed is one line, without a control character, naming the file escaped', {
+    timeout: 120_000,
+  }, () => {
+    const nameChar = fc.constantFrom(...Array.from('ab.:#?%\\ \n\r\t\u001b\u0007\u009b\u202e\u2028é𝔘[]'));
+    fc.assert(
+      fc.property(fc.array(nameChar, { minLength: 1, maxLength: 12 }), (cs) => {
+        const name = `${cs.join('')}.xml`;
+        if (name.includes('/')) return;
+        writeFileSync(join(dir, name), NOTICE);
+        try {
+          const r = spawnSync(process.execPath, [CLI, 'check', name, '--svrl', 'r.svrl'], {
+            cwd: dir,
+            encoding: 'utf8',
+          });
+          assert.equal(r.status, 1, r.stderr);
+          const lines = r.stdout.replace(/\n$/, '').split('\n');
+          assert.equal(lines.length, 2, `one finding and one summary: ${JSON.stringify(r.stdout)}`);
+          for (const line of [...lines, ...r.stderr.split('\n')])
+            assert.ok(
+              ![...line].some((c) => {
+                const u = c.charCodeAt(0);
+                return (u < 0x20 && u !== 0x09) || (u >= 0x7f && u <= 0x9f) || u === 0x202e || u === 0x2028;
+              }),
+              JSON.stringify(line),
+            );
+        } finally {
+          rmSync(join(dir, name), { force: true });
+        }
+      }),
+      fuzzParameters(12),
+    );
+  });
+});
+
 describe('limits on the bytes actually read (item 9)', () => {
   const max = INPUT_LIMITS.noticeBytes.max;
 
