@@ -66,6 +66,16 @@ const FILES: Record<string, { kind: InputKind; valid: string }> = {
 type Hostile = 'valid' | 'truncated' | 'dev-zero' | 'fifo' | 'huge' | 'outside' | 'folder' | 'missing';
 const HOSTILE: Hostile[] = ['valid', 'truncated', 'dev-zero', 'fifo', 'huge', 'outside', 'folder', 'missing'];
 
+/** Include targets: inside the release, or leaving it (upwards, absolute, into another release). */
+const HREFS = [
+  'p.sch',
+  '../static/p.sch',
+  '../../../outside.sch',
+  '../../../../etc/passwd',
+  '/etc/passwd',
+  '../../../../r0/1.15.0/schematrons/static/p.sch',
+];
+
 let n = 0;
 /** Writes a release whose files are as `plan` says; returns its folder. */
 function writeRelease(plan: Record<string, Hostile>, cut = 0.5): string {
@@ -177,50 +187,69 @@ describe('generated hostile SDK folders (fast-check)', () => {
       >,
     );
     await fc.assert(
-      fc.asyncProperty(plan, fc.double({ min: 0, max: 1, noNaN: true }), async (p, cut) => {
-        const dir = writeRelease(p, cut);
-        assert.deepEqual(
-          listSdkReleases(dir).map((r) => r.version),
-          ['1.15.0'],
-        );
-        const k = new SdkKnowledge(dir, '1.15.0');
-        const fieldsOk = p['fields/fields.json'] === 'valid';
-        if (fieldsOk) assert.equal(k.problem, undefined);
-        else if (p['fields/fields.json'] !== 'truncated' || cut < 1)
-          assert.match(k.problem ?? 'empty model', /fields\.json|empty model/);
-        assert.ok(!k.fields.has('OUTSIDE-FIELD'), 'nothing read through a link out of the release');
-        assert.equal(
-          k.fields.has('BT-01'),
-          fieldsOk || (p['fields/fields.json'] === 'truncated' && k.problem === undefined),
-        );
-        // The other readers answer, from the file or with nothing.
-        k.noticeSubtypes();
-        k.codeList('x');
-        k.fieldLabel('BT-01', 'en');
-        clearRuleSetMemory();
-        const rules = await loadRuleSet({
-          sdkDir: dir,
-          sdkVersion: '1.15.0',
-          phase: 'eforms-1',
-          mode: 'static',
-        }).then(
-          (r) => r,
-          (e: unknown) => {
-            assert.ok(e instanceof RuleSetError, `a RuleSetError, not ${String(e)}`);
-            return undefined;
-          },
-        );
-        const schOk =
-          p['schematrons/static/complete-validation.sch'] === 'valid' &&
-          p['schematrons/static/p.sch'] === 'valid';
-        if (schOk) {
-          assert.ok(rules, 'a valid release compiles');
+      fc.asyncProperty(
+        plan,
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.constantFrom(...HREFS),
+        async (p, cut, href) => {
+          const dir = writeRelease(p, cut);
+          const escapes = !href.startsWith('p.sch') && !href.startsWith('../static/');
+          if (p['schematrons/static/complete-validation.sch'] === 'valid')
+            writeFileSync(
+              join(dir, 'schematrons', 'static', 'complete-validation.sch'),
+              (FILES['schematrons/static/complete-validation.sch']?.valid as string).replace(
+                'href="p.sch"',
+                `href="${href}"`,
+              ),
+            );
           assert.deepEqual(
-            rules.evaluate('<a/>').failures.map((f) => f.id),
-            ['R-1'],
+            listSdkReleases(dir).map((r) => r.version),
+            ['1.15.0'],
           );
-        }
-      }),
+          const k = new SdkKnowledge(dir, '1.15.0');
+          const fieldsOk = p['fields/fields.json'] === 'valid';
+          if (fieldsOk) assert.equal(k.problem, undefined);
+          else if (p['fields/fields.json'] !== 'truncated' || cut < 1)
+            assert.match(k.problem ?? 'empty model', /fields\.json|empty model/);
+          assert.ok(!k.fields.has('OUTSIDE-FIELD'), 'nothing read through a link out of the release');
+          assert.equal(
+            k.fields.has('BT-01'),
+            fieldsOk || (p['fields/fields.json'] === 'truncated' && k.problem === undefined),
+          );
+          // The other readers answer, from the file or with nothing.
+          k.noticeSubtypes();
+          k.codeList('x');
+          k.fieldLabel('BT-01', 'en');
+          clearRuleSetMemory();
+          let refusal = '';
+          const rules = await loadRuleSet({
+            sdkDir: dir,
+            sdkVersion: '1.15.0',
+            phase: 'eforms-1',
+            mode: 'static',
+          }).then(
+            (r) => r,
+            (e: unknown) => {
+              assert.ok(e instanceof RuleSetError, `a RuleSetError, not ${String(e)}`);
+              refusal = JSON.stringify(e.fields);
+              return undefined;
+            },
+          );
+          const mainOk = p['schematrons/static/complete-validation.sch'] === 'valid';
+          if (mainOk && escapes) {
+            assert.equal(rules, undefined, `the include ${href} leaves the release`);
+            assert.ok(refusal.includes(href), `the refusal names the include: ${refusal}`);
+          }
+          const schOk = mainOk && !escapes && p['schematrons/static/p.sch'] === 'valid';
+          if (schOk) {
+            assert.ok(rules, 'a valid release compiles');
+            assert.deepEqual(
+              rules.evaluate('<a/>').failures.map((f) => f.id),
+              ['R-1'],
+            );
+          }
+        },
+      ),
       fuzzParameters(40),
     );
   });
