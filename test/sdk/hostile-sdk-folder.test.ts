@@ -197,7 +197,7 @@ describe('generated hostile SDK folders (fast-check)', () => {
           if (p['schematrons/static/complete-validation.sch'] === 'valid')
             writeFileSync(
               join(dir, 'schematrons', 'static', 'complete-validation.sch'),
-              (FILES['schematrons/static/complete-validation.sch']?.valid as string).replace(
+              String(FILES['schematrons/static/complete-validation.sch']?.valid).replace(
                 'href="p.sch"',
                 `href="${href}"`,
               ),
