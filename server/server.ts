@@ -26,7 +26,7 @@ import {
 import { defaultSdkCacheRoot } from '../core/sdk';
 import { VersionRangeCache, validateNotice } from '../core/services';
 import { type EformsSettings, urlsOf } from '../core/settings';
-import { WorkerPool, type WorkerSources, WorkerValidator } from '../core/validation';
+import { WorkerPool, type WorkerSources, WorkerValidator, workerScript } from '../core/validation';
 import { AUTHORING_CAPABILITIES, Authoring } from './authoring/authoring-handlers';
 import { toDiagnostic } from './diagnostics';
 import { applyClientProxySettings } from './proxy-settings';
@@ -77,7 +77,17 @@ export function startServer(options: ServerOptions = {}): Connection {
   // One worker: the SDK's rules never run on the thread that reads the client's messages.
   let pool: WorkerPool | undefined;
   const engines = new Map<string, LocalEngine>();
+  const refusedPaths = new Set<string>();
   const localEngine = (s: EformsSettings): LocalEngine => {
+    // A relative eforms.sdk.path would resolve inside whatever repository is open: refused, said once.
+    const refused = s.sdk.refusedPath;
+    if (refused !== undefined && !refusedPaths.has(refused)) {
+      refusedPaths.add(refused);
+      const shown = JSON.stringify(refused.length > 80 ? `${refused.slice(0, 79)}…` : refused);
+      const m = `eforms.sdk.path ${shown} is a relative path, so it is not used: set the absolute path of the folder that holds the eForms SDK.`;
+      connection.console.warn(m);
+      void connection.window.showWarningMessage(m);
+    }
     const sources: WorkerSources = {
       path: s.sdk.path,
       cacheRoot: sdkCacheRoot,
@@ -85,11 +95,14 @@ export function startServer(options: ServerOptions = {}): Connection {
         ? {}
         : { download: { allowed: s.sdk.allowDownload, repositoryUrl: s.sdk.repositoryUrl } }),
     };
-    const identity = JSON.stringify(sources);
+    const budget = s.validation.timeBudgetMs;
+    const identity = JSON.stringify([sources, budget]);
     let e = engines.get(identity);
     if (!e) {
-      pool ??= new WorkerPool(1);
-      e = { validator: new WorkerValidator(pool, sources, join(dirname(sdkCacheRoot), 'rules')), identity };
+      // One spare worker: a notice whose rules are stuck never holds another notice's diagnostics.
+      pool ??= new WorkerPool(1, workerScript(), 1);
+      const cacheDir = join(dirname(sdkCacheRoot), 'rules');
+      e = { validator: new WorkerValidator(pool, sources, cacheDir, budget), identity };
       engines.set(identity, e);
     }
     return e;

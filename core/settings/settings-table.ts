@@ -155,6 +155,16 @@ export const SETTINGS_TABLE: readonly SettingSpec[] = [
     markdownDescription: 'How long to wait for the validation service before reporting a timeout.',
   },
   {
+    key: 'validation.timeBudgetMs',
+    section: 'Validation',
+    type: 'integer',
+    default: 60000,
+    minimum: 1000,
+    maximum: 600000,
+    markdownDescription:
+      'How long one run of the local eForms SDK rules may take. A run still going after it is stopped (its worker is replaced), and the notice gets one finding naming the budget.',
+  },
+  {
     key: 'validation.language',
     section: 'Validation',
     type: 'string',
@@ -214,9 +224,9 @@ export const SETTINGS_TABLE: readonly SettingSpec[] = [
     section: 'eForms SDK',
     type: 'string',
     default: '',
-    scope: 'machine-overridable',
+    scope: 'machine',
     markdownDescription:
-      "A folder holding one eForms SDK release (with `schematrons/`, `fields/`, `codelists/`…, as the official archive unpacks), or a folder of releases named by version (`1.15.1/`, `1.14.0/`). The local rules use the release the notice's `cbc:CustomizationID` asks for, unless `#eforms.validation.sdkVersion#` pins one. Hover, completion, quick fixes and **New Notice** read field, code list and label metadata from it. Empty: none (releases downloaded before are still used).",
+      "An absolute path (a relative one is refused) to a folder holding one eForms SDK release (with `schematrons/`, `fields/`, `codelists/`…, as the official archive unpacks), or a folder of releases named by version (`1.15.1/`, `1.14.0/`). The local rules use the release the notice's `cbc:CustomizationID` asks for, unless `#eforms.validation.sdkVersion#` pins one. Hover, completion, quick fixes and **New Notice** read field, code list and label metadata from it. Empty: none (releases downloaded before are still used).",
   },
   {
     key: 'sdk.allowDownload',
