@@ -19,6 +19,7 @@ export function readConfig(scope?: vscode.Uri): EformsSettings {
     'sdk',
     'publication',
     'agrifood',
+    'preview',
   ]) {
     raw[key] = c.get(key);
   }

@@ -29,6 +29,7 @@ import type { EformsSettings } from '../core/settings';
 import { WorkerPool, type WorkerSources, WorkerValidator } from '../core/validation';
 import { AUTHORING_CAPABILITIES, Authoring } from './authoring/authoring-handlers';
 import { toDiagnostic } from './diagnostics';
+import { Preview } from './preview/preview-handlers';
 import { applyClientProxySettings } from './proxy-settings';
 import { runSafe as runSafeIn } from './run-safe';
 import { SettingsCache } from './settings-cache';
@@ -65,6 +66,13 @@ export function startServer(options: ServerOptions = {}): Connection {
   const sdkCacheRoot =
     options.sdkCacheRoot ?? (process.env.EFORMS_SDK_CACHE?.trim() || defaultSdkCacheRoot());
   const authoring = new Authoring({
+    connection,
+    documents,
+    settings: (uri) => settings.get(uri),
+    log: (m) => connection.console.log(m),
+    sdkCacheRoot,
+  });
+  const preview = new Preview({
     connection,
     documents,
     settings: (uri) => settings.get(uri),
@@ -159,6 +167,7 @@ export function startServer(options: ServerOptions = {}): Connection {
     settings.invalidate(pushed);
     if (configurationRequests) void applyClientProxySettings(connection);
     authoring.settingsChanged();
+    preview.settingsChanged();
     scheduler.settingsChanged();
   });
 
@@ -205,6 +214,7 @@ export function startServer(options: ServerOptions = {}): Connection {
     runSafe(`closing ${e.document.uri}`, () => {
       settings.forget(e.document.uri);
       authoring.forget(e.document.uri);
+      preview.forget(e.document.uri);
       scheduler.close(e.document.uri);
     });
   });
@@ -219,10 +229,12 @@ export function startServer(options: ServerOptions = {}): Connection {
   );
 
   authoring.register();
+  preview.register();
 
   connection.onNotification(SdkChangedNotification.method, () => {
     // A release was downloaded or named: both the rules and the authoring help may use it now.
     authoring.settingsChanged();
+    preview.settingsChanged();
     scheduler.sdkChanged();
   });
 

@@ -74,6 +74,8 @@ export interface EformsSettings {
   };
   publication: { apiFamily: PublicationApiFamily; autoRefreshSeconds: number; pageSize: number };
   agrifood: { cacheTtlHours: number; timeoutMs: number };
+  /** `language`: of the preview's labels (`en`, `de`); '' for the notice's own language. */
+  preview: { language: string };
 }
 
 /**
@@ -99,6 +101,7 @@ export const DEFAULT_SETTINGS: EformsSettings = {
   sdk: { path: '', allowDownload: false, repositoryUrl: SDK_REPOSITORY_URL },
   publication: { apiFamily: 'v2', autoRefreshSeconds: 30, pageSize: 20 },
   agrifood: { cacheTtlHours: 12, timeoutMs: 120000 },
+  preview: { language: '' },
 };
 
 type Raw = Record<string, unknown> | undefined | null;
@@ -161,6 +164,10 @@ export function readSettings(raw: Raw): EformsSettings {
     agrifood: {
       cacheTtlHours: int(flat['agrifood.cacheTtlHours'], d.agrifood.cacheTtlHours, 0, 24 * 365),
       timeoutMs: int(flat['agrifood.timeoutMs'], d.agrifood.timeoutMs, 1000, 3600000),
+    },
+    // A two-letter code; which ones exist depends on the SDK release, so anything else means "the notice's".
+    preview: {
+      language: /^[a-z]{2}$/.test(str(flat['preview.language'], '')) ? str(flat['preview.language'], '') : '',
     },
   };
 }

@@ -1,0 +1,212 @@
+// The language server's `eforms/renderPreview` request: renders the open notice's current text with
+// core/preview, on the SDK release the notice declares (eforms.sdk.path and the download cache, chosen
+// as the authoring help chooses: the pinned or declared version, else the newest), in the language
+// asked for. A newer request for the same document supersedes an older one that has not started, and
+// a cancelled request is not rendered: typing fast renders only the latest text. It never throws past
+// run-safe, and never answers a render of another document's text. Words for errors are in English
+// sentences for any LSP client; `kind` lets a client word them itself.
+
+import type {
+  CancellationToken,
+  Connection,
+  RequestType as ServerRequestType,
+  TextDocuments,
+} from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { declaredSdkVersion, indexXml, noticeKindOf, textContent, type XmlIndex } from '../../core/notice';
+import { loadPreviewSdk, type PreviewSdk, renderNotice } from '../../core/preview';
+import {
+  type RenderPreviewParams,
+  RenderPreviewRequest,
+  type RenderPreviewResult,
+} from '../../core/protocol';
+import { availableSdkReleases, chooseSdkRelease, compareSdkVersions, type SdkRelease } from '../../core/sdk';
+import type { EformsSettings } from '../../core/settings';
+import { runSafeAsync } from '../run-safe';
+
+export interface PreviewDeps {
+  connection: Connection;
+  documents: TextDocuments<TextDocument>;
+  settings: (uri: string) => Promise<EformsSettings>;
+  log: (message: string) => void;
+  sdkCacheRoot?: string;
+}
+
+/** The EU's notice languages as notices write them (ISO 639-2/B, upper case) and as SDK files name them. */
+const NOTICE_LANGUAGES: Record<string, string> = {
+  BUL: 'bg',
+  CES: 'cs',
+  DAN: 'da',
+  DEU: 'de',
+  ELL: 'el',
+  ENG: 'en',
+  EST: 'et',
+  FIN: 'fi',
+  FRA: 'fr',
+  GLE: 'ga',
+  HRV: 'hr',
+  HUN: 'hu',
+  ITA: 'it',
+  LAV: 'lv',
+  LIT: 'lt',
+  MLT: 'mt',
+  NLD: 'nl',
+  POL: 'pl',
+  POR: 'pt',
+  RON: 'ro',
+  SLK: 'sk',
+  SLV: 'sl',
+  SPA: 'es',
+  SWE: 'sv',
+};
+
+/** The two-letter code of the notice's own language (its root's cbc:NoticeLanguageCode), if it has one. */
+export function noticeLanguage(index: XmlIndex): string | undefined {
+  const root = index.elements[0];
+  if (!root) return undefined;
+  for (const c of root.children) {
+    const el = index.elements[c];
+    if (el?.local === 'NoticeLanguageCode')
+      return NOTICE_LANGUAGES[textContent(index, el).trim().toUpperCase()];
+  }
+  return undefined;
+}
+
+/**
+ * The language to render in: the one asked for, else the setting, else the notice's own, else English;
+ * always one the release translates (English, or its first, when the wanted one is missing).
+ */
+export function previewLanguage(
+  wanted: { requested?: string; setting?: string; notice?: string },
+  languages: readonly string[],
+): string {
+  const fallback = languages.includes('en') ? 'en' : (languages[0] ?? 'en');
+  for (const l of [wanted.requested, wanted.setting, wanted.notice]) {
+    if (typeof l === 'string' && l && (languages.length === 0 || languages.includes(l))) return l;
+  }
+  return fallback;
+}
+
+export class Preview {
+  private readonly sdks = new Map<string, Promise<PreviewSdk>>();
+  private readonly releases = new Map<string, SdkRelease[]>();
+  /** Per document, the number of the latest request: an older one still waiting gives way. */
+  private readonly latest = new Map<string, number>();
+  private seq = 0;
+
+  constructor(private readonly d: PreviewDeps) {}
+
+  register(): void {
+    // core/protocol's RequestType comes from the top-level vscode-languageserver-protocol, the server's
+    // from the copy nested under vscode-languageserver (another patch release): the same class declared
+    // twice, so TypeScript will not unify them. Only the method string is read at run time.
+    const type = RenderPreviewRequest.type as unknown as ServerRequestType<
+      RenderPreviewParams,
+      RenderPreviewResult,
+      void
+    >;
+    this.d.connection.onRequest(type, (p, token) =>
+      runSafeAsync<RenderPreviewResult>(
+        this.d.log,
+        'render preview',
+        { error: 'The preview could not be rendered: see the eForms log.', kind: 'failed' },
+        () => this.render(p, token),
+      ),
+    );
+  }
+
+  /** eforms.sdk.path or the cache changed: list the releases again (loaded releases stay cached). */
+  settingsChanged(): void {
+    this.releases.clear();
+  }
+
+  forget(uri: string): void {
+    this.latest.delete(uri);
+  }
+
+  async render(p: RenderPreviewParams, token?: CancellationToken): Promise<RenderPreviewResult> {
+    const uri = typeof p?.uri === 'string' ? p.uri : '';
+    const mine = ++this.seq;
+    this.latest.set(uri, mine);
+    const superseded = (): RenderPreviewResult | undefined =>
+      token?.isCancellationRequested || this.latest.get(uri) !== mine
+        ? { error: 'A newer preview request replaced this one.', kind: 'superseded' }
+        : undefined;
+    const doc = this.d.documents.get(uri);
+    if (!doc)
+      return { error: `${uri || 'The document'} is not open in the language server.`, kind: 'no-document' };
+    const s = await this.d.settings(uri);
+    const first = indexXml(doc.getText().slice(0, 64 * 1024));
+    if (noticeKindOf(first) === undefined)
+      return {
+        error: 'This file is not an eForms notice: there is nothing to preview.',
+        kind: 'not-a-notice',
+      };
+    const release = this.choose(s, declaredSdkVersion(first));
+    if ('error' in release) return release;
+    const sdk = await this.sdkAt(release.dir);
+    // Let the messages already queued (a newer edit, a cancellation) be read before the work starts.
+    await new Promise<void>((r) => setImmediate(r));
+    const gone = superseded();
+    if (gone) return gone;
+    const current = this.d.documents.get(uri);
+    if (!current) return { error: `${uri} was closed.`, kind: 'no-document' };
+    const started = performance.now();
+    const index = indexXml(current.getText());
+    const language = previewLanguage(
+      {
+        requested: typeof p.language === 'string' ? p.language : undefined,
+        setting: s.preview.language,
+        notice: noticeLanguage(index),
+      },
+      sdk.languages,
+    );
+    const rendered = renderNotice(index, sdk, { language });
+    const ms = Math.round(performance.now() - started);
+    if (ms > 200) this.d.log(`preview of ${uri} took ${ms} ms (SDK ${release.version})`);
+    return { ...rendered, version: current.version, ms };
+  }
+
+  private sdkAt(dir: string): Promise<PreviewSdk> {
+    let p = this.sdks.get(dir);
+    if (!p) {
+      p = loadPreviewSdk(dir);
+      // A failed load is not kept: the folder may be fixed, and the next request tries again.
+      p.catch(() => this.sdks.delete(dir));
+      this.sdks.set(dir, p);
+    }
+    return p;
+  }
+
+  private choose(
+    s: EformsSettings,
+    declared: string | undefined,
+  ): { dir: string; version: string } | { error: string; kind: 'no-sdk' | 'version-missing' } {
+    const cacheRoot = this.d.sdkCacheRoot ?? '';
+    const key = `${s.sdk.path}\u0000${cacheRoot}`;
+    let releases = this.releases.get(key);
+    if (!releases) {
+      releases = availableSdkReleases({ path: s.sdk.path, cacheRoot }).sort((a, b) =>
+        compareSdkVersions(b.version, a.version),
+      );
+      this.releases.set(key, releases);
+    }
+    const newest = releases[0];
+    if (!newest)
+      return {
+        error:
+          'The preview needs an eForms SDK release on this machine: set eforms.sdk.path to the folder of one (or of several).',
+        kind: 'no-sdk',
+      };
+    const pick = chooseSdkRelease(releases, { pinned: s.validation.sdkVersion, declared });
+    if (pick.ok) return { dir: pick.release.dir, version: pick.release.version };
+    // As the authoring help does: without a declared version, or with one not on disk (and no pin),
+    // the newest release renders; the result names the release used.
+    if (pick.kind === 'no-version' || (pick.kind === 'version-missing' && !s.validation.sdkVersion))
+      return { dir: newest.dir, version: newest.version };
+    return {
+      error: `The SDK ${pick.kind === 'version-missing' ? pick.wanted : ''} pinned in eforms.validation.sdkVersion is not in eforms.sdk.path.`,
+      kind: 'version-missing',
+    };
+  }
+}
