@@ -4,6 +4,7 @@
 // nothing imports client/extension.ts back. Only client/ imports `vscode`.
 
 import * as vscode from 'vscode';
+import type { RequestType } from 'vscode-languageclient/node';
 import type { ServiceUrls } from '../core/http';
 import { dispatcherForVsCodeHttp, type RoutingDispatcher } from '../core/http';
 import type { EformsSettings } from '../core/settings';
@@ -68,6 +69,14 @@ export class EformsClientState implements ExtensionState, vscode.Disposable {
 
   serverRequest<R>(method: string, params: unknown): Promise<R | undefined> {
     return this.languageClient.request<R>(method, params);
+  }
+
+  sendRequest<P, R>(
+    type: RequestType<P, R, void>,
+    params: P,
+    token?: vscode.CancellationToken,
+  ): Promise<R | undefined> {
+    return this.languageClient.send(type, params, token);
   }
 
   isNotice(doc: vscode.TextDocument): boolean {

@@ -9,6 +9,8 @@ import {
   DidOpenTextDocumentNotification,
   LanguageClient,
   type LanguageClientOptions,
+  type RequestParam,
+  type RequestType,
   type ServerOptions,
   State,
   TransportKind,
@@ -78,6 +80,19 @@ export class EformsLanguageClient implements vscode.Disposable {
     await this.ensureStarted();
     if (!this.client) return undefined;
     return this.client.sendRequest<R>(method, params);
+  }
+
+  /** A custom request by its declared type; undefined when the server is not running. */
+  async send<P, R>(
+    type: RequestType<P, R, void>,
+    params: P,
+    token?: vscode.CancellationToken,
+  ): Promise<R | undefined> {
+    await this.ensureStarted();
+    if (!this.client) return undefined;
+    // `RequestParam<P>` is P itself for object params, which is all core/protocol declares.
+    const p = params as RequestParam<P>;
+    return token ? this.client.sendRequest(type, p, token) : this.client.sendRequest(type, p);
   }
 
   private async start(): Promise<void> {

@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
-import { buildWebview } from './build-webview.mjs';
+import { buildPreviewWebview, buildWebview } from './build-webview.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const production = process.argv.includes('--production');
@@ -40,3 +40,5 @@ await Promise.all([
 
 // Market Explorer webview (agri-food market data): its own bundle, for the browser, from scripts/build-webview.mjs.
 await buildWebview({ outdir: `${outdir}/market-explorer`, production });
+// The notice preview's page, likewise.
+await buildPreviewWebview({ outdir: `${outdir}/preview`, production });
