@@ -36,6 +36,12 @@ await Promise.all([
     entryPoints: ['core/validation/validation-worker.ts'],
     outfile: `${outdir}/validation-worker.js`,
   }),
+  // The preview's render thread: server.js starts it from its own folder.
+  build({
+    ...common,
+    entryPoints: ['server/preview/preview-worker.ts'],
+    outfile: `${outdir}/preview-worker.js`,
+  }),
 ]);
 
 // Market Explorer webview (agri-food market data): its own bundle, for the browser, from scripts/build-webview.mjs.

@@ -241,6 +241,7 @@ export function startServer(options: ServerOptions = {}): Connection {
   connection.onShutdown(() => {
     scheduler.dispose();
     void pool?.close();
+    void preview.dispose();
   });
 
   documents.listen(connection);

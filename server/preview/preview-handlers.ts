@@ -1,9 +1,10 @@
 // The language server's `eforms/renderPreview` request: renders the open notice's current text with
 // core/preview, on the SDK release the notice declares (eforms.sdk.path and the download cache, chosen
 // as the authoring help chooses: the pinned or declared version, else the newest), in the language
-// asked for. A newer request for the same document supersedes an older one that has not started, and
-// a cancelled request is not rendered: typing fast renders only the latest text. It never throws past
-// run-safe, and never answers a render of another document's text. Words for errors are in English
+// asked for. The render itself runs on a worker thread (preview-thread.ts), one job per document at a
+// time: a newer request for the same document supersedes an older one that has not started, and a
+// cancelled request is not rendered, so typing fast renders only the latest text and hover or
+// completion never wait on a large notice. It never throws past run-safe. Words for errors are in English
 // sentences for any LSP client; `kind` lets a client word them itself.
 
 import type {
@@ -13,8 +14,7 @@ import type {
   TextDocuments,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { declaredSdkVersion, indexXml, noticeKindOf, textContent, type XmlIndex } from '../../core/notice';
-import { loadPreviewSdk, type PreviewSdk, renderNotice } from '../../core/preview';
+import { declaredSdkVersion, indexXml, noticeKindOf } from '../../core/notice';
 import {
   type RenderPreviewParams,
   RenderPreviewRequest,
@@ -23,6 +23,7 @@ import {
 import { availableSdkReleases, chooseSdkRelease, compareSdkVersions, type SdkRelease } from '../../core/sdk';
 import type { EformsSettings } from '../../core/settings';
 import { runSafeAsync } from '../run-safe';
+import { PreviewThread } from './preview-thread';
 
 export interface PreviewDeps {
   connection: Connection;
@@ -32,69 +33,23 @@ export interface PreviewDeps {
   sdkCacheRoot?: string;
 }
 
-/** The EU's notice languages as notices write them (ISO 639-2/B, upper case) and as SDK files name them. */
-const NOTICE_LANGUAGES: Record<string, string> = {
-  BUL: 'bg',
-  CES: 'cs',
-  DAN: 'da',
-  DEU: 'de',
-  ELL: 'el',
-  ENG: 'en',
-  EST: 'et',
-  FIN: 'fi',
-  FRA: 'fr',
-  GLE: 'ga',
-  HRV: 'hr',
-  HUN: 'hu',
-  ITA: 'it',
-  LAV: 'lv',
-  LIT: 'lt',
-  MLT: 'mt',
-  NLD: 'nl',
-  POL: 'pl',
-  POR: 'pt',
-  RON: 'ro',
-  SLK: 'sk',
-  SLV: 'sl',
-  SPA: 'es',
-  SWE: 'sv',
-};
-
-/** The two-letter code of the notice's own language (its root's cbc:NoticeLanguageCode), if it has one. */
-export function noticeLanguage(index: XmlIndex): string | undefined {
-  const root = index.elements[0];
-  if (!root) return undefined;
-  for (const c of root.children) {
-    const el = index.elements[c];
-    if (el?.local === 'NoticeLanguageCode')
-      return NOTICE_LANGUAGES[textContent(index, el).trim().toUpperCase()];
-  }
-  return undefined;
-}
-
-/**
- * The language to render in: the one asked for, else the setting, else the notice's own, else English;
- * always one the release translates (English, or its first, when the wanted one is missing).
- */
-export function previewLanguage(
-  wanted: { requested?: string; setting?: string; notice?: string },
-  languages: readonly string[],
-): string {
-  const fallback = languages.includes('en') ? 'en' : (languages[0] ?? 'en');
-  for (const l of [wanted.requested, wanted.setting, wanted.notice]) {
-    if (typeof l === 'string' && l && (languages.length === 0 || languages.includes(l))) return l;
-  }
-  return fallback;
-}
-
 export class Preview {
-  private readonly sdks = new Map<string, Promise<PreviewSdk>>();
+  private readonly thread: PreviewThread;
+  /** Per document, the render job under way. */
+  private readonly inflight = new Map<string, Promise<unknown>>();
   private readonly releases = new Map<string, SdkRelease[]>();
   /** Per document, the number of the latest request: an older one still waiting gives way. */
   private readonly latest = new Map<string, number>();
   private seq = 0;
 
-  constructor(private readonly d: PreviewDeps) {}
+  constructor(private readonly d: PreviewDeps) {
+    this.thread = new PreviewThread(d.log);
+  }
+
+  /** Stops the render thread (server shutdown). */
+  dispose(): Promise<void> {
+    return this.thread.close();
+  }
 
   register(): void {
     // core/protocol's RequestType comes from the top-level vscode-languageserver-protocol, the server's
@@ -144,38 +99,37 @@ export class Preview {
       };
     const release = this.choose(s, declaredSdkVersion(first));
     if ('error' in release) return release;
-    const sdk = await this.sdkAt(release.dir);
     // Let the messages already queued (a newer edit, a cancellation) be read before the work starts.
     await new Promise<void>((r) => setImmediate(r));
-    const gone = superseded();
-    if (gone) return gone;
+    const gave = superseded();
+    if (gave) return gave;
+    // One job per document on the render thread at a time: a request that waited for the one before it
+    // gives way if a newer one came meanwhile, so a burst of edits renders the first and the last only.
+    const before = this.inflight.get(uri);
+    if (before) {
+      await before;
+      const gone = superseded();
+      if (gone) return gone;
+    }
     const current = this.d.documents.get(uri);
     if (!current) return { error: `${uri} was closed.`, kind: 'no-document' };
-    const started = performance.now();
-    const index = indexXml(current.getText());
-    const language = previewLanguage(
-      {
-        requested: typeof p.language === 'string' ? p.language : undefined,
-        setting: s.preview.language,
-        notice: noticeLanguage(index),
-      },
-      sdk.languages,
-    );
-    const rendered = renderNotice(index, sdk, { language });
-    const ms = Math.round(performance.now() - started);
-    if (ms > 200) this.d.log(`preview of ${uri} took ${ms} ms (SDK ${release.version})`);
-    return { ...rendered, version: current.version, ms };
-  }
-
-  private sdkAt(dir: string): Promise<PreviewSdk> {
-    let p = this.sdks.get(dir);
-    if (!p) {
-      p = loadPreviewSdk(dir);
-      // A failed load is not kept: the folder may be fixed, and the next request tries again.
-      p.catch(() => this.sdks.delete(dir));
-      this.sdks.set(dir, p);
+    const version = current.version;
+    const job = this.thread.run({
+      sdkDir: release.dir,
+      text: current.getText(),
+      requested: typeof p.language === 'string' ? p.language : undefined,
+      setting: s.preview.language,
+    });
+    this.inflight.set(uri, job);
+    const r = await job.finally(() => {
+      if (this.inflight.get(uri) === job) this.inflight.delete(uri);
+    });
+    if (!r.ok) {
+      this.d.log(`preview of ${uri} failed: ${r.message}`);
+      return { error: `The preview could not be rendered: ${r.message}`, kind: 'failed' };
     }
-    return p;
+    if (r.ms > 200) this.d.log(`preview of ${uri} took ${r.ms} ms (SDK ${release.version})`);
+    return { ...r.rendered, version, ms: r.ms };
   }
 
   private choose(

@@ -81,6 +81,8 @@ describe('eforms/renderPreview over LSP', { skip }, () => {
     assert.equal(en.language, 'en');
     assert.equal(en.version, 1);
     assert.ok(assertRangesIn(text, en) > 0, 'some lines point into the notice');
+    // Rendered on the render thread, not on the server's own.
+    assert.ok(!s.logs.some((l) => /render on the server's thread/.test(l)), s.logs.join('\n'));
     const de = rendered(await ask(uri, 'de'));
     assert.equal(de.language, 'de');
     // An edit: the next render is of the new version and its offsets.
