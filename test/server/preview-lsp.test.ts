@@ -150,6 +150,14 @@ describe('eforms/renderPreview over LSP', { skip }, () => {
     assert.equal('error' in r && r.kind, 'not-a-notice');
     const bad = await s.connection.sendRequest(RenderPreviewRequest.type, { uri: 42 } as never);
     assert.equal('error' in bad && bad.kind, 'no-document');
+    const none = await s.connection.sendRequest(RenderPreviewRequest.method, null);
+    assert.equal((none as { kind?: string }).kind, 'no-document');
+    // A language that is no string is ignored, not a crash.
+    const valid = docUri('preview-valid.xml');
+    for (const language of [{}, 42, ['de'], null]) {
+      const r = await s.connection.sendRequest(RenderPreviewRequest.type, { uri: valid, language } as never);
+      assert.equal(rendered(r).language, 'en', JSON.stringify(language));
+    }
   });
 
   test('a request replaced by a newer one for the same document is not rendered', async () => {
