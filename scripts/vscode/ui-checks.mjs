@@ -633,7 +633,8 @@ export async function runUiChecks(page, { apiKey, resultsDir, log }) {
       await page.screenshot({ path: join(resultsDir, 'preview-de.png') });
       // Cursor in the XML → the line of its element is highlighted in the preview.
       const code = fixturePosition('valid-cn.xml', '>open<', 2);
-      await page.locator('.monaco-editor .view-lines').first().click();
+      // Back to the notice through its tab: a click in its text would move the cursor (and scroll).
+      await page.locator('.tab[data-resource-name="valid-cn.xml"]').first().click();
       await goTo(page, code.line, code.column);
       const active = view.locator('.tree .row.active');
       await active.first().waitFor({ state: 'visible', timeout: 20000 });
