@@ -657,6 +657,19 @@ export async function runUiChecks(page, { apiKey, resultsDir, log }) {
       await page.mouse.move(1, 1);
       await page.waitForTimeout(300);
       await page.screenshot({ path: join(resultsDir, 'preview-scroll-sync.png') });
+      // The keyboard: a line focused, then Enter, selects its element too.
+      const board = fixturePosition('valid-cn.xml', '<cbc:Name languageID="ENG">Review Board');
+      const boardRow = view.locator('.tree .row', {
+        has: view.locator('.value', { hasText: /^Review Board$/ }),
+      });
+      await boardRow.first().focus();
+      await page.keyboard.press('Enter');
+      await page
+        .locator('.statusbar-item', {
+          hasText: new RegExp(`Ln ${board.line + 1}, Col ${board.column + 1} \\(`),
+        })
+        .first()
+        .waitFor({ state: 'visible', timeout: 20000 });
       await view.locator('select.language').selectOption('en');
       return `${await rows.count()} lines, ${languages} languages; highlighted "${activeText.trim()}"`;
     });
