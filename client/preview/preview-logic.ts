@@ -80,13 +80,6 @@ function validRange(r: Range | undefined): Range | undefined {
     : undefined;
 }
 
-/** How many lines the page draws for a render (every line, nested ones included). */
-export function countLines(lines: readonly WireLine[]): number {
-  let n = 0;
-  for (const l of lines) n += 1 + countLines(l.children);
-  return n;
-}
-
 /**
  * The line to highlight for a cursor at `offset`: the one with the narrowest range holding it (the
  * innermost element shown), the deeper one on a tie (an attribute's line over its element's).

@@ -13,7 +13,6 @@ import { Commands } from '../command-ids';
 import type { ExtensionState } from '../extension-state';
 import { isEformsNotice } from '../language-client';
 import {
-  countLines,
   type HostMessage,
   lineAt,
   type PanelState,
@@ -299,11 +298,6 @@ class PreviewPanel implements vscode.Disposable {
       click: (id) => this.post({ type: 'testClick', id }),
       chooseLanguage: (l) => this.chooseLanguage(l),
     };
-  }
-
-  /** Lines the page should draw for the current render (what its `rendered` report is checked against). */
-  expectedLines(): number {
-    return countLines(this.rendered?.notice.lines ?? []);
   }
 
   dispose(): void {
