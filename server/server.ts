@@ -29,6 +29,7 @@ import { type EformsSettings, urlsOf } from '../core/settings';
 import { WorkerPool, type WorkerSources, WorkerValidator, workerScript } from '../core/validation';
 import { AUTHORING_CAPABILITIES, Authoring } from './authoring/authoring-handlers';
 import { toDiagnostic } from './diagnostics';
+import { Preview } from './preview/preview-handlers';
 import { applyClientProxySettings } from './proxy-settings';
 import { runSafe as runSafeIn } from './run-safe';
 import { SettingsCache } from './settings-cache';
@@ -72,6 +73,13 @@ export function startServer(options: ServerOptions = {}): Connection {
     // Asked only with a key, as validation does: without one nothing leaves the machine.
     versionRange: (s) =>
       apiKey ? versionRanges.get({ baseUrl: urlsOf(s).cvs, apiKey }) : Promise.resolve(undefined),
+  });
+  const preview = new Preview({
+    connection,
+    documents,
+    settings: (uri) => settings.get(uri),
+    log: (m) => connection.console.log(m),
+    sdkCacheRoot,
   });
   const clientDownloads = options.clientDownloadsSdk ?? process.env.EFORMS_SDK_DOWNLOADS === 'client';
   // One worker: the SDK's rules never run on the thread that reads the client's messages.
@@ -174,6 +182,7 @@ export function startServer(options: ServerOptions = {}): Connection {
     settings.invalidate(pushed);
     if (configurationRequests) void applyClientProxySettings(connection);
     authoring.settingsChanged();
+    preview.settingsChanged();
     scheduler.settingsChanged();
   });
 
@@ -220,6 +229,7 @@ export function startServer(options: ServerOptions = {}): Connection {
     runSafe(`closing ${e.document.uri}`, () => {
       settings.forget(e.document.uri);
       authoring.forget(e.document.uri);
+      preview.forget(e.document.uri);
       scheduler.close(e.document.uri);
     });
   });
@@ -234,16 +244,19 @@ export function startServer(options: ServerOptions = {}): Connection {
   );
 
   authoring.register();
+  preview.register();
 
   connection.onNotification(SdkChangedNotification.type, () => {
     // A release was downloaded or named: both the rules and the authoring help may use it now.
     authoring.settingsChanged();
+    preview.settingsChanged();
     scheduler.sdkChanged();
   });
 
   connection.onShutdown(() => {
     scheduler.dispose();
     void pool?.close();
+    void preview.dispose();
   });
 
   documents.listen(connection);

@@ -43,6 +43,7 @@ export const SETTING_SECTIONS = [
   { title: 'eForms SDK', order: 2 },
   { title: 'Publication', order: 3 },
   { title: 'Market Data', order: 4 },
+  { title: 'Preview', order: 5 },
 ] as const;
 
 export type SettingSection = (typeof SETTING_SECTIONS)[number]['title'];
@@ -297,6 +298,15 @@ export const SETTINGS_TABLE: readonly SettingSpec[] = [
     minimum: 1000,
     maximum: 3600000,
     markdownDescription: 'How long to wait for an agri-food answer (broad queries return 100,000+ records).',
+  },
+  {
+    key: 'preview.language',
+    section: 'Preview',
+    type: 'string',
+    default: '',
+    pattern: '^([a-z]{2})?$',
+    markdownDescription:
+      "Language of the labels in the notice preview (**eForms: Open Preview**), as a two-letter code (`en`, `de`, `fr`…) among those the notice's SDK release translates. The preview's language picker sets it. Empty: the notice's own language (`cbc:NoticeLanguageCode`), else English.",
   },
 ];
 

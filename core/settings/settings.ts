@@ -49,6 +49,8 @@ export interface EformsSettings {
   };
   publication: { apiFamily: PublicationApiFamily; autoRefreshSeconds: number; pageSize: number };
   agrifood: { cacheTtlHours: number; timeoutMs: number };
+  /** `language`: of the preview's labels (`en`, `de`); '' for the notice's own language. */
+  preview: { language: string };
 }
 
 /**
@@ -77,6 +79,12 @@ function int(flat: Record<string, unknown>, key: string): number {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
   if (!Number.isFinite(n)) return spec.default as number;
   return Math.min(spec.maximum ?? Number.MAX_SAFE_INTEGER, Math.max(spec.minimum ?? 0, Math.round(n)));
+}
+/** A trimmed string that matches the table's pattern for `key`, else its default. */
+function matching(flat: Record<string, unknown>, key: string): string {
+  const spec = settingSpec(key);
+  const v = str(flat, key);
+  return spec.pattern === undefined || new RegExp(spec.pattern).test(v) ? v : (spec.default as string);
 }
 /** A trimmed string, else the table's default (a blank string too when `blankIsDefault`). */
 function str(flat: Record<string, unknown>, key: string, blankIsDefault = false): string {
@@ -128,6 +136,10 @@ export function readSettings(raw: Raw): EformsSettings {
     agrifood: {
       cacheTtlHours: int(flat, 'agrifood.cacheTtlHours'),
       timeoutMs: int(flat, 'agrifood.timeoutMs'),
+    },
+    // A two-letter code; which ones exist depends on the SDK release, so anything else means "the notice's".
+    preview: {
+      language: matching(flat, 'preview.language'),
     },
   };
 }
