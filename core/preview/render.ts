@@ -11,8 +11,8 @@
 import { EfxTranslator, parseEfxTemplate, type TranslatedLine, type TranslatedPart } from '../efx';
 import { indexXml, textContent, type XmlIndex } from '../notice';
 import {
-  ATTRIBUTE,
   type Ast,
+  ATTRIBUTE,
   type Compiled,
   compile,
   parseDate,
@@ -233,7 +233,9 @@ function compilePlan(sdk: PreviewSdk, subtype: string): Plan | string {
       const fmt = /^format-number\((.*), '([^']*)'\)$/s.exec(p.xpath);
       const fn = build(fmt ? fmt[1] : p.xpath, line);
       if (typeof fn === 'string') return { kind: 'broken', why: fn };
-      return fmt ? { kind: 'value', fn, type: 'number', format: fmt[2] } : { kind: 'value', fn, type: p.type };
+      return fmt
+        ? { kind: 'value', fn, type: 'number', format: fmt[2] }
+        : { kind: 'value', fn, type: p.type };
     }
     const label = p.label;
     if (label.kind === 'static') return { kind: 'key', key: label.key };
@@ -505,7 +507,12 @@ function renderParts(
       break;
     }
   }
-  const join = (xs: { s: string }[]): string => xs.map((x) => x.s).join('').replace(/\s+/g, ' ').trim();
+  const join = (xs: { s: string }[]): string =>
+    xs
+      .map((x) => x.s)
+      .join('')
+      .replace(/\s+/g, ' ')
+      .trim();
   let label: string;
   let value: string;
   if (split >= 0) {
@@ -523,7 +530,12 @@ function renderParts(
   return { label, value, empty: valueParts > 0 && filled === 0 };
 }
 
-function renderLines(run: Run, plans: LinePlan[], node: XNode, parentNumber: string | undefined): RenderedLine[] {
+function renderLines(
+  run: Run,
+  plans: LinePlan[],
+  node: XNode,
+  parentNumber: string | undefined,
+): RenderedLine[] {
   const out: RenderedLine[] = [];
   for (const plan of plans) {
     if (!plan.ctx) continue;
@@ -551,7 +563,8 @@ function renderLines(run: Run, plans: LinePlan[], node: XNode, parentNumber: str
           .join('')
           .replace(/:\s*$/, '')
           .trim();
-        if (label) out.push({ label, value: '', flagged: true, templateLine: plan.templateLine, children: [] });
+        if (label)
+          out.push({ label, value: '', flagged: true, templateLine: plan.templateLine, children: [] });
       }
       continue;
     }

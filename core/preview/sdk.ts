@@ -8,8 +8,8 @@
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { symbolsFromFieldsJson } from '../efx';
 import type { EfxSymbols } from '../efx';
+import { symbolsFromFieldsJson } from '../efx';
 import { decodeXmlText } from '../notice';
 
 const MiB = 1024 * 1024;
