@@ -81,9 +81,9 @@ export function renderText(doc: RenderedNotice): string {
     for (const l of lines) {
       let s = '  '.repeat(depth);
       if (l.number) s += `${l.number} `;
-      s += l.label;
-      if (l.value || l.flagged) s += `${l.label ? ': ' : ''}${l.value}`;
-      if (l.flagged) s += ' [missing]';
+      const parts = [l.label && (l.value || l.flagged) ? `${l.label}:` : l.label, l.value];
+      if (l.flagged) parts.push('[missing]');
+      s += parts.filter((p) => p !== '').join(' ');
       out.push(s.trimEnd());
       walk(l.children, depth + 1);
     }

@@ -121,6 +121,8 @@ interface LinePlan {
   /** The context's own declaration has no predicate: a mandatory field may be shown empty. */
   plain: boolean;
   ctx: Eval | undefined;
+  /** The field a `#{field|name|F}` label names: its value is what the line shows. */
+  labelField?: string;
   parts: PartPlan[];
   children: LinePlan[];
 }
@@ -216,7 +218,9 @@ function compilePlan(sdk: PreviewSdk, subtype: string): Plan | string {
     if (typeof ctx === 'string') problems.push({ message: ctx, templateLine: line });
     const parts: PartPlan[] = l.parts.map((p) => partPlan(p, line));
     for (const p of parts) if (p.kind === 'broken') problems.push({ message: p.why, templateLine: line });
+    const named = parts.find((p) => p.kind === 'key' && p.key.startsWith('field|name|'));
     return {
+      ...(named?.kind === 'key' ? { labelField: named.key.slice('field|name|'.length) } : {}),
       templateLine: line,
       outline: l.line.outlineNumber,
       contextId: l.contextId,
@@ -578,7 +582,15 @@ function renderLines(
         children: renderLines(run, plan.children, n, childNumber),
       };
       if (number) line.number = number;
-      if (empty && plan.contextKind === 'field') line.flagged = true;
+      // An empty value flags the line when the element is there but empty, or the field it shows is
+      // one the subtype requires.
+      if (
+        empty &&
+        (plan.contextKind === 'field' ||
+          (plan.labelField !== undefined &&
+            run.sdk.fields.get(plan.labelField)?.mandatoryIn.has(run.subtype)))
+      )
+        line.flagged = true;
       const r = rangeOf(n);
       if (r) line.range = r;
       out.push(line);
