@@ -601,6 +601,18 @@ function renderLines(
 
 const TODAY = parseDate('2000-01-01Z');
 
+/** The XPath data model of an index, kept while the index lives: a preview re-rendered in another
+ * language, or beside validation, does not rebuild it. An index is never edited after it is built. */
+const documents = new WeakMap<XmlIndex, XDocument>();
+function documentOf(index: XmlIndex): XDocument {
+  let d = documents.get(index);
+  if (!d) {
+    d = new XDocument(index);
+    documents.set(index, d);
+  }
+  return d;
+}
+
 /** The notice rendered with its subtype's view template in `opts.language`. Never throws on bad input. */
 export function renderNotice(
   notice: string | XmlIndex,
@@ -638,7 +650,7 @@ export function renderNotice(
     return result;
   }
   result.problems.push(...plan.problems);
-  const doc = new XDocument(index);
+  const doc = documentOf(index);
   plan.rt.reset(doc, TODAY);
   plan.langs.chosen = ISO3[language] ?? language.toUpperCase();
   plan.langs.notice = noticeLanguage(index);
