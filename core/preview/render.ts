@@ -305,7 +305,13 @@ class Formats {
       day: '2-digit',
       timeZone: 'UTC',
     });
-    this.time = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+    // 24-hour clock, as TED's notices write times in every language.
+    this.time = new Intl.DateTimeFormat(lang, {
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZone: 'UTC',
+    });
   }
   number(pattern: string | undefined): Intl.NumberFormat {
     const key = pattern ?? '';
@@ -326,11 +332,13 @@ class Formats {
   }
 }
 const formats = new Map<string, Formats>();
+/** English as the EU writes it (day before month), not the United States' default of `en`. */
+const LOCALES: Record<string, string> = { en: 'en-IE' };
 function formatsFor(lang: string): Formats {
   let f = formats.get(lang);
   if (!f) {
     try {
-      f = new Formats(lang);
+      f = new Formats(LOCALES[lang] ?? lang);
     } catch {
       f = new Formats('en');
     }
@@ -561,12 +569,17 @@ function renderLines(
       // An absent field the subtype requires without condition: shown empty and flagged.
       const field = plan.contextKind === 'field' ? run.sdk.fields.get(plan.contextId) : undefined;
       if (plan.plain && field?.mandatoryIn.has(run.subtype) && plan.children.length === 0) {
-        const label = plan.parts
-          .filter((p) => p.kind === 'key' || p.kind === 'text')
-          .map((p) => (p.kind === 'key' ? lookup(run, p.key) : p.kind === 'text' ? p.text : ''))
-          .join('')
-          .replace(/:\s*$/, '')
-          .trim();
+        // The label is what precedes the first colon, as for a line with a value.
+        let label = '';
+        for (const p of plan.parts) {
+          if (p.kind === 'key') label += lookup(run, p.key);
+          else if (p.kind === 'text') {
+            const c = p.text.indexOf(':');
+            label += c < 0 ? p.text : p.text.slice(0, c);
+            if (c >= 0) break;
+          } else break;
+        }
+        label = label.replace(/\s+/g, ' ').trim();
         if (label)
           out.push({ label, value: '', flagged: true, templateLine: plan.templateLine, children: [] });
       }

@@ -71,6 +71,19 @@ describe('renderNotice: hand-made cases', { skip }, () => {
     assert.ok(renderText(renderNotice(xml, sdk, { language: 'en' })).includes('Title: [missing]'));
   });
 
+  test('an absent mandatory field (BT-05(a)-notice, the dispatch date) is shown empty and flagged', () => {
+    const line = (xml: string) =>
+      all(renderNotice(xml, sdk, { language: 'en' }).lines).find((l) => l.label === 'Notice dispatch date');
+    const present = line(minimal);
+    assert.equal(present?.value, '21/11/2019 00:00 UTC+01:00');
+    assert.equal(present?.flagged, undefined);
+    const absent = line(minimal.replace('<cbc:IssueDate>2019-11-21+01:00</cbc:IssueDate>', ''));
+    assert.ok(absent, 'the line is left out');
+    assert.equal(absent.value, '');
+    assert.equal(absent.flagged, true);
+    assert.equal(absent.range, undefined);
+  });
+
   test('an absent optional field leaves its line out', () => {
     // BT-22-Procedure (internal identifier, line 14) is in the maximal notice only.
     const max = all(renderNotice(maximal, sdk, { language: 'en' }).lines).filter(
@@ -92,7 +105,7 @@ describe('renderNotice: hand-made cases', { skip }, () => {
     assert.equal(value('en', /^Estimated value excluding VAT$/), '9,999,999.99 Euro');
     assert.match(value('fr', /^Valeur estimée hors TVA$/), /^9\s999\s999,99 euro$/iu);
     assert.equal(value('de', /^Geschätzter Wert ohne MwSt\.$/).replace(/\s/gu, ' '), '9.999.999,99 Euro');
-    assert.equal(value('en', /^Duration end date$/), '05/23/2023');
+    assert.equal(value('en', /^Duration end date$/), '23/05/2023');
     assert.equal(value('fr', /^Date de fin de durée$/), '23/05/2023');
     assert.equal(value('de', /^Enddatum der Laufzeit$/), '23.05.2023');
   });
