@@ -121,6 +121,8 @@ interface LinePlan {
   /** The context's own declaration has no predicate: a mandatory field may be shown empty. */
   plain: boolean;
   ctx: Eval | undefined;
+  /** For a line read in a node's context: the element of the first value it shows (scroll sync). */
+  target?: Eval;
   /** The field a `#{field|name|F}` label names: its value is what the line shows. */
   labelField?: string;
   parts: PartPlan[];
@@ -219,7 +221,9 @@ function compilePlan(sdk: PreviewSdk, subtype: string): Plan | string {
     const parts: PartPlan[] = l.parts.map((p) => partPlan(p, line));
     for (const p of parts) if (p.kind === 'broken') problems.push({ message: p.why, templateLine: line });
     const named = parts.find((p) => p.kind === 'key' && p.key.startsWith('field|name|'));
+    const target = l.contextKind === 'node' ? targetOf(l.parts, line) : undefined;
     return {
+      ...(target ? { target } : {}),
       ...(named?.kind === 'key' ? { labelField: named.key.slice('field|name|'.length) } : {}),
       templateLine: line,
       outline: l.line.outlineNumber,
@@ -230,6 +234,27 @@ function compilePlan(sdk: PreviewSdk, subtype: string): Plan | string {
       parts,
       children: l.children.map(plan),
     };
+  };
+  /** The element behind the first plain value of a line (`path/normalize-space(text())` → `path`). */
+  const targetOf = (parts: TranslatedPart[], line: number): Eval | undefined => {
+    for (const p of parts) {
+      const x =
+        p.kind === 'value'
+          ? p.xpath
+          : p.kind === 'label' && p.label.kind === 'code'
+            ? p.label.valueXPath
+            : '';
+      if (!x) continue;
+      const m =
+        /^(.*)\/(?:normalize-space\(text\(\)\)|number\(\)|xs:date\(text\(\)\)|xs:time\(text\(\)\))$/s.exec(
+          preferredLanguage(x),
+        );
+      if (!m || m[1].replace(/\$efx(Notice)?Lang\b/g, '').includes('$') || /^\s*for\s/.test(m[1]))
+        return undefined;
+      const fn = build(m[1], line);
+      return typeof fn === 'string' ? undefined : fn;
+    }
+    return undefined;
   };
   const partPlan = (p: TranslatedPart, line: number): PartPlan => {
     if (p.kind === 'text') return { kind: 'text', text: p.text };
@@ -604,7 +629,16 @@ function renderLines(
             run.sdk.fields.get(plan.labelField)?.mandatoryIn.has(run.subtype)))
       )
         line.flagged = true;
-      const r = rangeOf(n);
+      let shown: XNode = n;
+      if (plan.target) {
+        try {
+          const t = plan.target(n)[0];
+          if (t instanceof XNode) shown = t;
+        } catch {
+          // The context's own range serves.
+        }
+      }
+      const r = rangeOf(shown);
       if (r) line.range = r;
       out.push(line);
     }
