@@ -159,11 +159,39 @@ function preferredLanguage(xpath: string): string {
       else if (c === ')' || c === ']') depth--;
     }
     const p = preferredLanguage(xpath.slice(at + call.length, j - 1));
+    const name = lastStepName(p);
+    // Per element, among its same-named siblings (one per language): the chosen language's, else the
+    // notice's, else all. P is evaluated once: it may carry a costly predicate (organisation lookups).
     out +=
       xpath.slice(i, at) +
-      `((${p})[@languageID = $efxLang], (${p})[@languageID = $efxNoticeLang], (${p})[not(@languageID)], (${p}))[1]/normalize-space(text())`;
+      (name
+        ? `(for $efxC in (${p}) return $efxC[@languageID = $efxLang or (not(../${name}[@languageID = $efxLang]) and (@languageID = $efxNoticeLang or not(../${name}[@languageID = $efxNoticeLang])))])/normalize-space(text())`
+        : `((${p})[@languageID = $efxLang], (${p})[@languageID = $efxNoticeLang], (${p})[not(@languageID)], (${p}))[1]/normalize-space(text())`);
     i = j;
   }
+}
+
+/** `cbc:Name` of `a/b/cbc:Name[x][y]`: the name test of a path's last step, or undefined. */
+function lastStepName(path: string): string | undefined {
+  let end = path.length;
+  // Drop trailing predicates, brackets balanced (quotes inside them skipped).
+  while (end > 0 && path[end - 1] === ']') {
+    let depth = 0;
+    let k = end - 1;
+    let quote = '';
+    for (; k >= 0; k--) {
+      const c = path[k];
+      if (quote) {
+        if (c === quote) quote = '';
+      } else if (c === "'" || c === '"') quote = c;
+      else if (c === ']') depth++;
+      else if (c === '[' && --depth === 0) break;
+    }
+    if (k < 0) return undefined;
+    end = k;
+  }
+  const m = /(?:^|\/)([A-Za-z][\w.-]*:[A-Za-z][\w.-]*)$/.exec(path.slice(0, end));
+  return m?.[1];
 }
 
 function compilePlan(sdk: PreviewSdk, subtype: string): Plan | string {
@@ -249,7 +277,7 @@ function compilePlan(sdk: PreviewSdk, subtype: string): Plan | string {
         /^(.*)\/(?:normalize-space\(text\(\)\)|number\(\)|xs:date\(text\(\)\)|xs:time\(text\(\)\))$/s.exec(
           preferredLanguage(x),
         );
-      if (!m || m[1].replace(/\$efx(Notice)?Lang\b/g, '').includes('$') || /^\s*for\s/.test(m[1]))
+      if (!m || m[1].replace(/\$efx(?:(?:Notice)?Lang|C)\b/g, '').includes('$') || /^\s*for\s/.test(m[1]))
         return undefined;
       const fn = build(m[1], line);
       return typeof fn === 'string' ? undefined : fn;
