@@ -139,59 +139,64 @@ interface Plan {
 
 const plans = new WeakMap<PreviewSdk, Map<string, Plan | string>>();
 
-/** `efx:preferred-language-text(P)` in the chosen language, else the notice's, else any, as XPath. */
-function preferredLanguage(xpath: string): string {
-  const call = 'efx:preferred-language-text(';
-  let out = '';
-  let i = 0;
-  for (;;) {
-    const at = xpath.indexOf(call, i);
-    if (at < 0) return out + xpath.slice(i);
-    let depth = 1;
-    let j = at + call.length;
-    let quote = '';
-    for (; j < xpath.length && depth > 0; j++) {
-      const c = xpath[j];
-      if (quote) {
-        if (c === quote) quote = '';
-      } else if (c === "'" || c === '"') quote = c;
-      else if (c === '(' || c === '[') depth++;
-      else if (c === ')' || c === ']') depth--;
-    }
-    const p = preferredLanguage(xpath.slice(at + call.length, j - 1));
-    const name = lastStepName(p);
-    // Per element, among its same-named siblings (one per language): the chosen language's, else the
-    // notice's, else all. P is evaluated once: it may carry a costly predicate (organisation lookups).
-    out +=
-      xpath.slice(i, at) +
-      (name
-        ? `(for $efxC in (${p}) return $efxC[@languageID = $efxLang or (not(../${name}[@languageID = $efxLang]) and (@languageID = $efxNoticeLang or not(../${name}[@languageID = $efxNoticeLang])))])/normalize-space(text())`
-        : `((${p})[@languageID = $efxLang], (${p})[@languageID = $efxNoticeLang], (${p})[not(@languageID)], (${p}))[1]/normalize-space(text())`);
-    i = j;
+const PREFERRED = `{${EFX_NS}}preferred-language-text`;
+
+/** A copy of the tree with each node `f` gives a replacement for replaced (bottom-up for the rest). */
+function mapAst(v: unknown, f: (n: Ast) => Ast | undefined): unknown {
+  if (Array.isArray(v)) return v.map((x) => mapAst(x, f));
+  if (v === null || typeof v !== 'object') return v;
+  if ('t' in v) {
+    const r = f(v as Ast);
+    if (r) return r;
   }
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = mapAst(x, f);
+  return out;
 }
 
-/** `cbc:Name` of `a/b/cbc:Name[x][y]`: the name test of a path's last step, or undefined. */
-function lastStepName(path: string): string | undefined {
-  let end = path.length;
-  // Drop trailing predicates, brackets balanced (quotes inside them skipped).
-  while (end > 0 && path[end - 1] === ']') {
-    let depth = 0;
-    let k = end - 1;
-    let quote = '';
-    for (; k >= 0; k--) {
-      const c = path[k];
-      if (quote) {
-        if (c === quote) quote = '';
-      } else if (c === "'" || c === '"') quote = c;
-      else if (c === ']') depth++;
-      else if (c === '[' && --depth === 0) break;
-    }
-    if (k < 0) return undefined;
-    end = k;
-  }
-  const m = /(?:^|\/)([A-Za-z][\w.-]*:[A-Za-z][\w.-]*)$/.exec(path.slice(0, end));
-  return m?.[1];
+/** Whether the tree reads a variable other than the ones this module binds (`$efx…`). */
+function readsVariables(ast: Ast): boolean {
+  let found = false;
+  mapAst(ast, (n) => {
+    if (n.t === 'var' && !n.name.startsWith('efx')) found = true;
+    return undefined;
+  });
+  return found;
+}
+
+/**
+ * `efx:preferred-language-text(P)`, the toolkit's function, as plain XPath over the parsed tree: per
+ * element, among its same-named siblings (one per language), the chosen language's, else the notice's,
+ * else all. P is evaluated once: it may carry a costly predicate (the organisation lookups).
+ */
+function preferredLanguage(ast: Ast): Ast {
+  return mapAst(ast, (n) => {
+    if (n.t !== 'call' || n.fn !== PREFERRED || n.args.length !== 1) return undefined;
+    const p = preferredLanguage(n.args[0]);
+    const last = p.t === 'path' ? p.steps[p.steps.length - 1] : p;
+    const test = last?.t === 'step' && last.test.k === 'name' && last.test.local ? last.test : undefined;
+    const template = parseXPath(
+      test
+        ? '(for $efxC in $efxP return $efxC[@languageID = $efxLang or (not(../efx:sibling[@languageID = $efxLang]) and (@languageID = $efxNoticeLang or not(../efx:sibling[@languageID = $efxNoticeLang])))])/normalize-space(text())'
+        : '(($efxP)[@languageID = $efxLang], ($efxP)[@languageID = $efxNoticeLang], ($efxP)[not(@languageID)], $efxP)[1]/normalize-space(text())',
+      NAMESPACES,
+    );
+    return mapAst(template, (m) => {
+      if (m.t === 'var' && m.name === 'efxP') return p;
+      if (test && m.t === 'step' && m.test.k === 'name' && m.test.ns === EFX_NS) return { ...m, test };
+      return undefined;
+    }) as Ast;
+  }) as Ast;
+}
+
+/** The element path under a value read (`P/normalize-space(text())`, `P/number()`…), or undefined. */
+const VALUE_READS = new Set(['normalize-space', 'number', 'xs:date', 'xs:time']);
+function elementOf(ast: Ast): Ast | undefined {
+  if (ast.t !== 'path' || ast.steps.length < 2) return undefined;
+  const last = ast.steps[ast.steps.length - 1];
+  if (last.t !== 'call' || !VALUE_READS.has(last.fn)) return undefined;
+  const base: Ast = ast.steps.length === 2 ? ast.steps[0] : { t: 'path', steps: ast.steps.slice(0, -1) };
+  return readsVariables(base) ? undefined : base;
 }
 
 function compilePlan(sdk: PreviewSdk, subtype: string): Plan | string {
@@ -219,18 +224,19 @@ function compilePlan(sdk: PreviewSdk, subtype: string): Plan | string {
     ['efxNoticeLang', 1],
   ]);
   rt.globalFns = [() => [langs.chosen], () => [langs.notice]];
-  const build = (xpath: string, line: number): Eval | string => {
-    let ast: Ast;
+  const parse = (xpath: string): Ast | string => {
     try {
-      ast = parseXPath(preferredLanguage(xpath), NAMESPACES);
+      return preferredLanguage(parseXPath(xpath, NAMESPACES));
     } catch (e) {
       if (!(e instanceof XPathSyntaxError)) throw e;
       return `cannot parse ${xpath}: ${e.message}`;
     }
+  };
+  const make = (ast: Ast | string, line: number): Eval | string => {
+    if (typeof ast === 'string') return ast;
     const scope = (): Scope => ({ globals, locals: new Map(), nextSlot: { n: 0 } });
     try {
-      // distinct-values and format-number at the top are done here (formatting belongs to the
-      // language); nested, they need the engine.
+      // distinct-values at the top is done here; nested, it needs the engine.
       if (ast.t === 'call' && ast.fn === 'distinct-values' && ast.args.length === 1) {
         const inner = compile(ast.args[0], rt, scope());
         return (n) => distinct(inner({ item: n, pos: 1, size: 1 }));
@@ -242,6 +248,7 @@ function compilePlan(sdk: PreviewSdk, subtype: string): Plan | string {
       return `template line ${line}: ${e.message}`;
     }
   };
+  const build = (xpath: string, line: number): Eval | string => make(parse(xpath), line);
   const plan = (l: TranslatedLine): LinePlan => {
     const line = l.line.line;
     const ctx = build(l.contextXPath, line);
@@ -263,7 +270,7 @@ function compilePlan(sdk: PreviewSdk, subtype: string): Plan | string {
       children: l.children.map(plan),
     };
   };
-  /** The element behind the first plain value of a line (`path/normalize-space(text())` → `path`). */
+  /** The element behind the first value of a line (`path/normalize-space(text())` gives `path`). */
   const targetOf = (parts: TranslatedPart[], line: number): Eval | undefined => {
     for (const p of parts) {
       const x =
@@ -273,25 +280,29 @@ function compilePlan(sdk: PreviewSdk, subtype: string): Plan | string {
             ? p.label.valueXPath
             : '';
       if (!x) continue;
-      const m =
-        /^(.*)\/(?:normalize-space\(text\(\)\)|number\(\)|xs:date\(text\(\)\)|xs:time\(text\(\)\))$/s.exec(
-          preferredLanguage(x),
-        );
-      if (!m || m[1].replace(/\$efx(?:(?:Notice)?Lang|C)\b/g, '').includes('$') || /^\s*for\s/.test(m[1]))
-        return undefined;
-      const fn = build(m[1], line);
-      return typeof fn === 'string' ? undefined : fn;
+      const ast = parse(x);
+      const base = typeof ast === 'string' ? undefined : elementOf(ast);
+      const fn = base ? make(base, line) : undefined;
+      return typeof fn === 'function' ? fn : undefined;
     }
     return undefined;
   };
   const partPlan = (p: TranslatedPart, line: number): PartPlan => {
     if (p.kind === 'text') return { kind: 'text', text: p.text };
     if (p.kind === 'value') {
-      const fmt = /^format-number\((.*), '([^']*)'\)$/s.exec(p.xpath);
-      const fn = build(fmt ? fmt[1] : p.xpath, line);
+      // format-number(x, 'pattern') at the top is formatted here, in the language's convention.
+      const ast = parse(p.xpath);
+      const pattern =
+        typeof ast !== 'string' && ast.t === 'call' && ast.fn === 'format-number' && ast.args[1]?.t === 'str'
+          ? ast.args[1].v
+          : undefined;
+      const fn = make(
+        pattern !== undefined && typeof ast !== 'string' && ast.t === 'call' ? ast.args[0] : ast,
+        line,
+      );
       if (typeof fn === 'string') return { kind: 'broken', why: fn };
-      return fmt
-        ? { kind: 'value', fn, type: 'number', format: fmt[2] }
+      return pattern !== undefined
+        ? { kind: 'value', fn, type: 'number', format: pattern }
         : { kind: 'value', fn, type: p.type };
     }
     const label = p.label;
