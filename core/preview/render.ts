@@ -6,7 +6,9 @@
 // the chosen language where the notice has it (`@languageID`), else in the notice's language.
 // A template is translated and compiled once per release and subtype. A line that cannot be translated
 // or evaluated is named in `problems` and skipped; nothing here throws on a bad notice. No I/O except
-// the lazy reads of the PreviewSdk; no second XPath engine.
+// the lazy reads of the PreviewSdk; no second XPath engine, and no reading of XPath text: what this
+// module adapts (the toolkit's preferred-language text, top-level format-number and distinct-values)
+// it adapts on the tree parseXPath gives.
 
 import { EfxTranslator, parseEfxTemplate, type TranslatedLine, type TranslatedPart } from '../efx';
 import { indexXml, textContent, type XmlIndex } from '../notice';
