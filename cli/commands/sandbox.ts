@@ -8,6 +8,7 @@ import { INPUT_LIMITS } from '../../core/notice';
 import { installCrashGuard } from '../../core/process';
 import { defaultSdkCacheRoot, listSdkReleases } from '../../core/sdk';
 import { SANDBOX_DEMO_KEY } from '../../sandbox/context';
+import { createRenderService } from '../../sandbox/render/service';
 import { sandboxSdkRules } from '../../sandbox/sdk-rules';
 import { startSandbox } from '../../sandbox/server';
 import { type CliIo, UsageError } from '../io';
@@ -24,6 +25,7 @@ Serves the emulated services on http://127.0.0.1:PORT:
   /cvs       Central Validation Service   (POST /cvs/v1/notices/validation)
   /esenders  eNotices2                    (/esenders/api/v2/notice/...)
   /agrifood  agri-food market data        (/agrifood/api/...)
+  /ted       TED Visualisation API        (POST /ted/v3/notices/render, HTML from the SDK's view templates)
 --port 0 takes a free port; the default is ${SANDBOX_DEFAULT_PORT} (what --env sandbox uses).
 --data-dir is where submitted notices are kept across restarts; the default is
 ${defaultDataDir()}.
@@ -107,11 +109,12 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
     dataDir: values['data-dir'] ?? defaultDataDir(),
     publishStepSeconds,
     ...(sdk ? { sdkRules: sdk.rules } : {}),
+    services: [(ctx) => createRenderService(ctx, { path: sdkDir, cacheRoot })],
   });
   io.out(`sandbox listening on ${running.origin}`);
   if (keys.length === 0) io.out(`demo API key: ${SANDBOX_DEMO_KEY}`);
   io.out(
-    `  CVS       ${running.origin}/cvs\n  eNotices2 ${running.origin}/esenders\n  agri-food ${running.origin}/agrifood`,
+    `  CVS       ${running.origin}/cvs\n  eNotices2 ${running.origin}/esenders\n  agri-food ${running.origin}/agrifood\n  render    ${running.origin}/ted`,
   );
   io.out(`  data      ${running.context.dataDir}`);
   io.out(`  publish   SUBMITTED ${publishStepSeconds} s, then PUBLISHING ${publishStepSeconds} s`);
