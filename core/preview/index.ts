@@ -4,7 +4,7 @@
 // only I/O is reading an SDK release folder.
 
 export { escapeHtml, renderHtml, renderText } from './html';
-export { type ChosenPreviewSdk, previewSdkFor } from './release';
+export { type ChosenPreviewSdk, previewRelease, previewSdkFor } from './release';
 export { type RenderedLine, type RenderedNotice, type RenderOptions, renderNotice } from './render';
 export {
   loadPreviewSdk,

@@ -23,6 +23,29 @@ export interface ChosenPreviewSdk {
 
 const hasTemplates = (r: SdkRelease): boolean => existsSync(join(r.dir, 'view-templates'));
 
+/**
+ * The release that renders, given the one validation chose (`first`, absent when none could be chosen,
+ * `why` saying why) and the releases available: `first` when it has view templates, else the newest that
+ * has them, with a note saying so; undefined when no release has view templates. Shared by the CLI and
+ * the language server, so both render a notice with the same release.
+ */
+export function previewRelease(
+  first: SdkRelease | undefined,
+  available: readonly SdkRelease[],
+  wanted?: string,
+  why = '',
+): { release: SdkRelease; note?: string } | undefined {
+  if (first && hasTemplates(first)) return { release: first };
+  const best = available.filter(hasTemplates).sort((a, b) => compareSdkVersions(b.version, a.version))[0];
+  if (!best) return undefined;
+  const note = first
+    ? `eForms SDK ${first.version} has no view templates: rendered with those of ${best.version}`
+    : wanted
+      ? `eForms SDK ${wanted} is not available${why ? ` (${why})` : ''}: rendered with the view templates of ${best.version}`
+      : `the notice declares no SDK version: rendered with the view templates of ${best.version}`;
+  return { release: best, note };
+}
+
 /** The release to render a notice with; throws SdkError('no-sdk') when none has view templates. */
 export async function previewSdkFor(
   sources: Pick<SdkSources, 'path' | 'cacheRoot'>,
@@ -36,17 +59,8 @@ export async function previewSdkFor(
     if (!(e instanceof SdkError)) throw e;
     why = e.message;
   }
-  if (first && hasTemplates(first)) return { sdk: await loadPreviewSdk(first.dir) };
-  const withTemplates = availableSdkReleases(sources)
-    .filter(hasTemplates)
-    .sort((a, b) => compareSdkVersions(b.version, a.version));
-  const best = withTemplates[0];
-  if (!best) throw new SdkError('no-sdk', { wanted: want.pinned || want.declared });
   const wanted = want.pinned || want.declared;
-  const note = first
-    ? `eForms SDK ${first.version} has no view templates: rendered with those of ${best.version}`
-    : wanted
-      ? `eForms SDK ${wanted} is not available (${why}): rendered with the view templates of ${best.version}`
-      : `the notice declares no SDK version: rendered with the view templates of ${best.version}`;
-  return { sdk: await loadPreviewSdk(best.dir), note };
+  const chosen = previewRelease(first, availableSdkReleases(sources), wanted, why);
+  if (!chosen) throw new SdkError('no-sdk', { wanted });
+  return { sdk: await loadPreviewSdk(chosen.release.dir), ...(chosen.note ? { note: chosen.note } : {}) };
 }

@@ -15,6 +15,7 @@ import type {
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { declaredSdkVersion, indexXml, noticeKindOf } from '../../core/notice';
+import { previewRelease } from '../../core/preview';
 import {
   type RenderPreviewParams,
   RenderPreviewRequest,
@@ -129,13 +130,16 @@ export class Preview {
       return { error: `The preview could not be rendered: ${r.message}`, kind: 'failed' };
     }
     if (r.ms > 200) this.d.log(`preview of ${uri} took ${r.ms} ms (SDK ${release.version})`);
-    return { ...r.rendered, version, ms: r.ms };
+    const rendered = release.note
+      ? { ...r.rendered, problems: [{ message: release.note }, ...r.rendered.problems] }
+      : r.rendered;
+    return { ...rendered, version, ms: r.ms };
   }
 
   private choose(
     s: EformsSettings,
     declared: string | undefined,
-  ): { dir: string; version: string } | { error: string; kind: 'no-sdk' | 'version-missing' } {
+  ): { dir: string; version: string; note?: string } | { error: string; kind: 'no-sdk' | 'version-missing' } {
     const cacheRoot = this.d.sdkCacheRoot ?? '';
     const key = `${s.sdk.path}\u0000${cacheRoot}`;
     let releases = this.releases.get(key);
@@ -153,13 +157,25 @@ export class Preview {
         kind: 'no-sdk',
       };
     const pick = chooseSdkRelease(releases, { pinned: s.validation.sdkVersion, declared });
-    if (pick.ok) return { dir: pick.release.dir, version: pick.release.version };
     // As the authoring help does: without a declared version, or with one not on disk (and no pin),
-    // the newest release renders; the result names the release used.
-    if (pick.kind === 'no-version' || (pick.kind === 'version-missing' && !s.validation.sdkVersion))
-      return { dir: newest.dir, version: newest.version };
+    // the newest release renders; the result names the release used. A release without view templates
+    // (a trimmed copy) gives way to the newest that has them, as `eforms render` does.
+    const first = pick.ok
+      ? pick.release
+      : pick.kind === 'no-version' || (pick.kind === 'version-missing' && !s.validation.sdkVersion)
+        ? newest
+        : undefined;
+    if (first) {
+      const chosen = previewRelease(first, releases);
+      if (!chosen)
+        return {
+          error: `No eForms SDK release on this machine has view templates (view-templates/*.efx): the preview needs one, such as a complete release downloaded with eForms: New Notice or named in eforms.sdk.path.`,
+          kind: 'no-sdk',
+        };
+      return { dir: chosen.release.dir, version: chosen.release.version, note: chosen.note };
+    }
     return {
-      error: `The SDK ${pick.kind === 'version-missing' ? pick.wanted : ''} pinned in eforms.validation.sdkVersion is not in eforms.sdk.path.`,
+      error: `The SDK ${!pick.ok && pick.kind === 'version-missing' ? pick.wanted : ''} pinned in eforms.validation.sdkVersion is not in eforms.sdk.path.`,
       kind: 'version-missing',
     };
   }

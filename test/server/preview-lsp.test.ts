@@ -8,7 +8,7 @@
 // Only contract-level properties are checked, so the test holds for any renderer behind the contract.
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CancellationTokenSource } from 'vscode-languageserver-protocol/node';
@@ -109,8 +109,9 @@ describe('eforms/renderPreview over LSP', { skip }, () => {
     assert.equal(rendered(await ask(uri, 'xx')).language, 'de');
   });
 
-  test('an older release is chosen as the notice declares, with only its languages', async () => {
-    // A real notice in Dutch declaring SDK 1.7: release 1.7.5 has English labels only.
+  test('a release without view templates (trimmed 1.7.5) gives way to the newest that has them, and says so', async () => {
+    // A real notice in Dutch declaring SDK 1.7: the shared 1.7.5 is trimmed (no view-templates/), so the
+    // newest release with templates renders it, in the notice's own language, and the result says why.
     const file = readdirSync(REAL).find((f) => {
       const t = readFileSync(join(REAL, f), 'utf8');
       return /eforms-sdk-1\.7</.test(t) && /NoticeLanguageCode>NLD</.test(t);
@@ -120,9 +121,14 @@ describe('eforms/renderPreview over LSP', { skip }, () => {
     const text = readFileSync(join(REAL, file), 'utf8');
     await s.open(uri, text, 1);
     const r = rendered(await ask(uri));
-    assert.equal(r.sdkVersion, '1.7.5');
-    assert.deepEqual([...r.languages].sort(), languagesOf('1.7.5'));
-    assert.equal(r.language, 'en');
+    assert.equal(existsSync(join(RELEASES, '1.7.5', 'view-templates')), false);
+    assert.equal(r.sdkVersion, '1.15.1');
+    assert.deepEqual([...r.languages].sort(), languagesOf('1.15.1'));
+    assert.equal(r.language, 'nl');
+    assert.match(
+      r.problems[0]?.message ?? '',
+      /eForms SDK 1\.7\.5 has no view templates: rendered with those of 1\.15\.1/,
+    );
     assertRangesIn(text, r);
   });
 
