@@ -96,7 +96,7 @@ function alternatives(ast: Ast): Requirement | undefined {
     const inner = unparen(a);
     if (inner.t === 'or') {
       const sub = alternatives(inner);
-      if (!sub || sub.k !== 'prefix') return undefined;
+      if (sub?.k !== 'prefix') return undefined;
       prefixes.push(...sub.prefixes);
       value ??= sub.value;
       continue;
@@ -131,8 +131,7 @@ function stringsOf(a: Ast): string[] | undefined {
   const x = unparen(a);
   if (x.t === 'str') return [x.v];
   if (x.t === 'strs') return x.v;
-  if (x.t === 'seq' && x.items.every((i) => i.t === 'str'))
-    return x.items.map((i) => (i as { v: string }).v);
+  if (x.t === 'seq' && x.items.every((i) => i.t === 'str')) return x.items.map((i) => (i as { v: string }).v);
   return undefined;
 }
 
@@ -322,7 +321,9 @@ export function composeRuleMessage(
 ): string | undefined {
   if (!f.test || !wantsComposition(f, c)) return undefined;
   const ast = parseRuleTest(f.test);
-  const shape = ast ? shapeOfTest(ast) : { req: { k: 'other' } as Requirement, conditional: false, exemptions: [] };
+  const shape = ast
+    ? shapeOfTest(ast)
+    : { req: { k: 'other' } as Requirement, conditional: false, exemptions: [] };
   const here = shape.conditional ? ' here' : '';
   const s = new Subjects(c, element, f);
   const req = shape.req;
@@ -384,7 +385,10 @@ export function composeRuleMessage(
         sentence = `${v.label} must be ${listed.named ? 'a code of the list' : 'one of:'} ${listed.text}${here}`;
       }
       if (req.k === 'one-of' && actual !== undefined)
-        sentence += actual === '' ? ' — it is empty' : ` — '${actual}' is not ${listed.named ? 'in it' : 'one of them'}`;
+        sentence +=
+          actual === ''
+            ? ' — it is empty'
+            : ` — '${actual}' is not ${listed.named ? 'in it' : 'one of them'}`;
       break;
     }
     case 'pattern': {
@@ -454,9 +458,23 @@ function wantsComposition(f: Finding, c: RuleMessageContext): boolean {
 
 function boundWords(op: Op, date: boolean): string {
   if (date) {
-    return { '<': 'before', '<=': 'on or before', '>': 'after', '>=': 'on or after', '=': 'the same as', '!=': 'different from' }[op];
+    return {
+      '<': 'before',
+      '<=': 'on or before',
+      '>': 'after',
+      '>=': 'on or after',
+      '=': 'the same as',
+      '!=': 'different from',
+    }[op];
   }
-  return { '<': 'less than', '<=': 'at most', '>': 'greater than', '>=': 'at least', '=': 'equal to', '!=': 'different from' }[op];
+  return {
+    '<': 'less than',
+    '<=': 'at most',
+    '>': 'greater than',
+    '>=': 'at least',
+    '=': 'equal to',
+    '!=': 'different from',
+  }[op];
 }
 
 /** What a pattern asks, in words where the field's type says what it is. */
@@ -467,7 +485,7 @@ function formatOf(entry: Entry | undefined, regex: string): string {
     case 'phone':
       return 'must be a telephone number (digits, spaces and hyphens, an optional leading + and an area code in brackets)';
     case 'url':
-      return 'must be a web address beginning with http://, https://, ftp:// or www.';
+      return "must be a web address beginning with 'http://', 'https://', 'ftp://' or 'www.'";
     case 'date':
       return 'must be a date written YYYY-MM-DD followed by a time zone (Z or +01:00)';
     case 'time':
@@ -533,15 +551,22 @@ class Subjects {
       // An attribute field (`OPT-315-LotResult-Scheme`) is named after the field it qualifies.
       const ofId = resolved.entry?.field?.attributeOf;
       const of = ofId ? this.c.sdk.entries.get(ofId) : undefined;
-      const owner = of ? { label: subjectOf(this.c.sdk, of, this.c.language), entry: of } : (resolved.owner ?? this.context());
-      return { label: owner.label, ...(owner.entry ? { entry: owner.entry } : {}), attribute: resolved.attribute };
+      const owner = of
+        ? { label: subjectOf(this.c.sdk, of, this.c.language), entry: of }
+        : (resolved.owner ?? this.context());
+      return {
+        label: owner.label,
+        ...(owner.entry ? { entry: owner.entry } : {}),
+        attribute: resolved.attribute,
+      };
     }
     const diagnostic = preferDiagnostic && this.f.field ? this.c.sdk.entries.get(this.f.field) : undefined;
     // The diagnostic names the field exactly (predicates and all) when it is at the path's place; a
     // count() over another place (a statistic, a sibling) is about what the path reaches.
     if (diagnostic && (!resolved.entry || diagnostic.key === resolved.entry.key))
       return { label: subjectOf(this.c.sdk, diagnostic, this.c.language), entry: diagnostic };
-    if (resolved.entry) return { label: subjectOf(this.c.sdk, resolved.entry, this.c.language), entry: resolved.entry };
+    if (resolved.entry)
+      return { label: subjectOf(this.c.sdk, resolved.entry, this.c.language), entry: resolved.entry };
     if (resolved.last) return { label: `The element ${resolved.last}` };
     return this.context();
   }
@@ -573,7 +598,11 @@ class Subjects {
         else if (s.axis === 'child' && s.test.k === 'name') {
           for (const k of e.children) {
             const ch = index.elements[k];
-            if (ch && (s.test.local === undefined || ch.local === s.test.local) && (s.test.ns === undefined || ch.ns === s.test.ns))
+            if (
+              ch &&
+              (s.test.local === undefined || ch.local === s.test.local) &&
+              (s.test.ns === undefined || ch.ns === s.test.ns)
+            )
               next.push(ch);
           }
         } else if (s.axis === 'attribute' && s.test.k === 'name') {
@@ -667,10 +696,10 @@ class Subjects {
     for (const e of exemptions) collectPaths(e, paths);
     for (const p of paths) {
       const v = valueOperand(p);
-      if (!v || v.steps.length === 0) continue;
+      if (!v?.steps.length) continue;
       const r = this.resolve(v.steps);
       const e = r.entry ?? r.owner?.entry;
-      if (!e || e.kind !== 'field' || self.has(e.id)) continue;
+      if (e?.kind !== 'field' || self.has(e.id)) continue;
       self.add(e.id);
       const label = subjectOf(this.c.sdk, e, this.c.language);
       if (!out.includes(label)) out.push(label);

@@ -390,9 +390,12 @@ export class SdkKnowledge {
    * group's label names only one use of its node ("Description" for the procedure's whole scope).
    */
   nodeLabel(id: string, lang: string): string {
-    if (id === 'ND-Root') return this.translation('business-entity', 'business-entity|name|Notice', lang) ?? 'The notice';
+    if (id === 'ND-Root')
+      return this.translation('business-entity', 'business-entity|name|Notice', lang) ?? 'The notice';
     const entity = this.nodes.get(id)?.businessEntityId;
-    const fromEntity = entity ? this.translation('business-entity', `business-entity|name|${entity}`, lang) : undefined;
+    const fromEntity = entity
+      ? this.translation('business-entity', `business-entity|name|${entity}`, lang)
+      : undefined;
     if (fromEntity) return fromEntity;
     const words = id
       .replace(/^ND-/, '')
