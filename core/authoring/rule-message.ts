@@ -686,8 +686,14 @@ class Subjects {
     const out: string[] = [];
     const self = new Set<string>();
     if (this.f.field) self.add(this.f.field);
-    if ('path' in req) {
-      const r = this.resolve(stepsOf(req.path));
+    // The places the requirement itself names are its subject, not what it depends on.
+    const named: Ast[] = [];
+    if ('path' in req) named.push(req.path);
+    if ('value' in req) named.push(req.value);
+    if (req.k === 'compare') named.push(req.l, req.r);
+    for (const n of named) {
+      const v = valueOperand(n);
+      const r = this.resolve(v ? v.steps : stepsOf(n));
       if (r.entry) self.add(r.entry.id);
     }
     const ctx = this.element ? this.c.sdk.identify(this.c.index, this.element) : undefined;

@@ -166,6 +166,24 @@ describe('messages on the official example notices (SDK 1.15.1)', { skip: sample
     );
   });
 
+  test('two dates in the wrong order: the sentence names both fields and the order', async () => {
+    const text = readFileSync(join(SAMPLES_DIR, 'notices', 'cn_24_minimal.xml'), 'utf8');
+    // The deadline for tenders (BT-131) moved before the dispatch date (BT-05, 2019-11-21).
+    const changed = text.replace(
+      '<cbc:EndDate>2020-02-04+02:00</cbc:EndDate>',
+      '<cbc:EndDate>2019-10-04+02:00</cbc:EndDate>',
+    );
+    assert.notEqual(changed, text);
+    const findings = await findingsOf(changed, SDK_DIR, '1.15.1', '2019-01-01T12:00:00Z');
+    const f = findings.find((x) => x.id === 'BR-BT-00131-0151');
+    assert.ok(f, findings.map((x) => x.id).join(', '));
+    const fields = translations(SDK_DIR, 'field_en.xml');
+    const deadline = fields.get('field|name|BT-131(d)-Lot') as string;
+    const dispatch = (fields.get('field|name|BT-05(a)-notice') as string).toLowerCase();
+    assert.ok(f.message.startsWith(`${deadline} (BT-131) must be after ${dispatch} (BT-05)`), f.message);
+    assert.deepEqual(xpathSyntaxIn(f.message), []);
+  });
+
   test('a mandatory field missing is named by its label', async () => {
     const text = readFileSync(join(SAMPLES_DIR, 'notices', 'cn_24_minimal.xml'), 'utf8');
     // The lot's description (BT-24-Lot) removed.
