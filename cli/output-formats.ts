@@ -1,8 +1,11 @@
-// Renders findings for people and machines: compiler-style text lines, a JSON array with LSP ranges,
-// and SARIF 2.1.0 for code-scanning tools. The fields are the finding's own, as core completes them
+// Renders findings for people and machines: compiler-style text lines, JSON with LSP ranges (one array
+// for a notice; for several, every file with its outcome), and SARIF 2.1.0 for code-scanning tools (rule
+// descriptions and help, tool and SDK versions, fingerprints, files that could not be validated as tool
+// execution notifications). The fields are the finding's own, as core completes them
 // (rule link, node, related places), the same the editor's diagnostics carry. Pure string building:
 // no I/O, no `vscode` import here.
 
+import { createHash } from 'node:crypto';
 import { posix, win32 } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Finding, Severity } from '../core/findings';
@@ -18,7 +21,7 @@ export function isOutputFormat(s: string): s is OutputFormat {
 /** `file` is shown as given (text) or as a URI reference with forward slashes (SARIF). */
 export function formatFindings(findings: Finding[], file: string, format: OutputFormat): string {
   if (format === 'json') return JSON.stringify(findings.map(toJson), null, 2);
-  if (format === 'sarif') return JSON.stringify(toSarif(findings, file), null, 2);
+  if (format === 'sarif') return formatOutcomes([{ file, outcome: 'validated', findings }], 'sarif');
   return findings
     .map((f) => {
       // One-based, as compilers print them and editors parse them; the column counts UTF-16 units.
@@ -130,54 +133,167 @@ export function sarifUri(file: string, platform: NodeJS.Platform = process.platf
   );
 }
 
-function toSarif(findings: Finding[], file: string): object {
+/** The tool's version: the build defines it (scripts/build.mjs), unbundled runs say `dev`. */
+declare const __VERSION__: string | undefined;
+export const TOOL_VERSION = typeof __VERSION__ === 'string' ? __VERSION__ : 'dev';
+const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+
+/** One input file and what became of it: every file given is listed, validated or not. */
+export interface FileOutcome {
+  file: string;
+  /** `validated`: `findings` are the notice's; `failed`: it could not be validated, `error` says why. */
+  outcome: 'validated' | 'failed';
+  findings: Finding[];
+  error?: string;
+  /** The SDK release whose rules gave the findings (`1.15.1`; the CVS names only `1.15`). */
+  sdkVersion?: string;
+  /** Which engine validated: the CVS, the SDK rules run here, or a report read back (`check`). */
+  engine?: 'cvs' | 'local' | 'report';
+}
+
+/** JSON or SARIF for several files, each with its outcome (a file that failed is listed too). */
+export function formatOutcomes(files: readonly FileOutcome[], format: 'json' | 'sarif'): string {
+  if (format === 'sarif') return JSON.stringify(toSarif(files), null, 2);
+  return JSON.stringify(
+    {
+      tool: { name: 'eforms', version: TOOL_VERSION },
+      files: files.map((o) => {
+        const counts = { errors: 0, warnings: 0, infos: 0 };
+        for (const f of o.findings)
+          counts[f.severity === 'error' ? 'errors' : f.severity === 'warning' ? 'warnings' : 'infos']++;
+        return {
+          file: o.file,
+          outcome: o.outcome,
+          ...(o.error !== undefined ? { error: o.error } : {}),
+          ...(o.sdkVersion !== undefined ? { sdkVersion: o.sdkVersion } : {}),
+          ...(o.engine !== undefined ? { engine: o.engine } : {}),
+          ...counts,
+          findings: o.findings.map(toJson),
+        };
+      }),
+    },
+    null,
+    2,
+  );
+}
+
+/** The rule's one-line description: the message without what this notice gave (`— 'x' is not …`). */
+function describeRule(f: Finding): string {
+  const cut = f.message.indexOf(' — ');
+  return oneLine(cut > 0 ? f.message.slice(0, cut) : f.message);
+}
+
+/** Stable across edits that move lines: the rule and the place in the notice's structure. */
+function fingerprint(f: Finding): string {
+  return createHash('sha256')
+    .update(`${f.id}\u0000${f.location || `${f.range.start.line}:${f.range.start.character}`}`)
+    .digest('hex')
+    .slice(0, 32);
+}
+
+function toSarif(files: readonly FileOutcome[]): object {
   const ruleIndex = new Map<string, number>();
-  const rules: object[] = [];
-  for (const f of findings) {
-    if (ruleIndex.has(f.id)) continue;
-    ruleIndex.set(f.id, rules.length);
-    const rule: Record<string, unknown> = { id: f.id };
-    if (f.test) rule.fullDescription = { text: `Schematron test: ${oneLine(f.test)}` };
-    if (f.help) rule.helpUri = f.help;
-    rules.push(rule);
-  }
-  const uri = sarifUri(file);
+  const rules: Record<string, unknown>[] = [];
+  const sdkVersions = new Set<string>();
+  const artifacts = files.map((o) => ({ location: { uri: sarifUri(o.file) } }));
+  const results: object[] = [];
+  const notifications: object[] = [];
+  files.forEach((o, fileIndex) => {
+    if (o.sdkVersion) sdkVersions.add(o.sdkVersion);
+    const artifactLocation = { uri: sarifUri(o.file), index: fileIndex };
+    if (o.outcome === 'failed') {
+      notifications.push({
+        level: 'error',
+        message: { text: `${o.file} was not validated: ${oneLine(o.error ?? 'unknown reason')}` },
+        locations: [{ physicalLocation: { artifactLocation } }],
+        descriptor: { id: 'file-not-validated' },
+      });
+      return;
+    }
+    for (const f of o.findings) {
+      if (f.sdkVersion) sdkVersions.add(f.sdkVersion);
+      if (!ruleIndex.has(f.id)) {
+        ruleIndex.set(f.id, rules.length);
+        const short = describeRule(f);
+        const full = [
+          `${short}.`,
+          f.field ? `Field or node: ${f.field}.` : '',
+          f.test ? `Schematron test: ${oneLine(f.test)}` : '',
+        ]
+          .filter((x) => x)
+          .join(' ');
+        const rule: Record<string, unknown> = {
+          id: f.id,
+          name: f.field ? `${f.field}/${f.id}` : f.id,
+          shortDescription: { text: short },
+          fullDescription: { text: full },
+          help: {
+            text: f.help
+              ? `${short}. The eForms documentation explains rule ${f.id}: ${f.help}`
+              : `${short}. ${f.source === 'local' ? 'A check of this tool, made before the rules run.' : `Rule ${f.id} of the eForms rules.`}`,
+          },
+          defaultConfiguration: { level: SARIF_LEVEL[f.severity] },
+          properties: { tags: ['eforms', ...(f.flag ? [f.flag.toLowerCase()] : [])] },
+        };
+        if (f.help) rule.helpUri = f.help;
+        rules.push(rule);
+      }
+      const properties: Record<string, unknown> = { location: f.location, resolved: f.resolved };
+      if (f.flag !== undefined) properties.flag = f.flag;
+      if (f.field !== undefined) properties.field = f.field;
+      if (f.missing !== undefined) properties.missing = f.missing;
+      if (f.node !== undefined) properties.node = f.node;
+      if (f.test !== undefined) properties.test = f.test;
+      if (f.sdkVersion !== undefined) properties.sdkVersion = f.sdkVersion;
+      const related = (f.related ?? []).map((r, i) => ({
+        id: i,
+        physicalLocation: { artifactLocation, region: regionOf(r.range) },
+        message: { text: r.message },
+      }));
+      results.push({
+        ruleId: f.id,
+        ruleIndex: ruleIndex.get(f.id),
+        level: SARIF_LEVEL[f.severity],
+        message: { text: f.message },
+        locations: [{ physicalLocation: { artifactLocation, region: regionOf(f.range) } }],
+        ...(related.length ? { relatedLocations: related } : {}),
+        partialFingerprints: { 'eformsFinding/v1': fingerprint(f) },
+        properties,
+      });
+    }
+  });
+  const driver: Record<string, unknown> = {
+    name: 'eforms',
+    fullName: 'eForms Notice Tools',
+    version: TOOL_VERSION,
+    informationUri: 'https://docs.ted.europa.eu/eforms/',
+    rules,
+  };
+  if (SEMVER.test(TOOL_VERSION)) driver.semanticVersion = TOOL_VERSION;
+  // The SDK whose rules ran: a component of the tool, named with its version.
+  const extensions = [...sdkVersions].sort().map((v) => ({
+    name: 'eForms SDK',
+    version: v,
+    ...(SEMVER.test(v) ? { semanticVersion: v } : {}),
+    informationUri: 'https://github.com/OP-TED/eForms-SDK',
+  }));
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'eforms', informationUri: 'https://docs.ted.europa.eu/eforms/', rules } },
+        tool: { driver, ...(extensions.length ? { extensions } : {}) },
+        invocations: [
+          {
+            executionSuccessful: notifications.length === 0,
+            ...(notifications.length ? { toolExecutionNotifications: notifications } : {}),
+          },
+        ],
+        artifacts,
         // SARIF's default columnKind is utf16CodeUnits: the same columns LSP counts, one-based here.
         columnKind: 'utf16CodeUnits',
-        results: findings.map((f) => {
-          const properties: Record<string, unknown> = { location: f.location, resolved: f.resolved };
-          if (f.flag !== undefined) properties.flag = f.flag;
-          if (f.field !== undefined) properties.field = f.field;
-          if (f.missing !== undefined) properties.missing = f.missing;
-          if (f.node !== undefined) properties.node = f.node;
-          const related = (f.related ?? []).map((r, i) => ({
-            id: i,
-            physicalLocation: { artifactLocation: { uri }, region: regionOf(r.range) },
-            message: { text: r.message },
-          }));
-          return {
-            ruleId: f.id,
-            ruleIndex: ruleIndex.get(f.id),
-            level: SARIF_LEVEL[f.severity],
-            message: { text: f.message },
-            locations: [
-              {
-                physicalLocation: {
-                  artifactLocation: { uri },
-                  region: regionOf(f.range),
-                },
-              },
-            ],
-            ...(related.length ? { relatedLocations: related } : {}),
-            properties,
-          };
-        }),
+        results,
+        properties: { sdkVersions: [...sdkVersions].sort() },
       },
     ],
   };

@@ -9,7 +9,7 @@ import { mapSvrl, parseSvrl, type ReportMisfit, reportMisfits, SvrlFormatError }
 import { terminalName } from '../../core/text';
 import { decodeInputText, InputFileError, readInputFile } from '../input-files';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
-import { formatFindings, isOutputFormat, OUTPUT_FORMATS, summarize } from '../output-formats';
+import { formatFindings, formatOutcomes, isOutputFormat, OUTPUT_FORMATS, summarize } from '../output-formats';
 
 const USAGE = `Usage: eforms check NOTICE.xml --svrl REPORT.svrl [--format text|json|sarif]
 
@@ -78,6 +78,11 @@ export async function check(args: string[], io: CliIo): Promise<number> {
   } catch (e) {
     if (e instanceof InputFileError) {
       io.err(`eforms check: ${e.message}`);
+      // Code scanning still gets a log, naming the notice that could not be checked.
+      if (format === 'sarif')
+        io.out(
+          formatOutcomes([{ file: noticeArg, outcome: 'failed', findings: [], error: e.message }], 'sarif'),
+        );
       return EXIT_FAILURE;
     }
     throw e;

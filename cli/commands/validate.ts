@@ -37,7 +37,14 @@ import { serviceUrlsOf } from '../environment';
 import { describeFailure, isKeyProblem } from '../failure-wording';
 import { decodeInputText, InputFileError, readInputFile } from '../input-files';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
-import { formatFindings, OUTPUT_FORMATS, type OutputFormat, summarize } from '../output-formats';
+import {
+  type FileOutcome,
+  formatFindings,
+  formatOutcomes,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+  summarize,
+} from '../output-formats';
 
 const FORMATS = [...OUTPUT_FORMATS, 'svrl'] as const;
 type Format = OutputFormat | 'svrl';
@@ -66,7 +73,10 @@ Options:
                    CVS gets it only when given, as eforms-sdk-MAJOR.MINOR
   --mode MODE      static (default) or dynamic
   --lang LANG      language of the messages (default en): ${REPORT_LANGUAGES.join(', ')}
-  --format FORMAT  text (default), json (one array, a "file" field per finding), sarif, or svrl (the
+  --format FORMAT  text (default); json ({"files": [...]}: every notice given with its outcome,
+                   "validated" with its findings or "failed" with the reason); sarif (SARIF 2.1.0, one
+                   run: rules with descriptions and help links, the tool and SDK versions, a notice
+                   that could not be validated as a tool execution notification); or svrl (the
                    report itself; with several notices, one file per notice in -o DIR)
   -o, --output DIR with --format svrl: write NOTICE.svrl files into DIR
   --env ENV        preview (default, or $EFORMS_ENV), production, sandbox (http://127.0.0.1:8723,
@@ -184,6 +194,8 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
 
   let failed = false;
   const ok: FileResult[] = [];
+  // Every file given, in order, with its outcome: JSON and SARIF list the ones that failed too.
+  const outcomes: FileOutcome[] = [];
   // A release missing for several notices is one problem: named once, with the notices it stops.
   const sdkShared = new Map<string, string[]>();
   results.forEach((r, i) => {
@@ -204,7 +216,27 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
       );
     } else ok.push({ ...r, findings: sortByPosition(r.findings) });
   });
-  print(ok, run.format, io, values.output === undefined ? undefined : resolve(io.cwd, values.output));
+  results.forEach((r, i) => {
+    const file = positionals[i] as string;
+    if (typeof r === 'string' || r instanceof CvsError)
+      outcomes.push({
+        file,
+        outcome: 'failed',
+        findings: [],
+        error: typeof r === 'string' ? r : describeFailure(r),
+      });
+    else outcomes.push(outcomeOf({ ...r, findings: sortByPosition(r.findings) }));
+  });
+  // A file the loop never reached (a refused key stops it) is listed as not validated either.
+  for (const file of positionals.slice(results.length))
+    outcomes.push({
+      file,
+      outcome: 'failed',
+      findings: [],
+      error: 'not validated: an earlier failure stopped the run',
+    });
+  if (run.format === 'json' || run.format === 'sarif') io.out(formatOutcomes(outcomes, run.format));
+  else print(ok, run.format, io, values.output === undefined ? undefined : resolve(io.cwd, values.output));
   if (failed) return EXIT_FAILURE;
   return ok.some((r) => r.findings.some((f) => f.severity === 'error')) ? EXIT_FINDINGS : EXIT_OK;
 }
@@ -495,6 +527,13 @@ export function sdkProblemForCli(e: SdkError, sdkDir?: string): string {
   }
 }
 
+function outcomeOf(r: FileResult): FileOutcome {
+  const o: FileOutcome = { file: r.file, outcome: 'validated', findings: r.findings };
+  if (r.report?.sdkVersion) o.sdkVersion = r.report.sdkVersion;
+  if (r.report) o.engine = r.report.engine === 'cvs' ? 'cvs' : 'local';
+  return o;
+}
+
 function print(results: FileResult[], format: Format, io: CliIo, outDir?: string): void {
   if (format === 'svrl') {
     if (outDir) mkdirSync(outDir, { recursive: true });
@@ -517,26 +556,6 @@ function print(results: FileResult[], format: Format, io: CliIo, outDir?: string
         `${terminalName(r.file)}: ${terminalName(join(outDir, name))} (${r.findings.length === 0 ? 'no findings' : summarize(r.findings)})`,
       );
     }
-    return;
-  }
-  if (format === 'json') {
-    const all = results.flatMap((r) =>
-      (JSON.parse(formatFindings(r.findings, r.file, 'json')) as object[]).map((f) => ({
-        file: r.file,
-        ...f,
-      })),
-    );
-    io.out(JSON.stringify(all, null, 2));
-    return;
-  }
-  if (format === 'sarif') {
-    // One SARIF log, one run per notice: each run keeps its own rule table.
-    const runs = results.flatMap(
-      (r) => (JSON.parse(formatFindings(r.findings, r.file, 'sarif')) as { runs: object[] }).runs,
-    );
-    const log = JSON.parse(formatFindings([], '', 'sarif')) as { runs: object[] };
-    log.runs = runs;
-    io.out(JSON.stringify(log, null, 2));
     return;
   }
   for (const r of results) {

@@ -4,9 +4,10 @@
 // the CLI to JSON and SARIF; neither adds anything afterwards. Pure: no I/O, no `vscode` import.
 
 import type { Finding, RelatedPlace } from '../findings';
-import type { XmlIndex } from '../notice';
+import type { XmlElement, XmlIndex } from '../notice';
 import { ruleDocUrl } from './hover';
 import { locateField } from './notice-facts';
+import { composeRuleMessage } from './rule-message';
 import type { SdkKnowledge } from './sdk-knowledge';
 
 /** Related places per finding: more would bury the one the rule is about. */
@@ -27,8 +28,8 @@ export interface CompletionContext {
 export function completeFindings(findings: readonly Finding[], c: CompletionContext): Finding[] {
   if (findings.length === 0) return [];
   // Element by start offset, built once: a notice may have thousands of findings and of elements.
-  const starts = new Map<number, string>();
-  for (const e of c.index.elements) if (!starts.has(e.start)) starts.set(e.start, e.qname);
+  const starts = new Map<number, XmlElement>();
+  for (const e of c.index.elements) if (!starts.has(e.start)) starts.set(e.start, e);
   return findings.map((f) => completeOne(f, c, starts));
 }
 
@@ -36,15 +37,28 @@ export function completeFinding(f: Finding, c: CompletionContext): Finding {
   return completeFindings([f], c)[0] as Finding;
 }
 
-function completeOne(f: Finding, c: CompletionContext, starts: Map<number, string>): Finding {
+function completeOne(f: Finding, c: CompletionContext, starts: Map<number, XmlElement>): Finding {
   const out: Finding = { ...f };
-  const node = elementAt(c.index, f, starts);
-  if (node && out.node === undefined) out.node = node;
-  if (!BUSINESS_RULE.test(f.id)) return out;
+  const element = elementAt(c.index, f, starts);
+  if (element && out.node === undefined) out.node = element.qname;
+  const related: RelatedPlace[] = [];
+  if (c.sdk) {
+    // Without the SDK's own text for the rule, a sentence from the test's shape and the SDK's labels;
+    // the rule id and its XPath go to a related place on the finding itself, never into the message.
+    const composed = composeRuleMessage(f, element ?? ownerOf(c.index, f), {
+      index: c.index,
+      sdk: c.sdk,
+      language: c.language ?? 'en',
+    });
+    if (composed !== undefined && f.test) {
+      out.message = composed;
+      related.push({ range: f.range, message: `Rule ${f.id}: ${oneLine(f.test, MAX_TEST_SHOWN)}` });
+    }
+  }
+  if (!BUSINESS_RULE.test(f.id)) return withRelated(out, related);
   out.help = ruleDocUrl(f.id);
   const rule = c.sdk?.ruleFields(f.id);
-  if (!c.sdk || !rule || rule.involved.length === 0) return out;
-  const related: RelatedPlace[] = [];
+  if (!c.sdk || !rule || rule.involved.length === 0) return withRelated(out, related);
   for (const id of rule.involved.slice(0, MAX_RELATED)) {
     const e = locateField(c.index, c.sdk, id);
     if (!e) continue;
@@ -53,12 +67,50 @@ function completeOne(f: Finding, c: CompletionContext, starts: Map<number, strin
       message: `${id} · ${c.sdk.fieldLabel(id, c.language ?? 'en')}`,
     });
   }
+  return withRelated(out, related);
+}
+
+/** The test as shown in a related place: one line, clipped. */
+const MAX_TEST_SHOWN = 500;
+
+function oneLine(s: string, max: number): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+function withRelated(out: Finding, related: RelatedPlace[]): Finding {
   if (related.length > 0) out.related = related;
   return out;
 }
 
+/** The element whose start tag holds the finding's start (an attribute's place), if it is resolved. */
+function ownerOf(index: XmlIndex, f: Finding): XmlElement | undefined {
+  if (!f.resolved) return undefined;
+  let offset: number;
+  try {
+    offset = index.offsetAt(f.range.start.line, f.range.start.character);
+  } catch {
+    return undefined;
+  }
+  // Elements are in document order of their start: the last one starting before the offset, or an
+  // ancestor of it, is the one whose start tag holds it.
+  const els = index.elements;
+  let lo = 0;
+  let hi = els.length - 1;
+  let at = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if ((els[mid] as XmlElement).start <= offset) {
+      at = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  for (let e = els[at]; e; e = els[e.parent]) if (e.start <= offset && offset < e.startTagEnd) return e;
+  return undefined;
+}
+
 /** The element whose start tag the finding starts on (placements start at `<`), if any. */
-function elementAt(index: XmlIndex, f: Finding, starts: Map<number, string>): string | undefined {
+function elementAt(index: XmlIndex, f: Finding, starts: Map<number, XmlElement>): XmlElement | undefined {
   if (!f.resolved) return undefined;
   let offset: number;
   try {

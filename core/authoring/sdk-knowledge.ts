@@ -384,6 +384,26 @@ export class SdkKnowledge {
     return this.translation('field', `field|name|${id}`, lang) ?? this.fields.get(id)?.name ?? id;
   }
 
+  /**
+   * A node's label: its business entity's name, else the words of its id (`ND-ProcedureTenderingProcess`
+   * → "Procedure tendering process"). The SDK translates fields and form groups, not nodes, and a form
+   * group's label names only one use of its node ("Description" for the procedure's whole scope).
+   */
+  nodeLabel(id: string, lang: string): string {
+    if (id === 'ND-Root')
+      return this.translation('business-entity', 'business-entity|name|Notice', lang) ?? 'The notice';
+    const entity = this.nodes.get(id)?.businessEntityId;
+    const fromEntity = entity
+      ? this.translation('business-entity', `business-entity|name|${entity}`, lang)
+      : undefined;
+    if (fromEntity) return fromEntity;
+    const words = id
+      .replace(/^ND-/, '')
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .toLowerCase();
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+
   fieldDescription(id: string, lang: string): string | undefined {
     return this.translation('field', `field|description|${id}`, lang);
   }

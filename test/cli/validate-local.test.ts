@@ -47,7 +47,7 @@ describe('eforms validate --local', { skip }, () => {
   test('an invalid sample: exit 1, every rule of the official report, no key needed', async () => {
     const r = await run([...local, 'INVALID_cn_24_empty.xml', '--format', 'json']);
     assert.equal(r.code, 1, r.stderr);
-    const found = (JSON.parse(r.stdout) as { id: string; source: string }[])
+    const found = flatJson<{ id: string; source: string }>(r.stdout)
       .filter((f) => f.source === 'sdk')
       .map((f) => f.id)
       .sort();
@@ -56,7 +56,7 @@ describe('eforms validate --local', { skip }, () => {
 
   test('JSON and SARIF carry each business rule documentation link, as the editor diagnostics do', async () => {
     const json = await run([...local, 'INVALID_cn_24_empty.xml', '--format', 'json']);
-    const rules = (JSON.parse(json.stdout) as { id: string; help?: string }[]).filter((f) =>
+    const rules = flatJson<{ id: string; help?: string }>(json.stdout).filter((f) =>
       /^BR-[A-Z]+-\d{5}-\d{4}$/.test(f.id),
     );
     assert.ok(rules.length > 0);
@@ -156,3 +156,9 @@ describe('eforms validate --local', { skip }, () => {
     }
   });
 });
+
+/** The findings of `validate --format json` ({"files": [{file, findings}]}), each with its file. */
+function flatJson<T>(stdout: string): (T & { file: string })[] {
+  const log = JSON.parse(stdout) as { files: { file: string; findings: T[] }[] };
+  return log.files.flatMap((f) => f.findings.map((x) => ({ ...x, file: f.file })));
+}

@@ -40,12 +40,22 @@ describe('eforms validate', () => {
     assert.ok(r.stdout.includes(`valid-cn.xml: no findings (eforms-sdk-${declared}, by the CVS)`), r.stdout);
   });
 
-  test('two invalid notices as JSON: exit 1, one array, a file field per finding, the expected ids', async () => {
+  test('two invalid notices as JSON: exit 1, each file with its outcome and findings, the expected ids', async () => {
     const files = ['invalid-cn.xml', 'prefixes-cn.xml'];
     const r = await run([...files, '--cvs-url', cvs, '--format', 'json'], TEST_API_KEY);
     assert.equal(r.code, 1, r.stderr);
-    const items = JSON.parse(r.stdout) as { file: string; id: string; severity: string; range: unknown }[];
-    assert.ok(Array.isArray(items));
+    const log = JSON.parse(r.stdout) as {
+      files: {
+        file: string;
+        outcome: string;
+        findings: { id: string; severity: string; range: unknown }[];
+      }[];
+    };
+    assert.deepEqual(
+      log.files.map((f) => [f.file, f.outcome]),
+      files.map((f) => [f, 'validated']),
+    );
+    const items = log.files.flatMap((f) => f.findings.map((x) => ({ ...x, file: f.file })));
     for (const f of files) {
       const ids = items
         .filter((i) => i.file === f)
