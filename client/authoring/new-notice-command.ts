@@ -11,6 +11,7 @@ import {
 } from '../../core/protocol';
 import { Commands } from '../command-ids';
 import type { ExtensionState } from '../extension-state';
+import { openSdkSetting } from '../sdk-download';
 
 export function registerNewNotice(s: ExtensionState): undefined {
   s.context.subscriptions.push(
@@ -68,6 +69,12 @@ async function explain(s: ExtensionState, r: Extract<NewNoticeResult, { ok: fals
       message = `eForms: the SDK could not be read (${r.detail ?? 'unknown problem'}). Check eforms.sdk.path.`;
   }
   s.log.warn(message);
+  if (r.kind === 'no-sdk') {
+    // The first run's choices: download a release, choose its folder, or not now.
+    await vscode.commands.executeCommand(Commands.getSdk);
+    return;
+  }
   const a = await vscode.window.showWarningMessage(message, 'Open Settings');
-  if (a) await vscode.commands.executeCommand('workbench.action.openSettings', 'eforms.sdk.path');
+  // On the tab where the machine-overridable setting shows, in code-server too.
+  if (a) await openSdkSetting();
 }
