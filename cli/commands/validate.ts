@@ -29,7 +29,14 @@ import {
 } from '../../core/validation';
 import { serviceUrlsOf } from '../environment';
 import { describeFailure, isKeyProblem } from '../failure-wording';
-import { decodeInputText, InputFileError, readInputFile } from '../input-files';
+import {
+  aboutFile,
+  checkSdkDir,
+  decodeInputText,
+  expandInputPaths,
+  InputFileError,
+  readInputFile,
+} from '../input-files';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
 import { formatFindings, OUTPUT_FORMATS, type OutputFormat, summarize } from '../output-formats';
 
@@ -87,7 +94,10 @@ interface Run {
 }
 
 export async function validate(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args);
+  const parsed = parse(args);
+  const { values } = parsed;
+  // A folder stands for the notices in it.
+  const positionals = expandInputPaths(io.cwd, parsed.positionals);
   if (values.help) {
     io.out(USAGE);
     return EXIT_OK;
@@ -123,6 +133,7 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
     throw new UsageError(`--${localOnly[0]} goes with --local. ${HINT}`);
   if (values.local && (values.env !== undefined || values['cvs-url'] !== undefined))
     throw new UsageError(`--local runs the rules here: --env and --cvs-url do not apply. ${HINT}`);
+  if (values['sdk-dir'] !== undefined) checkSdkDir(io.cwd, values['sdk-dir']);
   if (values.today !== undefined && !isDate(values.today))
     throw new UsageError(`--today takes a date YYYY-MM-DD (got '${values.today}')`);
   const jobs = values.jobs === undefined ? 1 : Number(values.jobs);
@@ -169,7 +180,8 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
   const ok: FileResult[] = [];
   results.forEach((r, i) => {
     if (typeof r === 'string' || r instanceof CvsError) {
-      io.err(`eforms validate: ${positionals[i]}: ${typeof r === 'string' ? r : describeFailure(r)}`);
+      const file = positionals[i] ?? '';
+      io.err(`eforms validate: ${aboutFile(file, typeof r === 'string' ? r : describeFailure(r))}`);
       failed = true;
     } else ok.push({ ...r, findings: sortByPosition(r.findings) });
   });
