@@ -3,7 +3,13 @@
 // what a terminal user can change (--env, --cvs-url, EFORMS_API_KEY, HTTPS_PROXY…), never a VS Code
 // setting or command. It never prints an API key or a proxy's credentials (fields hold neither).
 
-import { describeNetworkReason, type FailureFields, isLoopbackUrl, ServiceError } from '../core/http';
+import {
+  describeBytes,
+  describeNetworkReason,
+  type FailureFields,
+  isLoopbackUrl,
+  ServiceError,
+} from '../core/http';
 import type { CvsError } from '../core/services';
 import { EnoticesCodes, EnoticesError, OPERATION_LABELS } from '../core/services';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS } from './io';
@@ -12,12 +18,19 @@ const SERVICE_NAMES = {
   cvs: 'the validation service',
   enotices: 'eNotices2',
   agrifood: 'the agri-food service',
+  sdk: 'the SDK repository',
 } as const;
 
-const URL_OPTIONS = { cvs: '--cvs-url', enotices: '--enotices-url', agrifood: '--agrifood-url' } as const;
+const URL_OPTIONS = {
+  cvs: '--cvs-url',
+  enotices: '--enotices-url',
+  agrifood: '--agrifood-url',
+  sdk: 'EFORMS_SDK_REPOSITORY',
+} as const;
 
 /** One sentence (or two) for a service failure, as a terminal user should read it. */
 export function describeFailure(err: ServiceError): string {
+  if (err.service === 'sdk') return describeSdkRepository(err);
   const f = err.fields;
   const name = SERVICE_NAMES[err.service];
   const at = f.origin ? ` at ${f.origin}` : '';
@@ -45,7 +58,7 @@ export function describeFailure(err: ServiceError): string {
     case 'redirect':
       return `${name}${at} has moved to ${f.location}: give the new address with ${URL_OPTIONS[err.service]}, or check --env.`;
     case 'too-large':
-      return `${name}${at} sent an answer larger than ${Math.round((f.maxBytes ?? 0) / 1048576)} MB.${err.service === 'agrifood' ? ' Narrow the query.' : ''}`;
+      return `${name}${at} sent an answer larger than ${describeBytes(f.maxBytes ?? 0)}.${err.service === 'agrifood' ? ' Narrow the query.' : ''}`;
   }
   if (err.service === 'cvs') return describeCvs(err as CvsError);
   if (err instanceof EnoticesError && err.kind === 'auth' && err.code !== EnoticesCodes.noAccount) {
@@ -67,6 +80,36 @@ export function describeFailure(err: ServiceError): string {
   }
   // The other eNotices2 and agri-food messages are neutral, or name the command-line options too.
   return err.message.replace(/^[A-Z]/, (c) => c.toLowerCase());
+}
+
+/** The SDK download's transport failures: the repository is set with EFORMS_SDK_REPOSITORY. */
+function describeSdkRepository(err: ServiceError): string {
+  const f = err.fields;
+  const at = f.origin ? ` at ${f.origin}` : '';
+  switch (err.kind) {
+    case 'cancelled':
+      return 'cancelled.';
+    case 'timeout':
+      return f.stalled
+        ? `the SDK repository${at} sent nothing for ${seconds(f)} s. Try again later.`
+        : `the SDK repository${at} gave no answer within ${seconds(f)} s. Try again later.`;
+    case 'network':
+      return `cannot reach the SDK repository${at}${f.proxy ? ` (through the proxy ${f.proxy})` : ''} (${describeNetworkReason(f.reason)}). Check the network and EFORMS_SDK_REPOSITORY.`;
+    case 'proxy':
+      return `the proxy ${f.proxy} ${
+        f.status
+          ? `refused the connection to ${f.origin} (${f.status})`
+          : `cannot be reached (${describeNetworkReason(f.reason)})`
+      }. Check HTTPS_PROXY, HTTP_PROXY and NO_PROXY.`;
+    case 'redirect':
+      return `the SDK repository${at} has moved to ${f.location}: set EFORMS_SDK_REPOSITORY to the new address.`;
+    case 'too-large':
+      return `the SDK repository${at} sent an answer larger than ${describeBytes(f.maxBytes ?? 0)}, the most this tool accepts.`;
+    case 'insecure':
+      return `refusing plain http to the SDK repository${at}: set EFORMS_SDK_REPOSITORY to an https address (plain http only to loopback).`;
+    default:
+      return err.message.replace(/^[A-Z]/, (c) => c.toLowerCase());
+  }
 }
 
 function describeCvs(err: CvsError): string {

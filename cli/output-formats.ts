@@ -1,7 +1,9 @@
 // Renders findings for people and machines: compiler-style text lines, a JSON array with LSP ranges,
-// and SARIF 2.1.0 for code-scanning tools. Pure string building: no I/O, no `vscode` import here.
+// and SARIF 2.1.0 for code-scanning tools. The fields are the finding's own, as core completes them
+// (rule link, node, related places), the same the editor's diagnostics carry. Pure string building:
+// no I/O, no `vscode` import here.
 
-import { isAbsolute } from 'node:path';
+import { posix, win32 } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Finding, Severity } from '../core/findings';
 import { terminalLine } from '../core/text';
@@ -59,6 +61,26 @@ interface JsonFinding {
   field?: string;
   missing?: string;
   test?: string;
+  node?: string;
+  help?: string;
+  related?: { range: Finding['range']; message: string }[];
+}
+
+function copyRange(r: Finding['range']): Finding['range'] {
+  return {
+    start: { line: r.start.line, character: r.start.character },
+    end: { line: r.end.line, character: r.end.character },
+  };
+}
+
+/** SARIF's region: one-based lines and columns. */
+function regionOf(r: Finding['range']): object {
+  return {
+    startLine: r.start.line + 1,
+    startColumn: r.start.character + 1,
+    endLine: r.end.line + 1,
+    endColumn: r.end.character + 1,
+  };
 }
 
 function toJson(f: Finding): JsonFinding {
@@ -67,10 +89,7 @@ function toJson(f: Finding): JsonFinding {
     severity: f.severity,
     message: f.message,
     location: f.location,
-    range: {
-      start: { line: f.range.start.line, character: f.range.start.character },
-      end: { line: f.range.end.line, character: f.range.end.character },
-    },
+    range: copyRange(f.range),
     source: f.source,
     resolved: f.resolved,
   };
@@ -78,6 +97,10 @@ function toJson(f: Finding): JsonFinding {
   if (f.field !== undefined) out.field = f.field;
   if (f.missing !== undefined) out.missing = f.missing;
   if (f.test !== undefined) out.test = f.test;
+  if (f.node !== undefined) out.node = f.node;
+  if (f.help !== undefined) out.help = f.help;
+  if (f.related?.length)
+    out.related = f.related.map((r) => ({ range: copyRange(r.range), message: r.message }));
   return out;
 }
 
@@ -87,6 +110,26 @@ const SARIF_LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
   info: 'note',
 };
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * A URI reference for a file name: absolute paths as file: URLs (pathToFileURL); relative ones stay
+ * relative (portable across checkouts), every segment percent-encoded, so that no name reads as a
+ * scheme (`javascript:alert(1).xml`), a fragment (`#`), a query (`?`) or a separator it is not (`\` is
+ * one only on Windows).
+ */
+export function sarifUri(file: string, platform: NodeJS.Platform = process.platform): string {
+  const windows = platform === 'win32';
+  if (windows ? win32.isAbsolute(file) : posix.isAbsolute(file)) return pathToFileURL(file, { windows }).href;
+  return (
+    file
+      .split(windows ? /[\\/]/ : '/')
+      // A lone surrogate (possible in a Windows name) cannot be percent-encoded: U+FFFD stands for it.
+      .map((segment) => encodeURIComponent(segment.replace(LONE_SURROGATE, '\ufffd')))
+      .join('/')
+  );
+}
+
 function toSarif(findings: Finding[], file: string): object {
   const ruleIndex = new Map<string, number>();
   const rules: object[] = [];
@@ -95,10 +138,10 @@ function toSarif(findings: Finding[], file: string): object {
     ruleIndex.set(f.id, rules.length);
     const rule: Record<string, unknown> = { id: f.id };
     if (f.test) rule.fullDescription = { text: `Schematron test: ${oneLine(f.test)}` };
+    if (f.help) rule.helpUri = f.help;
     rules.push(rule);
   }
-  // A URI reference: relative paths stay relative (portable across checkouts), absolute ones become file:.
-  const uri = isAbsolute(file) ? pathToFileURL(file).href : encodeURI(file.replace(/\\/g, '/'));
+  const uri = sarifUri(file);
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -112,6 +155,12 @@ function toSarif(findings: Finding[], file: string): object {
           if (f.flag !== undefined) properties.flag = f.flag;
           if (f.field !== undefined) properties.field = f.field;
           if (f.missing !== undefined) properties.missing = f.missing;
+          if (f.node !== undefined) properties.node = f.node;
+          const related = (f.related ?? []).map((r, i) => ({
+            id: i,
+            physicalLocation: { artifactLocation: { uri }, region: regionOf(r.range) },
+            message: { text: r.message },
+          }));
           return {
             ruleId: f.id,
             ruleIndex: ruleIndex.get(f.id),
@@ -121,15 +170,11 @@ function toSarif(findings: Finding[], file: string): object {
               {
                 physicalLocation: {
                   artifactLocation: { uri },
-                  region: {
-                    startLine: f.range.start.line + 1,
-                    startColumn: f.range.start.character + 1,
-                    endLine: f.range.end.line + 1,
-                    endColumn: f.range.end.character + 1,
-                  },
+                  region: regionOf(f.range),
                 },
               },
             ],
+            ...(related.length ? { relatedLocations: related } : {}),
             properties,
           };
         }),

@@ -4,6 +4,7 @@
 // nothing imports client/extension.ts back. Only client/ imports `vscode`.
 
 import * as vscode from 'vscode';
+import type { RequestType } from 'vscode-languageclient/node';
 import type { ServiceUrls } from '../core/http';
 import { dispatcherForVsCodeHttp, type RoutingDispatcher } from '../core/http';
 import type { EformsSettings } from '../core/settings';
@@ -66,8 +67,8 @@ export class EformsClientState implements ExtensionState, vscode.Disposable {
     return (await vscode.commands.executeCommand<string | undefined>(Commands.setApiKey)) ?? undefined;
   }
 
-  serverRequest<R>(method: string, params: unknown): Promise<R | undefined> {
-    return this.languageClient.request<R>(method, params);
+  serverRequest<P, R>(type: RequestType<P, R, void>, params: P): Promise<R | undefined> {
+    return this.languageClient.request(type, params);
   }
 
   isNotice(doc: vscode.TextDocument): boolean {

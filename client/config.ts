@@ -1,9 +1,10 @@
-// The only module that reads `workspace.getConfiguration`: typed getters over core/settings.ts, so
+// The only module that reads `workspace.getConfiguration`: typed getters over core/settings (its table names
+// the sections read here), so
 // that the client and the language server interpret the `eforms` section identically.
 
 import * as vscode from 'vscode';
 import type { EnvironmentName, ServiceUrls, VsCodeHttpSettings } from '../core/http';
-import { type EformsSettings, readSettings, urlsOf } from '../core/settings';
+import { type EformsSettings, readSettings, SETTINGS_ROOTS, urlsOf } from '../core/settings';
 
 export const SECTION = 'eforms';
 
@@ -11,17 +12,8 @@ export function readConfig(scope?: vscode.Uri): EformsSettings {
   const c = vscode.workspace.getConfiguration(SECTION, scope);
   // `get` of the section's sub-objects gives the merged (default+user+workspace) values as nested objects.
   const raw: Record<string, unknown> = {};
-  for (const key of [
-    'environment',
-    'customUrls',
-    'sandboxUrl',
-    'validation',
-    'sdk',
-    'publication',
-    'agrifood',
-  ]) {
-    raw[key] = c.get(key);
-  }
+  // The sections come from the one settings table, so a new setting needs no edit here.
+  for (const key of SETTINGS_ROOTS) raw[key] = c.get(key);
   return readSettings(raw);
 }
 

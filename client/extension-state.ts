@@ -3,6 +3,7 @@
 // through it. Only client/ imports `vscode`.
 
 import type * as vscode from 'vscode';
+import type { RequestType } from 'vscode-languageclient/node';
 import type { RoutingDispatcher, ServiceUrls } from '../core/http';
 import type { EformsSettings } from '../core/settings';
 import type { PublicationSnapshot } from './publication/snapshot';
@@ -28,7 +29,7 @@ export interface ExtensionState {
   /** Fires when any `eforms.*` setting changes. */
   readonly onDidChangeSettings: vscode.Event<void>;
   /** A custom request of core/protocol.ts to the language server (started if needed); undefined if it cannot run. */
-  serverRequest<R>(method: string, params: unknown): Promise<R | undefined>;
+  serverRequest<P, R>(type: RequestType<P, R, void>, params: P): Promise<R | undefined>;
 }
 
 /** What features add to the extension's API (EformsExtensionApi), for tests and other extensions. */

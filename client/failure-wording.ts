@@ -4,7 +4,13 @@
 // the API key command) and offers the action that fixes the cause. Pure: no `vscode` import, so the
 // wording is tested under node:test; client/publication/connection.ts shows it.
 
-import { describeNetworkReason, type FailureFields, isLoopbackUrl, ServiceError } from '../core/http';
+import {
+  describeBytes,
+  describeNetworkReason,
+  type FailureFields,
+  isLoopbackUrl,
+  ServiceError,
+} from '../core/http';
 
 /** A button on the failure message; connection.ts maps each to its command. */
 export type FailureAction =
@@ -23,6 +29,7 @@ const SERVICE_NAMES = {
   cvs: 'the validation service',
   enotices: 'eNotices2',
   agrifood: 'the agri-food service',
+  sdk: 'the SDK repository',
 } as const;
 
 /** The sentence and the buttons for `err` while doing `what` ("Submitting the notice"). */
@@ -31,6 +38,7 @@ export function wordFailure(err: unknown, what: string): EditorFailure {
     const message = err instanceof Error ? err.message : String(err);
     return { message: `${what} failed: ${message}`, actions: ['Show Log'] };
   }
+  if (err.service === 'sdk') return wordSdkRepository(err, what);
   const f: FailureFields = err.fields;
   const name = SERVICE_NAMES[err.service as keyof typeof SERVICE_NAMES] ?? 'the service';
   const at = f.origin ? ` at ${f.origin}` : '';
@@ -72,7 +80,7 @@ export function wordFailure(err: unknown, what: string): EditorFailure {
       };
     case 'too-large':
       return {
-        message: `${what} failed: ${name}${at} sent an answer larger than ${Math.round((f.maxBytes ?? 0) / 1048576)} MB.${err.service === 'agrifood' ? ' Narrow the query.' : ''}`,
+        message: `${what} failed: ${name}${at} sent an answer larger than ${describeBytes(f.maxBytes ?? 0)}.${err.service === 'agrifood' ? ' Narrow the query.' : ''}`,
         actions: ['Show Log'],
       };
     case 'auth':
@@ -122,6 +130,53 @@ export function wordFailure(err: unknown, what: string): EditorFailure {
   // The other kinds' messages come from the clients' tables, which say what to do without naming a
   // front end's options.
   return { message: `${what} failed: ${lowerFirst(err.message)}`, actions: ['Show Log'] };
+}
+
+/** The SDK download's transport failures: the repository is the eforms.sdk.repositoryUrl setting. */
+function wordSdkRepository(err: ServiceError, what: string): EditorFailure {
+  const f = err.fields;
+  const at = f.origin ? ` at ${f.origin}` : '';
+  const instead = ' Or set "eforms.sdk.path" to a folder that holds the SDK.';
+  switch (err.kind) {
+    case 'cancelled':
+      return { message: `${what} was cancelled.`, actions: [] };
+    case 'timeout':
+      return {
+        message: `${what} failed: the SDK repository${at} ${f.stalled ? 'sent nothing for' : 'gave no answer within'} ${Math.round((f.timeoutMs ?? 0) / 1000)} s. Try again later.${instead}`,
+        actions: ['Show Log'],
+      };
+    case 'network':
+      return {
+        message: `${what} failed: cannot reach the SDK repository${at}${f.proxy ? ` through the proxy ${f.proxy}` : ''} (${describeNetworkReason(f.reason)}). Check the network and "eforms.sdk.repositoryUrl".${instead}`,
+        actions: ['Show Log'],
+      };
+    case 'proxy':
+      return {
+        message: `${what} failed: the proxy ${f.proxy ?? ''} ${
+          f.status
+            ? `refused the connection to ${f.origin ?? 'the SDK repository'} (${f.status})`
+            : `cannot be reached (${describeNetworkReason(f.reason)})`
+        }. Check VS Code's http.proxy and http.noProxy settings.`,
+        actions: ['Proxy Settings', 'Show Log'],
+      };
+    case 'redirect':
+      return {
+        message: `${what} failed: the SDK repository${at} has moved to ${f.location}. Set "eforms.sdk.repositoryUrl" to the new address.`,
+        actions: ['Show Log'],
+      };
+    case 'too-large':
+      return {
+        message: `${what} failed: the SDK repository${at} sent an answer larger than ${describeBytes(f.maxBytes ?? 0)}, the most this extension accepts.`,
+        actions: ['Show Log'],
+      };
+    case 'insecure':
+      return {
+        message: `${what} failed: plain http to the SDK repository${at} is refused. Set "eforms.sdk.repositoryUrl" to an https address (plain http only to loopback).`,
+        actions: ['Show Log'],
+      };
+    default:
+      return { message: `${what} failed: ${lowerFirst(err.message)}`, actions: ['Show Log'] };
+  }
 }
 
 function said(f: FailureFields): string {

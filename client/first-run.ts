@@ -50,11 +50,17 @@ export interface InspectedSetting {
 }
 
 /**
- * Where the chosen SDK folder is written: over the value that decides today (a folder's, then the
- * workspace's), else the user's settings. `eforms.sdk.path` is machine-overridable, so a user write
- * from a remote window (code-server, SSH) lands in that machine's settings, where the server reads it.
+ * Where the chosen SDK folder is written. `eforms.sdk.path` is machine-scoped (a workspace must not
+ * point the extension at code of its choosing), so it goes to the user settings, which VS Code writes
+ * to the remote machine's settings in a remote window (code-server, SSH), where the server reads it.
+ * Were the setting ever machine-overridable, the value that decides today (a folder's, then the
+ * workspace's) would be overwritten instead.
  */
-export function sdkPathTarget(i: InspectedSetting | undefined): 'workspaceFolder' | 'workspace' | 'global' {
+export function sdkPathTarget(
+  i: InspectedSetting | undefined,
+  scope: 'machine' | 'machine-overridable' = 'machine',
+): 'workspaceFolder' | 'workspace' | 'global' {
+  if (scope === 'machine') return 'global';
   if (i?.workspaceFolderValue !== undefined) return 'workspaceFolder';
   if (i?.workspaceValue !== undefined) return 'workspace';
   return 'global';

@@ -6,9 +6,13 @@
 
 import * as vscode from 'vscode';
 import {
+  CloseAction,
   DidOpenTextDocumentNotification,
+  ErrorAction,
+  type ErrorHandler,
   LanguageClient,
   type LanguageClientOptions,
+  type RequestType,
   type ServerOptions,
   State,
   TransportKind,
@@ -22,6 +26,7 @@ import {
 } from '../core/protocol';
 import type { ApiKeyStore } from './api-key';
 import { NoticeSync } from './notice-sync';
+import { gaveUpMessage, RestartBudget } from './restart-policy';
 import { SdkDownloads } from './sdk-download';
 import type { ValidationStatusItem } from './validation-status';
 
@@ -37,6 +42,8 @@ export class EformsLanguageClient implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private starting: Promise<void> | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
+  /** Crashes of the server, counted across its restarts by the library. */
+  private readonly restarts = new RestartBudget();
   readonly sdk: SdkDownloads;
 
   constructor(
@@ -75,10 +82,11 @@ export class EformsLanguageClient implements vscode.Disposable {
   }
 
   /** A custom request of core/protocol.ts; undefined when the server is not running. */
-  async request<R>(method: string, params: unknown): Promise<R | undefined> {
+  async request<P, R>(type: RequestType<P, R, void>, params: P): Promise<R | undefined> {
     await this.ensureStarted();
     if (!this.client) return undefined;
-    return this.client.sendRequest<R>(method, params);
+    // P is generic here, so vscode-jsonrpc's NoInfer<RequestParam<P>> cannot be proven; callers are typed.
+    return this.client.sendRequest(type, params as never);
   }
 
   private async start(): Promise<void> {
@@ -121,6 +129,7 @@ export class EformsLanguageClient implements vscode.Disposable {
       traceOutputChannel: this.log,
       // Failures are the status item's job, not a pop-up per request.
       revealOutputChannelOn: 4 /* RevealOutputChannelOn.Never */,
+      errorHandler: this.errorHandler(),
     };
     const client = new LanguageClient('eforms', 'eForms Language Server', serverOptions, clientOptions);
     this.client = client;
@@ -143,6 +152,33 @@ export class EformsLanguageClient implements vscode.Disposable {
     }
   }
 
+  /**
+   * A crashed server is started again unless it crashed 5 times in 3 minutes; then the user is told
+   * once, with the log at hand. Write errors on the connection are tolerated 3 times in a row (the
+   * library's default), then the connection is shut down, which ends in `closed` and is counted there.
+   */
+  private errorHandler(): ErrorHandler {
+    return {
+      error: (_e, _m, count) => ({
+        action: count !== undefined && count > 3 ? ErrorAction.Shutdown : ErrorAction.Continue,
+        handled: true,
+      }),
+      closed: () => {
+        const d = this.restarts.crashed();
+        if (d.restart) {
+          this.log.warn('language server stopped unexpectedly: restarting it');
+          return { action: CloseAction.Restart, handled: true };
+        }
+        const message = gaveUpMessage(d);
+        this.log.error(message);
+        void vscode.window.showErrorMessage(message, 'Show Log').then((a) => {
+          if (a) this.log.show();
+        });
+        return { action: CloseAction.DoNotRestart, handled: true };
+      },
+    };
+  }
+
   private async openOnServer(doc: vscode.TextDocument): Promise<void> {
     await this.client?.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: {
@@ -156,6 +192,7 @@ export class EformsLanguageClient implements vscode.Disposable {
 
   private async restartIfRunning(): Promise<void> {
     if (!this.client) return;
+    this.restarts.reset();
     await this.stop();
     await this.ensureStarted();
   }

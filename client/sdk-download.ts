@@ -8,10 +8,12 @@
 
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { dispatcherForVsCodeHttp } from '../core/http';
 import type { ValidationStatusParams } from '../core/protocol';
 import { availableSdkReleases, listSdkReleases, resolveSdk, SdkError } from '../core/sdk';
 import { Commands } from './command-ids';
-import { readConfig, SECTION } from './config';
+import { readConfig, readHttpSettings, SECTION } from './config';
+import { wordFailure } from './failure-wording';
 import { OFFERED_SDK, sdkOffer, sdkPathTarget, settingsCommandFor } from './first-run';
 
 /** Asked once per machine: a refusal is remembered, the setting and the status item remain. */
@@ -148,6 +150,8 @@ export class SdkDownloads {
     if (this.busy.has(wanted)) return false;
     this.busy.add(wanted);
     const s = readConfig(scope).sdk;
+    // Through VS Code's proxy settings (http.proxy, http.noProxy), as the extension's other requests.
+    const dispatcher = dispatcherForVsCodeHttp(readHttpSettings());
     try {
       const r = await vscode.window.withProgress(
         {
@@ -167,6 +171,7 @@ export class SdkDownloads {
                 allowed: true,
                 repositoryUrl: s.repositoryUrl,
                 signal: controller.signal,
+                dispatcher,
                 onProgress: (p) => {
                   if (p.phase === 'unpack') return progress.report({ message: 'unpacking…' });
                   if (!p.total)
@@ -199,12 +204,15 @@ export class SdkDownloads {
       return false;
     } finally {
       this.busy.delete(wanted);
+      void dispatcher.close().catch(() => undefined);
     }
   }
 }
 
 /** The SDK's errors in the editor's words: its settings and commands. */
 function editorWords(e: SdkError): string {
+  // The repository failed at the transport: worded like any service's failure (failure-wording.ts).
+  if (e.failure) return wordFailure(e.failure, 'Downloading the eForms SDK').message;
   const f = e.fields;
   switch (e.kind) {
     case 'offline':

@@ -5,7 +5,8 @@
 
 import type { EnvironmentName } from '../core/http';
 import { ServiceError } from '../core/http';
-import type { ValidationStatusParams } from '../core/protocol';
+import type { SdkLifecycleStatus, ValidationStatusParams } from '../core/protocol';
+import { describeAccepted, describeLifecycle, describeSwitches } from '../core/services';
 import { Commands } from './command-ids';
 import { wordFailure } from './failure-wording';
 
@@ -128,6 +129,14 @@ export function presentStatus(
     if (local.state === 'validated' && (s.state === 'needsKey' || s.state === 'paused'))
       text = `${text} · ${local.local?.source ?? 'SDK'}: ${countsText(local)}`;
   }
+  const lifecycle = s.sdkLifecycle ?? local?.sdkLifecycle;
+  if (lifecycle?.declared) {
+    tooltip = `${tooltip}\n${lifecycleLines(lifecycle)}`;
+    if (!lifecycle.acceptedToday) {
+      text = `${text} · eforms-sdk-${lifecycle.declared} not accepted by TED`;
+      background ??= 'warning';
+    }
+  }
   tooltip = `${tooltip}\n${environmentSentence(env, s.serviceUrl)}`;
   return {
     text,
@@ -136,6 +145,14 @@ export function presentStatus(
     command,
     background,
   };
+}
+
+/** The notice's SDK at TED: accepted or not (until when), what TED accepts, and the switch dates. */
+export function lifecycleLines(l: SdkLifecycleStatus): string {
+  const lines = [describeLifecycle(l), `TED accepts: ${describeAccepted(l)}.`];
+  const switches = describeSwitches(l);
+  if (switches) lines.push(`Switch dates: ${switches}.`);
+  return lines.join('\n');
 }
 
 /** What the SDK rules found, told beside the CVS's story. */

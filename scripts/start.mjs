@@ -4,8 +4,8 @@
 // plus generated samples (.cache/start-workspace/) set to the sandbox, with the sandbox demo key in the
 // editor's environment. It never binds a non-loopback address.
 // The official rules: when an eForms SDK sits in ../shared/eforms-sdk (or $EFORMS_START_SDK_DIR), the
-// sandbox's CVS answers with it and the editor is set to it (workspace and machine settings, which is
-// where code-server reads a machine-overridable setting); otherwise it says how to get one. The
+// sandbox's CVS answers with it and the editor is set to it (user and machine settings: code-server
+// reads a machine setting from the latter); otherwise it says how to get one. The
 // packaging is quiet: only the address and what matters are printed.
 // Whichever way it ends (Ctrl-C, SIGINT or SIGTERM to npm or to this process, SIGHUP, its parent dying,
 // or even SIGKILL), nothing it started survives: it stops its children on every signal and when its
@@ -155,11 +155,11 @@ async function main() {
   const sdkSetting = sdk ? { 'eforms.sdk.path': sdk } : {};
   writeFileSync(
     join(workspace, '.vscode', 'settings.json'),
-    `${JSON.stringify({ 'eforms.environment': 'sandbox', 'eforms.sandboxUrl': sandbox.origin, ...sdkSetting }, null, 2)}\n`,
+    `${JSON.stringify({ 'eforms.environment': 'sandbox', 'eforms.sandboxUrl': sandbox.origin }, null, 2)}\n`,
   );
   writeUserSettings(dirs.userData, sdkSetting);
-  // code-server is a remote window: a machine-overridable setting is read from its machine settings,
-  // and shown in their tab, not in the User one.
+  // eforms.sdk.path is machine-scoped (a workspace may not set it): code-server, a remote window,
+  // reads it from its machine settings and shows it in their tab, not in the User one.
   mkdirSync(join(dirs.userData, 'Machine'), { recursive: true });
   writeFileSync(join(dirs.userData, 'Machine', 'settings.json'), `${JSON.stringify(sdkSetting, null, 2)}\n`);
 

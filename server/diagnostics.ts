@@ -1,20 +1,13 @@
-// Findings as LSP diagnostics: which source names them, and what
-// travels in `data` for code actions. Pure mapping; never touches the connection.
+// Findings as LSP diagnostics, the one mapping: which source names them, the rule's link, the related
+// places, and what travels in `data` for code actions (core/findings' DiagnosticData). Findings arrive
+// complete (core/authoring's completeFindings); nothing is added to a diagnostic after this. Pure
+// mapping; never touches the connection.
 
 import { type Diagnostic, DiagnosticSeverity } from 'vscode-languageserver';
-import type { Finding, Severity } from '../core/findings';
+import { diagnosticDataOf, type Finding, type Severity } from '../core/findings';
 
 export const LOCAL_SOURCE = 'eForms';
 export const SERVICE_SOURCE = 'eForms CVS';
-
-/** What a diagnostic carries beyond the message, for the client's quick fixes and hovers. */
-export interface FindingData {
-  location: string;
-  field?: string;
-  flag?: string;
-  missing?: string;
-  resolved: boolean;
-}
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -22,7 +15,8 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   info: DiagnosticSeverity.Information,
 };
 
-export function toDiagnostic(f: Finding): Diagnostic {
+/** `uri`: the document the finding is in (its related places are in the same one). */
+export function toDiagnostic(f: Finding, uri: string): Diagnostic {
   const d: Diagnostic = {
     range: f.range,
     severity: SEVERITY[f.severity],
@@ -31,13 +25,11 @@ export function toDiagnostic(f: Finding): Diagnostic {
     // The mapping already opens the message with the flag ("[LAWFULNESS] …"): adding it here doubled it.
     message: f.message,
   };
-  if (f.source !== 'local') {
-    const data: FindingData = { location: f.location, resolved: f.resolved };
-    if (f.field) data.field = f.field;
-    if (f.flag) data.flag = f.flag;
-    if (f.missing) data.missing = f.missing;
-    d.data = data;
-  }
+  if (f.help) d.codeDescription = { href: f.help };
+  if (f.related?.length)
+    d.relatedInformation = f.related.map((r) => ({ location: { uri, range: r.range }, message: r.message }));
+  // The version warning is local, but its quick fix needs the version to move to.
+  if (f.source !== 'local' || f.moveTo) d.data = diagnosticDataOf(f);
   return d;
 }
 

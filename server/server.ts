@@ -25,8 +25,8 @@ import {
 } from '../core/protocol';
 import { defaultSdkCacheRoot } from '../core/sdk';
 import { VersionRangeCache, validateNotice } from '../core/services';
-import type { EformsSettings } from '../core/settings';
-import { WorkerPool, type WorkerSources, WorkerValidator } from '../core/validation';
+import { type EformsSettings, urlsOf } from '../core/settings';
+import { WorkerPool, type WorkerSources, WorkerValidator, workerScript } from '../core/validation';
 import { AUTHORING_CAPABILITIES, Authoring } from './authoring/authoring-handlers';
 import { toDiagnostic } from './diagnostics';
 import { applyClientProxySettings } from './proxy-settings';
@@ -62,20 +62,32 @@ export function startServer(options: ServerOptions = {}): Connection {
   const runSafe = (what: string, fn: () => void) => runSafeIn((m) => connection.console.error(m), what, fn);
   if (options.crashGuard !== false)
     installCrashGuard((m) => connection.console.error(m), 'eForms language server');
-  const sdkCacheRoot =
-    options.sdkCacheRoot ?? (process.env.EFORMS_SDK_CACHE?.trim() || defaultSdkCacheRoot());
+  const sdkCacheRoot = options.sdkCacheRoot ?? defaultSdkCacheRoot();
   const authoring = new Authoring({
     connection,
     documents,
     settings: (uri) => settings.get(uri),
     log: (m) => connection.console.log(m),
     sdkCacheRoot,
+    // Asked only with a key, as validation does: without one nothing leaves the machine.
+    versionRange: (s) =>
+      apiKey ? versionRanges.get({ baseUrl: urlsOf(s).cvs, apiKey }) : Promise.resolve(undefined),
   });
   const clientDownloads = options.clientDownloadsSdk ?? process.env.EFORMS_SDK_DOWNLOADS === 'client';
   // One worker: the SDK's rules never run on the thread that reads the client's messages.
   let pool: WorkerPool | undefined;
   const engines = new Map<string, LocalEngine>();
+  const refusedPaths = new Set<string>();
   const localEngine = (s: EformsSettings): LocalEngine => {
+    // A relative eforms.sdk.path would resolve inside whatever repository is open: refused, said once.
+    const refused = s.sdk.refusedPath;
+    if (refused !== undefined && !refusedPaths.has(refused)) {
+      refusedPaths.add(refused);
+      const shown = JSON.stringify(refused.length > 80 ? `${refused.slice(0, 79)}…` : refused);
+      const m = `eforms.sdk.path ${shown} is a relative path, so it is not used: set the absolute path of the folder that holds the eForms SDK.`;
+      connection.console.warn(m);
+      void connection.window.showWarningMessage(m);
+    }
     const sources: WorkerSources = {
       path: s.sdk.path,
       cacheRoot: sdkCacheRoot,
@@ -83,11 +95,14 @@ export function startServer(options: ServerOptions = {}): Connection {
         ? {}
         : { download: { allowed: s.sdk.allowDownload, repositoryUrl: s.sdk.repositoryUrl } }),
     };
-    const identity = JSON.stringify(sources);
+    const budget = s.validation.timeBudgetMs;
+    const identity = JSON.stringify([sources, budget]);
     let e = engines.get(identity);
     if (!e) {
-      pool ??= new WorkerPool(1);
-      e = { validator: new WorkerValidator(pool, sources, join(dirname(sdkCacheRoot), 'rules')), identity };
+      // One spare worker: a notice whose rules are stuck never holds another notice's diagnostics.
+      pool ??= new WorkerPool(1, workerScript(), 1);
+      const cacheDir = join(dirname(sdkCacheRoot), 'rules');
+      e = { validator: new WorkerValidator(pool, sources, cacheDir, budget), identity };
       engines.set(identity, e);
     }
     return e;
@@ -98,8 +113,8 @@ export function startServer(options: ServerOptions = {}): Connection {
     apiKey: apiKey || undefined,
     validate: validateNotice,
     localEngine,
-    publish: (uri, version, findings) => {
-      const diagnostics = findings.map(toDiagnostic);
+    publish: (uri, version, findings, index) => {
+      const diagnostics = authoring.completeFindings(uri, findings, index).map((f) => toDiagnostic(f, uri));
       authoring.diagnosticsPublished(uri, diagnostics);
       void connection.sendDiagnostics({ uri, version, diagnostics });
     },
@@ -108,7 +123,7 @@ export function startServer(options: ServerOptions = {}): Connection {
       const shown = { ...s };
       if (s.serviceUrl !== undefined) shown.serviceUrl = withoutCredentials(s.serviceUrl);
       if (s.message !== undefined) shown.message = withoutUrlCredentials(s.message);
-      void connection.sendNotification(ValidationStatusNotification.method, shown);
+      void connection.sendNotification(ValidationStatusNotification.type, shown);
     },
     log: (m) => connection.console.log(withoutUrlCredentials(m)),
     versionRange: (o) => versionRanges.get(o),
@@ -210,7 +225,7 @@ export function startServer(options: ServerOptions = {}): Connection {
   });
 
   connection.onRequest(
-    ValidateNowRequest.method,
+    ValidateNowRequest.type,
     async (params: ValidateNowParams): Promise<ValidateNowResult> => {
       if (typeof params?.uri !== 'string')
         return { started: false, message: 'validateNow needs a document uri.' };
@@ -220,7 +235,7 @@ export function startServer(options: ServerOptions = {}): Connection {
 
   authoring.register();
 
-  connection.onNotification(SdkChangedNotification.method, () => {
+  connection.onNotification(SdkChangedNotification.type, () => {
     // A release was downloaded or named: both the rules and the authoring help may use it now.
     authoring.settingsChanged();
     scheduler.sdkChanged();

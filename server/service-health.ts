@@ -4,8 +4,7 @@
 // timers and no documents: the scheduler asks it whether to run and tells it how a run ended.
 
 import type { ValidationStatusParams } from '../core/protocol';
-
-export type FailureClass = 'blocking' | 'rejected' | 'retryable';
+import { backoffDelay, type RetryRule } from '../core/validation';
 
 export class ServiceHealth {
   private failures = 0;
@@ -47,22 +46,22 @@ export class ServiceHealth {
 
   /** Records a failure; returns the back-off delay when the same request may be retried later. */
   failed(
-    cls: FailureClass,
+    retry: Exclude<RetryRule, 'never'>,
     fingerprint: string,
     status: ValidationStatusParams,
     now: number,
   ): number | undefined {
-    if (cls === 'blocking') {
+    if (retry === 'settings-change') {
       this.blocked = status;
       return undefined;
     }
-    if (cls === 'rejected') {
+    if (retry === 'options-change') {
       this.rejected = { fingerprint, status };
       return undefined;
     }
     this.failures++;
     this.backoffStatus = status;
-    const delay = Math.min(this.baseMs * 2 ** (this.failures - 1), this.maxMs);
+    const delay = backoffDelay(this.failures, this.baseMs, this.maxMs);
     this.backoffUntil = now + delay;
     return delay;
   }

@@ -3,41 +3,47 @@
 // most one run per lane in flight (a newer one aborts the older), results re-placed on the current
 // text so nothing is ever drawn at stale offsets, one status per change of state, and each engine's
 // health (back-off, blocking failures) in its own ServiceHealth. The chain itself (SDK version,
-// validate, parse, map, cache) is core/validation's pipeline. Everything outside (connection, clock,
-// transport, settings) is injected, so tests drive it with a fake clock and a fake service. Never logs
-// or reports the API key.
+// validate, parse, map, cache) is core/validation's pipeline, and the policy (preflight, what a failure
+// means, which engines, which pipeline) is core/validation's policy: this module only schedules and
+// words statuses. Everything outside (connection, clock, transport, settings) is injected, so tests
+// drive it with a fake clock and a fake service. Never logs or reports the API key.
 
 import type { Finding } from '../core/findings';
-import { keyTransportProblem } from '../core/http';
-import { indexXml, type NoticeKind, noticeKindOf, type XmlIndex } from '../core/notice';
-import type { EngineStatus, ValidateNowResult, ValidationStatusParams } from '../core/protocol';
-import { SdkError } from '../core/sdk';
+import { declaredSdkVersion, type NoticeKind, noticeKindOf, type XmlIndex } from '../core/notice';
+import type { ValidateNowResult, ValidationStatusParams } from '../core/protocol';
 import {
-  CvsError,
   type SdkVersionRange,
+  sdkLifecycle,
   type ValidateNoticeOptions,
   type ValidateNoticeResult,
   type VersionRangeOptions,
-  validationUrl,
-  versionRangeFinding,
 } from '../core/services';
 import { type EformsSettings, urlsOf } from '../core/settings';
 import {
-  CvsValidator,
+  BACKOFF,
+  classifyFailure,
+  currentFindings,
+  DEFAULT_MAX_SERVICE_BYTES,
   type EngineName,
-  type EngineReport,
+  type EngineResult,
   inputFor,
+  type LocalEngine,
   localFindings,
-  mergeEngineFindings,
-  noticeSubTypeOf,
-  placeFindings,
-  rejectionFinding,
+  preflight,
+  refusalFingerprint,
   type ValidationInput,
-  ValidationPipeline,
-  type Validator,
+  ValidationPipelines,
 } from '../core/validation';
-import { countSeverities, sdkSource } from './diagnostics';
-import { type FailureClass, ServiceHealth } from './service-health';
+import { countSeverities } from './diagnostics';
+import { documentIndexes } from './index-cache';
+import { ServiceHealth } from './service-health';
+import {
+  failureStatus,
+  localEngineStatus,
+  preflightStatus,
+  validatedLine,
+  validatingLine,
+} from './status-wording';
 
 export interface Clock {
   now(): number;
@@ -51,12 +57,7 @@ export const systemClock: Clock = {
   clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
 };
 
-/** The local engine for a document's settings: a Validator and what identifies its rules. */
-export interface LocalEngine {
-  validator: Validator;
-  /** Changes when the SDK folder or the download settings change, so cached reports are not reused. */
-  identity: string;
-}
+export type { LocalEngine };
 
 export interface SchedulerDeps {
   settings(uri: string): Promise<EformsSettings>;
@@ -66,8 +67,11 @@ export interface SchedulerDeps {
   validate(o: ValidateNoticeOptions): Promise<ValidateNoticeResult>;
   /** The SDK's rules for these settings; absent: the local engine never runs. */
   localEngine?(settings: EformsSettings): LocalEngine;
-  /** Publishes the complete diagnostics of a document, computed for `version`. */
-  publish(uri: string, version: number | undefined, findings: Finding[]): void;
+  /**
+   * Publishes the complete diagnostics of a document, computed for `version`; `index` is the text the
+   * findings are placed on (absent when clearing), for completing them without indexing again.
+   */
+  publish(uri: string, version: number | undefined, findings: Finding[], index?: XmlIndex): void;
   status(s: ValidationStatusParams): void;
   log(message: string): void;
   clock?: Clock;
@@ -90,18 +94,6 @@ export interface DocumentSnapshot {
 
 type Trigger = 'open' | 'change' | 'save' | 'settings';
 
-interface LaneResult {
-  /** The engine's report, or undefined when the service refused the notice itself (`rejection`). */
-  report?: EngineReport;
-  /** The service's explanation of a 400 for this notice: one finding where it points. */
-  rejection?: string;
-  /** Language of the report's messages: the words the mapping appends follow it. */
-  language: string;
-  /** Findings of `report` placed on `mappedText`; re-placed when the text moves on. */
-  findings: Finding[];
-  mappedText: string;
-}
-
 interface Lane {
   engine: EngineName;
   timer?: unknown;
@@ -109,7 +101,7 @@ interface Lane {
   /** Sequence of the latest run started; an older answer never overrides a newer one. */
   seq: number;
   appliedSeq: number;
-  result?: LaneResult;
+  result?: EngineResult;
 }
 
 interface DocState {
@@ -127,7 +119,6 @@ interface DocState {
   range?: SdkVersionRange;
 }
 
-const KB = 1024;
 const ENGINES: readonly EngineName[] = ['local', 'cvs'];
 
 export class ValidationScheduler {
@@ -137,17 +128,22 @@ export class ValidationScheduler {
   private readonly localDebounceMs: number;
   private readonly health: Record<EngineName, ServiceHealth>;
   /** One pipeline (and its cache) per service URL or SDK identity. */
-  private readonly pipelines = new Map<string, ValidationPipeline>();
+  private readonly pipelines: ValidationPipelines;
   /** Per engine: the CVS's story and the SDK rules' story are deduplicated apart. */
   private readonly lastStatus: Record<EngineName, string> = { cvs: '', local: '' };
   private lastRefusal = '';
 
   constructor(private readonly deps: SchedulerDeps) {
     this.clock = deps.clock ?? systemClock;
-    const base = deps.backoffBaseMs ?? 5000;
-    const max = deps.backoffMaxMs ?? 5 * 60 * 1000;
+    const base = deps.backoffBaseMs ?? BACKOFF.baseMs;
+    const max = deps.backoffMaxMs ?? BACKOFF.maxMs;
     this.health = { cvs: new ServiceHealth(base, max), local: new ServiceHealth(base, max) };
-    this.maxServiceBytes = deps.maxServiceBytes ?? 10 * 1024 * 1024;
+    this.maxServiceBytes = deps.maxServiceBytes ?? DEFAULT_MAX_SERVICE_BYTES;
+    this.pipelines = new ValidationPipelines({
+      apiKey: deps.apiKey,
+      send: deps.validate,
+      ...(deps.localEngine ? { localEngine: deps.localEngine } : {}),
+    });
     this.localDebounceMs = deps.localDebounceMs ?? 30;
   }
 
@@ -199,7 +195,7 @@ export class ValidationScheduler {
     if (!s.kind) return { started: false, message: 'The document is not an eForms notice.' };
     this.resetFailures();
     const settings = await this.deps.settings(s.uri);
-    const engines = this.enginesOf(settings);
+    const engines = this.pipelines.enginesOf(settings);
     let result: ValidateNowResult = { started: false, message: 'No validation engine is enabled.' };
     for (const engine of engines) {
       this.clearTimer(s.lanes[engine]);
@@ -220,7 +216,7 @@ export class ValidationScheduler {
     // TextDocuments announces an open as a content change too: nothing new to do for it.
     if (s && trigger === 'change' && s.version === doc.version && s.text === doc.text) return;
     if (!s || s.text !== doc.text || trigger === 'open') {
-      const index = indexXml(doc.text);
+      const index = documentIndexes.get(doc.uri, doc.version, doc.text);
       if (!s) {
         s = {
           uri: doc.uri,
@@ -258,16 +254,10 @@ export class ValidationScheduler {
     void this.plan(s, trigger);
   }
 
-  private enginesOf(settings: EformsSettings): EngineName[] {
-    const e = settings.validation.engine;
-    const local = this.deps.localEngine !== undefined && e !== 'cvs';
-    return [...(local ? (['local'] as const) : []), ...(e !== 'local' ? (['cvs'] as const) : [])];
-  }
-
   private async plan(s: DocState, trigger: Trigger): Promise<void> {
     const settings = await this.deps.settings(s.uri);
     if (s.closed || !s.kind) return;
-    const engines = this.enginesOf(settings);
+    const engines = this.pipelines.enginesOf(settings);
     for (const engine of ENGINES) if (!engines.includes(engine)) this.dropLane(s, engine);
     // The SDK's rules follow every edit; the content does not change on save.
     if (engines.includes('local') && trigger !== 'save') this.schedule(s, 'local', this.localDebounceMs);
@@ -299,28 +289,6 @@ export class ValidationScheduler {
     }, delay);
   }
 
-  private pipelineFor(engine: EngineName, settings: EformsSettings): ValidationPipeline | undefined {
-    let identity: string;
-    let make: () => Validator;
-    if (engine === 'cvs') {
-      const baseUrl = urlsOf(settings).cvs;
-      identity = baseUrl;
-      make = () => new CvsValidator({ baseUrl, apiKey: this.deps.apiKey, send: this.deps.validate });
-    } else {
-      const local = this.deps.localEngine?.(settings);
-      if (!local) return undefined;
-      identity = local.identity;
-      make = () => local.validator;
-    }
-    const key = `${engine}\u0000${identity}`;
-    let p = this.pipelines.get(key);
-    if (!p) {
-      p = new ValidationPipeline(make(), identity);
-      this.pipelines.set(key, p);
-    }
-    return p;
-  }
-
   /** Runs one engine on the document's current text; resolves once the run is started or refused. */
   private async run(s: DocState, engine: EngineName, forced: boolean): Promise<ValidateNowResult> {
     const settings = await this.deps.settings(s.uri);
@@ -339,65 +307,37 @@ export class ValidationScheduler {
       return { started: false, message: status.message };
     };
     const tag = engine === 'local' ? { engine } : {};
-    if (engine === 'cvs') {
-      if (!this.deps.apiKey)
-        return refuse({
-          state: 'needsKey',
-          uri: s.uri,
-          ...zero,
-          serviceUrl: baseUrl,
-          message: "No API key is set: only local checks run. Set one with 'eForms: Set API Key'.",
-        });
-      const transport = keyTransportProblem(validationUrl(baseUrl ?? ''));
-      if (transport)
-        return refuse({
-          state: 'error',
-          uri: s.uri,
-          ...zero,
-          serviceUrl: baseUrl,
-          message: `${transport} Check eforms.environment and eforms.customUrls.cvs.`,
-        });
+    const bytes = Buffer.from(s.text, 'utf8');
+    const verdict = preflight({
+      engine,
+      index: s.index,
+      byteLength: bytes.length,
+      apiKey: this.deps.apiKey,
+      baseUrl,
+      maxServiceBytes: this.maxServiceBytes,
+    });
+    // The accepted versions are worth knowing as soon as the key may go to the service.
+    if (engine === 'cvs' && (verdict.ok || verdict.reason === 'malformed' || verdict.reason === 'too-large'))
       this.refreshRange(s, baseUrl ?? '');
-    }
-    if (s.index.errors.length > 0)
+    if (!verdict.ok)
       return refuse({
-        state: 'malformed',
         uri: s.uri,
         ...zero,
         ...tag,
         serviceUrl: baseUrl,
-        message:
-          engine === 'cvs'
-            ? 'The notice is not well-formed XML: fix the syntax error shown in the editor to have it validated by the service.'
-            : 'The notice is not well-formed XML: fix the syntax error shown in the editor to have the SDK rules run.',
+        ...preflightStatus(engine, verdict),
       });
-    const bytes = Buffer.from(s.text, 'utf8');
-    if (engine === 'cvs' && bytes.length > this.maxServiceBytes)
-      return refuse({
-        state: 'paused',
-        uri: s.uri,
-        ...zero,
-        serviceUrl: baseUrl,
-        message: `This notice is ${(bytes.length / KB / KB).toFixed(1)} MB, above the ${this.maxServiceBytes / KB / KB} MB sent to the validation service: only local checks run.`,
-      });
-    const pipeline = this.pipelineFor(engine, settings);
+    const pipeline = this.pipelines.for(engine, settings);
     if (!pipeline) return { started: false, message: 'The SDK rules are not available in this server.' };
     const input = inputFor({ index: s.index, bytes }, settings.validation);
     const key = pipeline.keyOf(input);
-    // What a refusal is about: the service's options, or for the SDK rules also the phase (an SDK that
-    // lacks one notice subtype's rules must not block the others).
-    const fingerprint = JSON.stringify([
-      input.language,
-      input.mode,
-      input.sdkVersion,
-      baseUrl ?? noticeSubTypeOf(s.index) ?? '',
-    ]);
+    const fingerprint = refusalFingerprint(input, baseUrl);
     const seq = ++lane.seq;
     const cached = pipeline.cached(input);
     if (cached) {
       // Identical content: the answer is known, and any older run in flight is now obsolete.
       this.abortInflight(lane);
-      this.apply(s, lane, seq, cached, input.language);
+      this.apply(s, lane, seq, { report: cached, language: input.language });
       return { started: true, message: 'Validated (identical content, answered from the cache).' };
     }
     if (!forced) {
@@ -420,9 +360,7 @@ export class ValidationScheduler {
       this.sendStatus({ state: 'validating', uri: s.uri, ...zero, ...tag, serviceUrl: baseUrl });
     const started = this.clock.now();
     const version = s.version;
-    this.deps.log(
-      `Validating ${s.uri} (version ${version}, ${(bytes.length / KB).toFixed(1)} KB, SDK ${input.sdkVersion || 'default'}, ${input.mode}, ${input.language}) ${engine === 'cvs' ? `at ${baseUrl}` : 'with the SDK rules'}`,
-    );
+    this.deps.log(validatingLine(s.uri, version, bytes.length, input, baseUrl));
     void pipeline.report({ ...input, signal: controller.signal }).then(
       (report) => {
         if (lane.inflight?.controller === controller) lane.inflight = undefined;
@@ -430,16 +368,8 @@ export class ValidationScheduler {
         if (controller.signal.aborted) return;
         health.reset();
         if (engine === 'cvs') this.lastRefusal = '';
-        const skipped = report.notEvaluated.length
-          ? `; ${report.notEvaluated.length} rules not evaluated: ${report.notEvaluated
-              .map((r) => r.ruleId)
-              .slice(0, 20)
-              .join(', ')}`
-          : '';
-        this.deps.log(
-          `Validated ${s.uri} (version ${version}) ${engine === 'cvs' ? 'by the service' : `with eForms SDK ${report.sdkVersion}${report.because === 'only' ? ' (the notice declares no version: the only SDK available)' : ''}`}: ${report.report.assertions.length} assertions in ${this.clock.now() - started} ms${skipped}`,
-        );
-        this.apply(s, lane, seq, report, input.language);
+        this.deps.log(validatedLine(s.uri, version, report, this.clock.now() - started));
+        this.apply(s, lane, seq, { report, language: input.language });
       },
       (err: unknown) => {
         if (lane.inflight?.controller === controller) lane.inflight = undefined;
@@ -465,34 +395,37 @@ export class ValidationScheduler {
     );
   }
 
-  private apply(s: DocState, lane: Lane, seq: number, report: EngineReport, language: string): void {
+  /** An engine's answer (a report, or the service's refusal of the notice) becomes the lane's result. */
+  private apply(
+    s: DocState,
+    lane: Lane,
+    seq: number,
+    answer: Pick<EngineResult, 'report' | 'rejection' | 'language'>,
+    serviceUrl?: string,
+  ): void {
     if (s.closed || seq < lane.appliedSeq || !s.kind) return;
     lane.appliedSeq = seq;
-    lane.result = { report, language, findings: [], mappedText: '\u0000unmapped' };
+    lane.result = { ...answer, findings: [], mappedText: '\u0000unmapped' };
     const all = this.publishCurrent(s);
-    const mine = lane.result.findings;
-    if (lane.engine === 'cvs') {
+    const { report } = answer;
+    if (lane.engine === 'cvs' || !report) {
+      const at = serviceUrl === undefined ? {} : { serviceUrl };
       this.sendStatus({
         state: 'validated',
         uri: s.uri,
         ...countSeverities(all),
         validatedAt: this.clock.now(),
+        ...at,
       });
       return;
     }
-    const engineStatus: EngineStatus = {
-      source: sdkSource(report.sdkVersion),
-      sdkVersion: report.sdkVersion,
-      notEvaluated: report.notEvaluated.length,
-    };
-    if (report.because === 'only') engineStatus.versionNote = 'declares-none';
     this.sendStatus({
       state: 'validated',
       uri: s.uri,
       engine: 'local',
-      ...countSeverities(mine),
+      ...countSeverities(lane.result.findings),
       validatedAt: this.clock.now(),
-      local: engineStatus,
+      local: localEngineStatus(report),
     });
   }
 
@@ -505,77 +438,27 @@ export class ValidationScheduler {
     seq: number,
     language: string,
   ): void {
-    let cls: FailureClass;
-    let state: ValidationStatusParams['state'];
-    let message: string;
-    let problem: ValidationStatusParams['sdkProblem'];
-    let failure: ValidationStatusParams['failure'];
-    if (engine === 'cvs' || err instanceof CvsError) {
-      const e =
-        err instanceof CvsError
-          ? err
-          : new CvsError(
-              'server',
-              `The validation failed unexpectedly (${String(err).slice(0, 200)}).`,
-              true,
-            );
-      if (e.kind === 'cancelled') return;
-      const explanation = e.kind === 'notice-rejected' ? e.fields.serviceMessage : undefined;
-      if (explanation) {
-        // The service refused this notice and said why: that is a finding on the notice (where the
-        // explanation points), not a failure of the service; the next edit is validated again.
-        this.health[engine].reset();
-        this.deps.log(`The validation service refused ${s.uri}: ${explanation}`);
-        const lane = s.lanes[engine];
-        if (s.closed || seq < lane.appliedSeq || !s.kind) return;
-        lane.appliedSeq = seq;
-        lane.result = { rejection: explanation, language, findings: [], mappedText: '\u0000unmapped' };
-        const all = this.publishCurrent(s);
-        this.sendStatus({
-          state: 'validated',
-          uri: s.uri,
-          ...countSeverities(all),
-          validatedAt: this.clock.now(),
-          serviceUrl: baseUrl,
-        });
-        return;
-      }
-      message = e.message;
-      failure = { service: 'cvs', kind: e.kind, fields: e.fields };
-      state =
-        e.kind === 'missing-key'
-          ? 'needsKey'
-          : e.kind === 'timeout' || e.kind === 'network' || e.kind === 'proxy'
-            ? 'offline'
-            : 'error';
-      cls =
-        e.kind === 'missing-key' || e.kind === 'forbidden' || e.kind === 'insecure'
-          ? 'blocking'
-          : e.retryable
-            ? 'retryable'
-            : 'rejected';
-    } else {
-      if (isAbort(err)) return;
-      const e = err instanceof SdkError ? err : new SdkError('engine', { reason: String(err).slice(0, 200) });
-      message = sdkProblem(e);
-      problem = { kind: e.kind, ...(e.fields.wanted ? { wanted: e.fields.wanted } : {}) };
-      state = e.kind === 'offline' ? 'offline' : 'error';
-      cls = e.retryable ? 'retryable' : e.kind === 'engine' ? 'rejected' : 'blocking';
+    const failure = classifyFailure(engine, err);
+    if (failure.class === 'cancelled') return;
+    if (failure.class === 'notice-refused') {
+      // The service refused this notice and said why: that is a finding on the notice (where the
+      // explanation points), not a failure of the service; the next edit is validated again.
+      this.health[engine].reset();
+      this.deps.log(`The validation service refused ${s.uri}: ${failure.explanation}`);
+      this.apply(s, s.lanes[engine], seq, { rejection: failure.explanation, language }, baseUrl);
+      return;
     }
-    this.deps.log(
-      `Validation of ${s.uri} ${engine === 'local' ? 'with the SDK rules ' : ''}failed: ${message}`,
-    );
     const status: ValidationStatusParams = {
-      state,
       uri: s.uri,
       ...zero,
       ...(engine === 'local' ? { engine } : {}),
       serviceUrl: baseUrl,
-      message,
+      ...failureStatus(failure),
     };
-    if (problem) status.sdkProblem = problem;
-    if (failure) status.failure = failure;
-    const delay = this.health[engine].failed(cls, fingerprint, status, this.clock.now());
+    this.deps.log(
+      `Validation of ${s.uri} ${engine === 'local' ? 'with the SDK rules ' : ''}failed: ${status.message}`,
+    );
+    const delay = this.health[engine].failed(failure.retry, fingerprint, status, this.clock.now());
     const lane = s.lanes[engine];
     if (delay !== undefined && !s.closed && !lane.timer) this.schedule(s, engine, delay);
     this.sendStatus(status);
@@ -585,32 +468,23 @@ export class ValidationScheduler {
   private publishCurrent(s: DocState): Finding[] {
     const all = this.merged(s);
     s.published = true;
-    this.deps.publish(s.uri, s.version, all);
+    this.deps.publish(s.uri, s.version, all, s.index);
     return all;
   }
 
   private merged(s: DocState): Finding[] {
-    const version = versionRangeFinding(s.index, s.range);
-    const local = version ? [...s.local, version] : s.local;
-    const placed: Record<EngineName, Finding[]> = { cvs: [], local: [] };
-    for (const engine of ENGINES) {
-      const r = s.lanes[engine].result;
-      if (!r) continue;
-      if (r.mappedText !== s.text) {
-        try {
-          r.findings = r.report
-            ? placeFindings(s.index, r.report, r.language)
-            : [rejectionFinding(s.index, r.rejection ?? '')];
-        } catch (err) {
-          this.deps.log(`Could not place the findings on ${s.uri}: ${String(err).slice(0, 200)}`);
-          r.findings = [];
-        }
-        r.mappedText = s.text;
-      }
-      placed[engine] = r.findings;
-    }
-    const engines = mergeEngineFindings(placed.local, placed.cvs);
-    return engines.length ? [...local, ...engines] : local;
+    return currentFindings(
+      s.index,
+      s.text,
+      s.local,
+      s.range,
+      {
+        cvs: s.lanes.cvs.result,
+        local: s.lanes.local.result,
+      },
+      (err) => this.deps.log(`Could not place the findings on ${s.uri}: ${String(err).slice(0, 200)}`),
+      new Date(this.clock.now()).toISOString().slice(0, 10),
+    );
   }
 
   private dropLane(s: DocState, engine: EngineName): void {
@@ -650,48 +524,26 @@ export class ValidationScheduler {
   }
 
   /** Sends a status only when it differs from the last one: repeated identical failures make no storm. */
-  private sendStatus(p: ValidationStatusParams): void {
+  private sendStatus(status: ValidationStatusParams): void {
+    const p = this.withLifecycle(status);
     const key = JSON.stringify(p);
     const engine = p.engine ?? 'cvs';
     if (key === this.lastStatus[engine]) return;
     this.lastStatus[engine] = key;
     this.deps.status(p);
   }
+
+  /** The status, with where the notice's SDK stands at TED once the service's range is known. */
+  private withLifecycle(p: ValidationStatusParams): ValidationStatusParams {
+    const s = p.uri ? this.docs.get(p.uri) : undefined;
+    if (!s?.range || p.sdkLifecycle) return p;
+    const today = new Date(this.clock.now()).toISOString().slice(0, 10);
+    return { ...p, sdkLifecycle: sdkLifecycle(declaredSdkVersion(s.index), s.range, [], today) };
+  }
 }
 
 function newLane(engine: EngineName): Lane {
   return { engine, seq: 0, appliedSeq: 0 };
-}
-
-function isAbort(err: unknown): boolean {
-  return (
-    err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR')
-  );
-}
-
-/** The SDK's errors worded for any LSP editor: settings by their keys, never a command of one client. */
-export function sdkProblem(e: SdkError): string {
-  const f = e.fields;
-  switch (e.kind) {
-    case 'no-sdk':
-      return 'No eForms SDK is available for the local rules: set eforms.sdk.path to a folder that holds one, or allow its download with eforms.sdk.allowDownload.';
-    case 'version-missing':
-      return `eForms SDK ${f.wanted} is not available${f.available?.length ? ` (found ${f.available.join(', ')})` : ''}: add it to eforms.sdk.path, allow its download with eforms.sdk.allowDownload, or pin another with eforms.validation.sdkVersion.`;
-    case 'no-version':
-      return `The notice declares no SDK version (cbc:CustomizationID) and several SDKs are available (${(f.available ?? []).join(', ')}): pin one with eforms.validation.sdkVersion.`;
-    case 'consent-needed':
-      return `eForms SDK ${f.wanted} is not on disk: allow its download (eforms.sdk.allowDownload) or set eforms.sdk.path to a folder that holds it.`;
-    case 'offline':
-      return `The eForms SDK cannot be downloaded (${f.reason ?? 'no connection'}): set eforms.sdk.path to a folder that holds it, or connect.`;
-    case 'not-found':
-      return `The SDK repository has no release ${f.wanted ?? ''} (HTTP ${f.status ?? '?'}): pin another version with eforms.validation.sdkVersion.`;
-    case 'corrupt':
-      return `The downloaded eForms SDK was corrupt (${f.reason ?? 'checksum mismatch'}) and was discarded: try again later, or set eforms.sdk.path.`;
-    case 'cancelled':
-      return 'The eForms SDK download was cancelled: the local rules run once an SDK is available.';
-    case 'engine':
-      return `The eForms SDK rules could not run (${f.reason ?? 'unknown reason'}).`;
-  }
 }
 
 const zero = { errors: 0, warnings: 0, infos: 0 } as const;

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SANDBOX_DEFAULT_PORT } from '../../core/http';
+import { INPUT_LIMITS } from '../../core/notice';
 import { installCrashGuard } from '../../core/process';
 import { defaultSdkCacheRoot, listSdkReleases } from '../../core/sdk';
 import { SANDBOX_DEMO_KEY } from '../../sandbox/context';
@@ -17,7 +18,7 @@ import { type CliIo, UsageError } from '../io';
  */
 export const SANDBOX_PUBLISH_DELAY_SECONDS = 120;
 
-const USAGE = `Usage: eforms sandbox [--port N] [--api-key KEY]... [--data-dir DIR] [--publish-delay SECONDS] [--sdk-dir DIR]
+const USAGE = `Usage: eforms sandbox [--port N] [--api-key KEY]... [--data-dir DIR] [--publish-delay SECONDS] [--sdk-dir DIR] [--time-budget SECONDS]
 
 Serves the emulated services on http://127.0.0.1:PORT:
   /cvs       Central Validation Service   (POST /cvs/v1/notices/validation)
@@ -31,7 +32,9 @@ PUBLISHED (default ${SANDBOX_PUBLISH_DELAY_SECONDS}, or $EFORMS_SANDBOX_PUBLISH_
 GET /cvs/v1/version-range answers the SDK versions accepted for publication.
 --sdk-dir names an eForms SDK release (or a folder of releases): the CVS then answers with the
 official SDK rules, as the real service does. Without it, releases in the download cache
-($EFORMS_SDK_CACHE or ~/.cache/eforms/sdk) are used; with none, the sandbox's own 45 rules answer.`;
+($EFORMS_SDK_CACHE or ~/.cache/eforms/sdk) are used; with none, the sandbox's own 45 rules answer.
+--time-budget is how long the SDK rules may take on one notice (default ${INPUT_LIMITS.ruleTimeBudgetMs.max / 1000}): they run in a
+worker, never on the HTTP thread, and a run past it is stopped and answered with a 500 naming it.`;
 
 /** A stable folder, so that notices submitted to the sandbox survive its restart as the real ones do. */
 function defaultDataDir(): string {
@@ -46,6 +49,7 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
     'data-dir'?: string;
     'publish-delay'?: string;
     'sdk-dir'?: string;
+    'time-budget'?: string;
     help?: boolean;
   };
   try {
@@ -57,6 +61,7 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
         'data-dir': { type: 'string' },
         'publish-delay': { type: 'string' },
         'sdk-dir': { type: 'string' },
+        'time-budget': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -74,6 +79,12 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
   const publishStepSeconds = delayText === undefined ? SANDBOX_PUBLISH_DELAY_SECONDS : Number(delayText);
   if (!Number.isFinite(publishStepSeconds) || publishStepSeconds <= 0 || publishStepSeconds > 86400)
     throw new UsageError(`--publish-delay takes a number of seconds between 1 and 86400\n${USAGE}`);
+  const budgetSec =
+    values['time-budget'] === undefined
+      ? INPUT_LIMITS.ruleTimeBudgetMs.max / 1000
+      : Number(values['time-budget']);
+  if (!Number.isFinite(budgetSec) || budgetSec < 1 || budgetSec > 3600)
+    throw new UsageError(`--time-budget takes a number of seconds between 1 and 3600\n${USAGE}`);
   const keys = values['api-key'] ?? [];
   // The sandbox serves every test and every editor of the machine: an error no handler caught is logged,
   // and it keeps serving.
@@ -83,9 +94,12 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
     throw new UsageError(
       `--sdk-dir ${values['sdk-dir']} holds no eForms SDK release (no schematrons/, fields/ or codelists/ folder)`,
     );
-  const cacheRoot = io.env.EFORMS_SDK_CACHE?.trim() || defaultSdkCacheRoot(io.env);
-  const sdk = sandboxSdkRules({ path: sdkDir, cacheRoot }, join(dirname(cacheRoot), 'rules'), (l) =>
-    io.err(l),
+  const cacheRoot = defaultSdkCacheRoot(io.env);
+  const sdk = sandboxSdkRules(
+    { path: sdkDir, cacheRoot },
+    join(dirname(cacheRoot), 'rules'),
+    (l) => io.err(l),
+    budgetSec * 1000,
   );
   const running = await startSandbox({
     port,
@@ -110,7 +124,10 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      running.close().then(resolve, resolve);
+      running
+        .close()
+        .then(() => sdk?.close())
+        .then(resolve, resolve);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

@@ -3,6 +3,7 @@
 // submitted for publication. Never retried (a retry could submit twice).
 
 import { readNoticeIdentity } from '../../core/notice';
+import { terminalName } from '../../core/text';
 import { type CliIo, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
 import {
   CONNECTION_OPTIONS,
@@ -43,7 +44,7 @@ export async function submit(args: string[], io: CliIo): Promise<number> {
   const file = positionals[0];
   const bytes = readInput(io, file, 'notice');
   const id = readNoticeIdentity(bytes);
-  io.err(`Submitting ${file} to ${client.baseUrl}…`);
+  io.err(`Submitting ${terminalName(file)} to ${client.baseUrl}…`);
   let result: Awaited<ReturnType<typeof client.submit>>;
   try {
     result = await client.submit(bytes, { noticeAuthorEmail: email, noticeAuthorLocale: locale });
@@ -58,7 +59,7 @@ export async function submit(args: string[], io: CliIo): Promise<number> {
     );
   else
     io.out(
-      `Created ${bid} but NOT submitted: validation failed.\nSee why with: eforms report ${bid} --notice ${file}\nFix the notice, increase cbc:VersionID, and submit again.`,
+      `Created ${bid} but NOT submitted: validation failed.\nSee why with: eforms report ${bid} --notice ${terminalName(file)}\nFix the notice, increase cbc:VersionID, and submit again.`,
     );
   return result.success ? EXIT_OK : EXIT_FINDINGS;
 }

@@ -5,8 +5,11 @@
 // the SVRL report itself. SDK errors are worded here, naming this command's flags.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { completeFindings, type SdkKnowledge, sdkKnowledge } from '../../core/authoring';
 import { type Finding, sortByPosition } from '../../core/findings';
+import { isTransient } from '../../core/http';
 import { defaultSdkCacheRoot, minorOf, resolveSdk, SdkError, type SdkSources } from '../../core/sdk';
 import { CvsError } from '../../core/services';
 import {
@@ -15,15 +18,18 @@ import {
   SDK_REPOSITORY_URL,
   type ValidationMode,
 } from '../../core/settings';
+import { terminalName } from '../../core/text';
 import {
   affinityOf,
-  CvsValidator,
   type EngineReport,
+  type EngineRun,
   inputFor,
+  cvsPipeline as newCvsPipeline,
   type PreparedNotice,
   prepareNotice,
-  rejectionFinding,
+  servicePreflight,
   ValidationPipeline,
+  validateOnce,
   WorkerPool,
   WorkerValidator,
 } from '../../core/validation';
@@ -58,7 +64,10 @@ Options:
                    checked against its published SHA-1) from $EFORMS_SDK_REPOSITORY or Maven Central
   --today DATE     (--local) the date current-date() answers, YYYY-MM-DD (default: today), for
                    reproducible runs
-  --jobs N         (--local) worker threads (default 1)
+  --jobs N         (--local) worker threads (default 1; never more than the cores, the notices or the
+                   rule sets they need)
+  --time-budget SEC (--local) how long the rules may take on one notice (default ${DEFAULT_SETTINGS.validation.timeBudgetMs / 1000}):
+                   a run past it is stopped and the notice fails, naming the budget
   --sdk VERSION    SDK version of the rules: 1.15, 1.15.1 or eforms-sdk-1.15 (default: the notice's
                    cbc:CustomizationID; a notice that declares none gets the only SDK available). The
                    CVS gets it only when given, as eforms-sdk-MAJOR.MINOR
@@ -126,7 +135,7 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
     values.timeout === undefined ? DEFAULT_SETTINGS.validation.timeoutMs / 1000 : Number(values.timeout);
   if (!Number.isFinite(timeoutSec) || timeoutSec <= 0 || timeoutSec > 3600)
     throw new UsageError('--timeout takes a number of seconds between 1 and 3600');
-  const localOnly = (['sdk-dir', 'download', 'today', 'jobs'] as const).filter(
+  const localOnly = (['sdk-dir', 'download', 'today', 'jobs', 'time-budget'] as const).filter(
     (k) => values[k] !== undefined,
   );
   if (!values.local && localOnly.length > 0)
@@ -139,6 +148,12 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
   const jobs = values.jobs === undefined ? 1 : Number(values.jobs);
   if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64)
     throw new UsageError('--jobs takes a number from 1 to 64');
+  const budgetSec =
+    values['time-budget'] === undefined
+      ? DEFAULT_SETTINGS.validation.timeBudgetMs / 1000
+      : Number(values['time-budget']);
+  if (!Number.isFinite(budgetSec) || budgetSec < 1 || budgetSec > 3600)
+    throw new UsageError('--time-budget takes a number of seconds between 1 and 3600');
   const run: Run = {
     format: format as Format,
     mode,
@@ -154,6 +169,7 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
       sdkDir: values['sdk-dir'],
       download: values.download === true,
       jobs,
+      budgetMs: budgetSec * 1000,
     });
     if (typeof outcome === 'string') {
       io.err(`eforms validate: ${outcome}`);
@@ -168,7 +184,8 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
     }
     results = [];
     for (const file of positionals) {
-      if (positionals.length > 1 && format === 'text') io.err(`Validating ${file} at ${cvs.baseUrl}…`);
+      if (positionals.length > 1 && format === 'text')
+        io.err(`Validating ${terminalName(file)} at ${cvs.baseUrl}…`);
       const r = await validateOne(file, io, run, cvs.pipeline);
       results.push(r);
       // A refused key fails every file the same way: say it once.
@@ -178,11 +195,24 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
 
   let failed = false;
   const ok: FileResult[] = [];
+  // A release missing for several notices is one problem: named once, with the notices it stops.
+  const sdkShared = new Map<string, string[]>();
+  results.forEach((r, i) => {
+    if (typeof r === 'string' && sharedSdkProblem(r))
+      sdkShared.set(r, [...(sdkShared.get(r) ?? []), positionals[i] as string]);
+  });
   results.forEach((r, i) => {
     if (typeof r === 'string' || r instanceof CvsError) {
-      const file = positionals[i] ?? '';
-      io.err(`eforms validate: ${aboutFile(file, typeof r === 'string' ? r : describeFailure(r))}`);
       failed = true;
+      const group = typeof r === 'string' ? sdkShared.get(r) : undefined;
+      if (group && group.length > 1) {
+        if (group[0] === positionals[i])
+          io.err(`eforms validate: ${group.length} notices (${group.map(terminalName).join(', ')}): ${r}`);
+        return;
+      }
+      // A sentence that names the file already ("cannot read the notice x.xml") is not prefixed again.
+      const shown = terminalName(positionals[i] ?? '');
+      io.err(`eforms validate: ${aboutFile(shown, typeof r === 'string' ? r : describeFailure(r))}`);
     } else ok.push({ ...r, findings: sortByPosition(r.findings) });
   });
   print(ok, run.format, io, values.output === undefined ? undefined : resolve(io.cwd, values.output));
@@ -199,9 +229,12 @@ function cvsPipeline(
     throw new UsageError(`--env custom needs --cvs-url URL. ${HINT}`);
   const baseUrl = urls.cvs;
   const apiKey = io.env.EFORMS_API_KEY?.trim();
-  if (!apiKey)
+  const verdict = servicePreflight({ apiKey, baseUrl });
+  if (!verdict.ok && verdict.reason === 'needs-key')
     return 'EFORMS_API_KEY is not set: export EFORMS_API_KEY=<your API key> (from your TED developer account; for --env sandbox, the key that eforms sandbox prints), or validate offline with --local.';
-  return { pipeline: new ValidationPipeline(new CvsValidator({ baseUrl, apiKey }), baseUrl), baseUrl };
+  if (!verdict.ok && verdict.reason === 'insecure')
+    return `refusing to send the API key to ${verdict.origin}: use https (plain http only to loopback), with --env or --cvs-url.`;
+  return { pipeline: newCvsPipeline({ baseUrl, apiKey }), baseUrl };
 }
 
 /** Reads and indexes a notice; a string says why it cannot be validated. */
@@ -231,22 +264,52 @@ async function validateOne(
 ): Promise<FileResult | CvsError | string> {
   const notice = readNotice(file, io);
   if (typeof notice === 'string') return notice;
-  if (notice.index.errors.length > 0) {
-    io.err(`${file}: not sent to the service: the XML is not well-formed (fix the error shown first).`);
-    return { file, findings: notice.local };
-  }
-  try {
-    const r = await pipeline.validate(
-      inputFor(notice, { language: o.lang, mode: o.mode, sdkVersion: o.sdk ?? '', timeoutMs: o.timeoutMs }),
-    );
-    return { file, findings: [...notice.local, ...r.findings], report: r };
-  } catch (e) {
-    if (!(e instanceof CvsError)) return `the answer could not be read: ${(e as Error).message}`;
-    // A notice the service refused as such (400 with an explanation) is a finding on the notice,
-    // placed on the element the explanation names.
-    if (e.kind === 'notice-rejected' && e.fields.serviceMessage)
-      return { file, findings: [...notice.local, rejectionFinding(notice.index, e.fields.serviceMessage)] };
-    return e;
+  const r = await validateOnce(notice, pipeline, {
+    language: o.lang,
+    mode: o.mode,
+    sdkVersion: o.sdk ?? '',
+    timeoutMs: o.timeoutMs,
+  });
+  return resultOf(file, notice, r, io, 'not sent to the service');
+}
+
+/**
+ * One engine run in this command's words. A notice the service refused as such (400 with an
+ * explanation) is already a finding on the notice, placed on the element the explanation names.
+ */
+function resultOf(
+  file: string,
+  notice: PreparedNotice,
+  r: EngineRun,
+  io: CliIo,
+  notRun: string,
+  sdk?: { knowledge: SdkKnowledge; language: string },
+): FileResult | CvsError | string {
+  // Completed in core like the editor's diagnostics: rule links, nodes, and with an SDK related places.
+  const complete = (findings: Finding[]) =>
+    completeFindings(findings, { index: notice.index, sdk: sdk?.knowledge, language: sdk?.language });
+  switch (r.outcome) {
+    case 'validated':
+      return { file, findings: complete(r.findings), report: r.report };
+    case 'notice-refused':
+      return { file, findings: complete(r.findings) };
+    case 'not-sent':
+      if (r.verdict.reason === 'malformed') {
+        io.err(`${terminalName(file)}: ${notRun}: the XML is not well-formed (fix the error shown first).`);
+        return { file, findings: complete(r.findings) };
+      }
+      if (r.verdict.reason === 'too-large')
+        return `${notRun}: ${(r.verdict.bytes / 1048576).toFixed(1)} MB, above the ${r.verdict.limit / 1048576} MB the service is sent.`;
+      return `${notRun} (${r.verdict.reason}).`;
+    case 'failed': {
+      const f = r.failure;
+      if (f.class === 'cancelled') return 'cancelled.';
+      if (f.cause.service === 'sdk') return sdkProblemForCli(f.cause.error);
+      // Not an answer of the service (no status): something failed on this side while reading it.
+      if (f.cause.error.kind === 'server' && f.cause.error.status === undefined)
+        return `the answer could not be read: ${f.cause.error.message}`;
+      return f.cause.error;
+    }
   }
 }
 
@@ -259,11 +322,11 @@ async function validateLocally(
   files: string[],
   io: CliIo,
   o: Run,
-  l: { sdkDir?: string; download: boolean; jobs: number },
+  l: { sdkDir?: string; download: boolean; jobs: number; budgetMs?: number },
 ): Promise<(FileResult | string)[] | string> {
   const sources: SdkSources = {
     path: l.sdkDir ? resolve(io.cwd, l.sdkDir) : '',
-    cacheRoot: io.env.EFORMS_SDK_CACHE?.trim() || defaultSdkCacheRoot(io.env),
+    cacheRoot: defaultSdkCacheRoot(io.env),
     download: {
       allowed: l.download,
       repositoryUrl: (io.env.EFORMS_SDK_REPOSITORY?.trim() || SDK_REPOSITORY_URL).replace(/\/+$/, ''),
@@ -278,6 +341,8 @@ async function validateLocally(
     );
   }
   const sdkFailure = new Map<string, string>();
+  // The release each wanted version resolved to: its fields and labels complete the findings.
+  const releases = new Map<string, { dir: string; version: string }>();
   for (const v of wanted) {
     try {
       await resolveSdk(
@@ -293,6 +358,7 @@ async function validateLocally(
         },
         o.sdk ? { pinned: o.sdk } : { declared: v || undefined },
       ).then((r) => {
+        releases.set(v, { dir: r.release.dir, version: r.release.version });
         if (r.downloaded) {
           io.progress?.('');
           io.err(`Downloaded eForms SDK ${r.release.version} into ${r.release.dir}`);
@@ -309,11 +375,17 @@ async function validateLocally(
   if (wanted.size > 0 && sdkFailure.size === wanted.size && distinct.size === 1)
     return [...distinct][0] as string;
 
-  const pool = new WorkerPool(l.jobs);
+  const pool = new WorkerPool(
+    usefulJobs(
+      l.jobs,
+      notices.map((n) => (typeof n === 'string' ? '' : affinityKey(n, o))),
+    ),
+  );
   const validator = new WorkerValidator(
     pool,
     { path: sources.path, cacheRoot: sources.cacheRoot },
     join(dirname(sources.cacheRoot), 'rules'),
+    l.budgetMs ?? 0,
   );
   const pipeline = new ValidationPipeline(validator, sources.path, 0);
   const results: (FileResult | string)[] = new Array(files.length);
@@ -334,6 +406,7 @@ async function validateLocally(
           o,
           pipeline,
           sdkFailure,
+          releases,
         );
         done++;
         io.progress?.(`Validated ${done} of ${files.length} notices with the SDK rules…`);
@@ -358,45 +431,59 @@ async function validateLocalOne(
   o: Run,
   pipeline: ValidationPipeline,
   sdkFailure: Map<string, string>,
+  releases: Map<string, { dir: string; version: string }>,
 ): Promise<FileResult | string> {
   if (typeof notice === 'string') return notice;
-  if (notice.index.errors.length > 0) {
-    io.err(`${file}: the SDK rules did not run: the XML is not well-formed (fix the error shown first).`);
-    return { file, findings: notice.local };
-  }
-  const input = inputFor(notice, {
+  const request = {
     language: o.lang,
     mode: o.mode,
     sdkVersion: o.sdk ?? '',
     timeoutMs: o.timeoutMs,
     today: o.today,
-  });
-  const failure = sdkFailure.get(input.sdkVersion);
-  if (failure) return failure;
-  try {
-    const r = await pipeline.validate(input);
+  };
+  if (notice.index.errors.length === 0) {
+    const failure = sdkFailure.get(inputFor(notice, request).sdkVersion);
+    if (failure) return failure;
+  }
+  const run = await validateOnce(notice, pipeline, request);
+  const release =
+    run.outcome === 'validated' ? releases.get(inputFor(notice, request).sdkVersion) : undefined;
+  const sdk = release
+    ? { knowledge: sdkKnowledge(release.dir, release.version), language: o.lang }
+    : undefined;
+  const out = resultOf(file, notice, run, io, 'the SDK rules did not run', sdk);
+  if (run.outcome === 'validated') {
+    const r = run.report;
     if (r.because === 'only')
       io.err(
-        `${file}: the notice declares no SDK version: validated with eForms SDK ${r.sdkVersion}, the only one available.`,
+        `${terminalName(file)}: the notice declares no SDK version: validated with eForms SDK ${r.sdkVersion}, the only one available.`,
       );
     if (r.notEvaluated.length > 0)
       io.err(
-        `${file}: ${r.notEvaluated.length} rule${r.notEvaluated.length === 1 ? ' was' : 's were'} not evaluated by the local engine (${r.notEvaluated
+        `${terminalName(file)}: ${r.notEvaluated.length} rule${r.notEvaluated.length === 1 ? ' was' : 's were'} not evaluated by the local engine (${r.notEvaluated
           .slice(0, 5)
           .map((x) => `${x.ruleId}: ${x.reason}`)
           .join('; ')}${r.notEvaluated.length > 5 ? '; …' : ''}).`,
       );
-    return { file, findings: [...notice.local, ...r.findings], report: r };
-  } catch (e) {
-    if (e instanceof SdkError) return sdkProblemForCli(e);
-    return `the SDK rules failed: ${(e as Error).message}`;
   }
+  // The SDK engine throws no CvsError: any failure here is an SdkError, already worded.
+  return out instanceof CvsError ? `the SDK rules failed: ${out.message}` : out;
+}
+
+/** A failure that concerns a release rather than one notice (missing, not downloadable). */
+function sharedSdkProblem(message: string): boolean {
+  return /^eForms SDK \S+ is not (?:on this machine|available)|^the SDK repository has no release|^eForms SDK cannot be downloaded/.test(
+    message,
+  );
 }
 
 /** SDK errors in this command's words: its flags, never the editor's settings. */
 export function sdkProblemForCli(e: SdkError, sdkDir?: string): string {
   const f = e.fields;
   const where = sdkDir ? `--sdk-dir ${sdkDir}` : 'no --sdk-dir';
+  // The repository failed at the transport: worded like any service's failure (failure-wording.ts).
+  if (e.failure && e.kind !== 'cancelled')
+    return `eForms SDK cannot be downloaded from the repository: ${describeFailure(e.failure)} Name a folder that holds it with --sdk-dir DIR${isTransient(e.failure.kind) ? ', or connect' : ''}.`;
   switch (e.kind) {
     case 'no-sdk':
       return `no eForms SDK is available (${where}, nothing in the cache): name a folder with --sdk-dir DIR, or add --download to fetch it (needs a connection).`;
@@ -426,7 +513,7 @@ function print(results: FileResult[], format: Format, io: CliIo, outDir?: string
     for (const r of results) {
       const svrl = r.report?.svrl;
       if (!svrl) {
-        io.err(`${r.file}: no report (the notice was not validated).`);
+        io.err(`${terminalName(r.file)}: no report (the notice was not validated).`);
         continue;
       }
       if (!outDir) {
@@ -438,7 +525,7 @@ function print(results: FileResult[], format: Format, io: CliIo, outDir?: string
       used.add(name);
       writeFileSync(join(outDir, name), svrl);
       io.out(
-        `${r.file}: ${join(outDir, name)} (${r.findings.length === 0 ? 'no findings' : summarize(r.findings)})`,
+        `${terminalName(r.file)}: ${terminalName(join(outDir, name))} (${r.findings.length === 0 ? 'no findings' : summarize(r.findings)})`,
       );
     }
     return;
@@ -466,14 +553,37 @@ function print(results: FileResult[], format: Format, io: CliIo, outDir?: string
   for (const r of results) {
     const out = formatFindings(r.findings, r.file, 'text');
     if (out) io.out(out);
-    io.out(`${r.file}: ${r.findings.length === 0 ? 'no findings' : summarize(r.findings)}`);
+    io.out(
+      `${terminalName(r.file)}: ${r.findings.length === 0 ? 'no findings' : summarize(r.findings)}${releaseNote(r.report)}`,
+    );
   }
+}
+
+/** The release whose rules gave the report: a mixed folder of notices meets several. */
+function releaseNote(report: EngineReport | undefined): string {
+  if (!report?.sdkVersion) return '';
+  // The CVS picks the patch itself: only the MAJOR.MINOR asked for (or declared) is known.
+  if (report.engine === 'cvs')
+    return ` (eforms-sdk-${minorOf(report.sdkVersion) ?? report.sdkVersion}, by the CVS)`;
+  return ` (eForms SDK ${report.sdkVersion} rules)`;
 }
 
 function isDate(s: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
   const d = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+}
+
+/**
+ * Workers that help: never more than the cores, nor than the rule sets the notices need (each worker
+ * compiles the phases it runs, so two workers on one phase double the memory and save little).
+ */
+export function usefulJobs(
+  jobs: number,
+  affinities: readonly string[],
+  cores = availableParallelism(),
+): number {
+  return Math.max(1, Math.min(jobs, cores, new Set(affinities.filter(Boolean)).size));
 }
 
 function parse(args: string[]) {
@@ -495,6 +605,7 @@ function parse(args: string[]) {
       lang: { type: 'string' },
       format: { type: 'string', short: 'f' },
       timeout: { type: 'string' },
+      'time-budget': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -1,16 +1,17 @@
-// The New Notice command: asks the language server for the SDK's notice subtypes and the code lists
-// that decide a notice, lets the user pick (subtype, SDK version, procedure type, buyer country,
-// language), and opens the notice the server writes in a new untitled editor named as the notice. The server does the writing
+// The New Notice command: asks which SDK version to write for when several releases are on disk (the
+// ones TED accepts today, when the service's range is known), then the subtype and the code lists
+// that decide a notice (procedure type, buyer country, language), and opens the notice the server
+// writes in a new untitled editor named as the notice. The server does the writing
 // (core/authoring), so other LSP editors can offer the same; this module only words and shows.
 
 import * as vscode from 'vscode';
 import {
   type CodeChoiceItem,
   NewNoticeChoicesRequest,
-  type NewNoticeChoicesResult,
   NewNoticeRequest,
   type NewNoticeResult,
-  type NoticeSubtypeItem,
+  type NoticeSdkVersionItem,
+  NoticeSdkVersionsRequest,
   NoticeSubtypesRequest,
 } from '../../core/protocol';
 import { Commands } from '../command-ids';
@@ -54,7 +55,7 @@ export async function newNoticeCommand(s: ExtensionState, arg?: unknown): Promis
     args = await ask(s, scopeUri);
     if (!args) return undefined;
   }
-  const r = await s.serverRequest<NewNoticeResult>(NewNoticeRequest.method, { ...args, scopeUri });
+  const r = await s.serverRequest(NewNoticeRequest.type, { ...args, scopeUri });
   if (!r?.ok) {
     await explain(s, r ?? { ok: false, kind: 'no-sdk' });
     return undefined;
@@ -67,22 +68,15 @@ export async function newNoticeCommand(s: ExtensionState, arg?: unknown): Promis
 
 async function ask(s: ExtensionState, scopeUri: string | undefined): Promise<NewNoticeArgs | undefined> {
   const title = 'eForms: New Notice';
-  // The SDK version first: the subtypes and code lists are those of the release.
-  const first = await s.serverRequest<NewNoticeChoicesResult>(NewNoticeChoicesRequest.method, {
-    scopeUri,
-    subtype: '',
-  });
+  // The SDK version first (those TED accepts today, when known): the subtypes and code lists are
+  // those of the release.
   let sdkVersion: string | undefined;
-  const versions = first?.sdkVersions ?? [];
-  if (versions.length > 1) {
-    const v = await vscode.window.showQuickPick(
-      versions.map((x, i) => ({ label: x, description: i === 0 ? 'newest' : undefined })),
-      { title: `${title} (1/5)`, placeHolder: 'eForms SDK version the notice follows' },
-    );
-    if (!v) return undefined;
-    sdkVersion = v.label;
+  const versions = await s.serverRequest(NoticeSdkVersionsRequest.type, { scopeUri });
+  if (versions && versions.length > 1) {
+    sdkVersion = await pickVersion(versions);
+    if (!sdkVersion) return undefined;
   }
-  const items = await s.serverRequest<NoticeSubtypeItem[]>(NoticeSubtypesRequest.method, {
+  const items = await s.serverRequest(NoticeSubtypesRequest.type, {
     scopeUri,
     sdkVersion,
   });
@@ -95,7 +89,7 @@ async function ask(s: ExtensionState, scopeUri: string | undefined): Promise<New
     { title: `${title} (2/5)`, placeHolder: 'Notice subtype', matchOnDescription: true },
   );
   if (!pick) return undefined;
-  const lists = await s.serverRequest<NewNoticeChoicesResult>(NewNoticeChoicesRequest.method, {
+  const lists = await s.serverRequest(NewNoticeChoicesRequest.type, {
     scopeUri,
     subtype: pick.id,
     sdkVersion,
@@ -139,6 +133,34 @@ async function ask(s: ExtensionState, scopeUri: string | undefined): Promise<New
   if (language === null) return undefined;
   if (language) args.language = language;
   return args;
+}
+
+/**
+ * The version to write for: those TED accepts today when the service said so (newest first), else
+ * every release on disk, each with what is known of it.
+ */
+async function pickVersion(versions: NoticeSdkVersionItem[]): Promise<string | undefined> {
+  const accepted = versions.filter((v) => v.accepted === true);
+  const shown = accepted.length > 0 ? accepted : versions;
+  const pick = await vscode.window.showQuickPick(
+    shown.map((v) => ({
+      label: `eforms-sdk-${v.version}`,
+      description: `release ${v.release} on this machine`,
+      detail:
+        v.accepted === undefined
+          ? 'Whether TED accepts it is not known (no API key, or the service did not say).'
+          : v.accepted
+            ? `Accepted by TED for publication${v.until ? ` until ${v.until}` : ' today'}.`
+            : 'Not accepted by TED for publication today.',
+      version: v.version,
+    })),
+    {
+      title: 'eForms: New Notice (1/5)',
+      placeHolder:
+        accepted.length > 0 ? 'SDK version (those TED accepts today)' : 'SDK version of the new notice',
+    },
+  );
+  return pick?.version;
 }
 
 /** The settings' two-letter language as the notice writes it (`en` -> `ENG`), for the preferred pick. */

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { readNoticeIdentity } from '../../core/notice';
 import { EnoticesError } from '../../core/services';
 import { REPORT_LANGUAGES } from '../../core/settings';
-import { CvsValidator, inputFor, prepareNotice, ValidationPipeline } from '../../core/validation';
+import { cvsPipeline, prepareNotice, validateOnce } from '../../core/validation';
 import { markVersionExists } from '../authoring/version-exists';
 import { Commands, Views } from '../command-ids';
 import type { ExtensionState } from '../extension-state';
@@ -162,15 +162,37 @@ export class SubmitFlow {
     const baseUrl = this.state.urls(doc.uri).cvs;
     // The same pipeline as live validation: the notice's own SDK version unless a setting pins one.
     const notice = prepareNotice(doc.getText(), bytes);
-    const pipeline = new ValidationPipeline(
-      new CvsValidator({ baseUrl, apiKey: await this.state.apiKey(), dispatcher: this.state.dispatcher() }),
+    const pipeline = cvsPipeline({
       baseUrl,
-    );
-    try {
-      const r = await pipeline.validate(inputFor(notice, s.validation));
-      return { errors: r.findings.filter((f) => f.severity === 'error').length };
-    } catch (err) {
-      return { errors: 0, problem: wordFailure(err, 'Validating').message };
+      apiKey: await this.state.apiKey(),
+      dispatcher: this.state.dispatcher(),
+    });
+    // The same one-shot entry as the CLI: the engines' findings count (today the CVS's; the local
+    // checks stay out, as eNotices2 judges by the service's rules).
+    const r = await validateOnce(notice, pipeline, s.validation);
+    switch (r.outcome) {
+      case 'validated':
+        return { errors: r.report.findings.filter((f) => f.severity === 'error').length };
+      case 'notice-refused':
+        return { errors: 0, problem: wordFailure(r.error, 'Validating').message };
+      case 'not-sent':
+        return {
+          errors: 0,
+          problem:
+            r.verdict.reason === 'malformed'
+              ? 'the notice is not well-formed XML'
+              : r.verdict.reason === 'too-large'
+                ? `the notice is ${(r.verdict.bytes / 1048576).toFixed(1)} MB, above what the validation service is sent`
+                : r.verdict.reason,
+        };
+      case 'failed':
+        return {
+          errors: 0,
+          problem:
+            r.failure.class === 'cancelled'
+              ? 'cancelled'
+              : wordFailure(r.failure.cause.error, 'Validating').message,
+        };
     }
   }
 

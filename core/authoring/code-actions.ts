@@ -1,12 +1,20 @@
 // Quick fixes for the diagnostics of a notice, each decided from the notice and the SDK rather than
 // from a message's words: insert a missing mandatory element where the schema orders it, replace an
 // unknown code with the nearest valid ones, generate a fresh UUID for a notice or procedure id, raise
-// cbc:VersionID after eNotices2 reported that the version exists, and fix all of one kind in the file.
+// cbc:VersionID after eNotices2 reported that the version exists, move cbc:CustomizationID to an SDK
+// version TED accepts (the version named in the diagnostic's data), and fix all of one kind in the file.
 // No `vscode` import here, and no I/O.
 
 import { randomUUID } from 'node:crypto';
-import type { Range } from '../findings';
-import { attributeValue, type XmlElement, type XmlIndex } from '../notice';
+import { type Range, readDiagnosticData } from '../findings';
+import {
+  attributeValue,
+  decodeSimpleEntities,
+  findCustomizationId,
+  parseCustomizationId,
+  type XmlElement,
+  type XmlIndex,
+} from '../notice';
 import { CUSTOMIZATION_ID } from '../validation';
 import { noticeFacts, placeAt, rangeOf } from './notice-facts';
 import type { FieldDef, SdkKnowledge } from './sdk-knowledge';
@@ -21,6 +29,9 @@ import {
   sortSkeleton,
   writeSkeleton,
 } from './skeleton';
+
+/** Code of the warning on cbc:CustomizationID when TED no longer (or not yet) accepts its SDK version. */
+export const SDK_NOT_ACCEPTED = 'sdk-version-not-accepted';
 
 /** Code of the diagnostic a front end shows when eNotices2 says this notice id and version exist. */
 export const VERSION_EXISTS = 'notice-version-exists';
@@ -135,7 +146,7 @@ interface Fix {
 function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
   const { index } = c;
   const code = typeof d.code === 'string' ? d.code : String(d.code ?? '');
-  const data = (d.data ?? {}) as { missing?: unknown; field?: unknown };
+  const data = readDiagnosticData(d.data);
   const out: Fix[] = [];
   const start = index.offsetAt(d.range.start.line, d.range.start.character);
   if (code === VERSION_EXISTS) {
@@ -146,15 +157,20 @@ function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
     if (bump) out.push({ action: { ...bump, kind: 'quickfix', isPreferred: true } });
     return out;
   }
+  if (code === SDK_NOT_ACCEPTED) {
+    const fix = typeof data.moveTo === 'string' ? moveToVersion(index, data.moveTo) : undefined;
+    if (fix) out.push({ action: fix });
+    return out;
+  }
   if (code === CUSTOMIZATION_ID) {
     const fix = customizationIdFix(c);
     if (fix) out.push({ action: fix });
     return out;
   }
-  if (typeof data.missing === 'string' && data.missing && c.sdk) {
+  if (data.missing && c.sdk) {
     const place = placeAt(index, start + 1);
     const parent = place?.element;
-    const fieldId = typeof data.field === 'string' ? data.field : undefined;
+    const fieldId = data.field;
     if (parent) {
       const ins = insertMissing(c, parent, data.missing, fieldId);
       if (ins)
@@ -289,6 +305,29 @@ function bumpVersion(
       ? rangeOf(index, at, at + current.length)
       : rangeOf(index, v.startTagEnd, v.startTagEnd);
   return { title: `Increase cbc:VersionID to ${next}`, edits: [{ range, newText: next }], isPreferred: true };
+}
+
+/**
+ * Rewrites cbc:CustomizationID to `eforms-sdk-<moveTo>`, keeping a national suffix (`#…`). The rules,
+ * fields and code lists then follow the new version: the notice is revalidated with its release.
+ */
+function moveToVersion(index: XmlIndex, moveTo: string): Omit<AuthoringAction, 'diagnostics'> | undefined {
+  const m = /^(?:eforms-sdk-)?(\d{1,4})\.(\d{1,4})$/.exec(moveTo.trim());
+  if (!m) return undefined;
+  const found = findCustomizationId(index);
+  if (!found) return undefined;
+  const parsed = parseCustomizationId(decodeSimpleEntities(found.text));
+  const target = `eforms-sdk-${Number(m[1])}.${Number(m[2])}`;
+  if (parsed.ok && parsed.value.sdkVersion === target.slice('eforms-sdk-'.length)) return undefined;
+  // The national suffix as written (entities and all), so the edit changes the version only.
+  const hash = found.text.indexOf('#');
+  const suffix = hash < 0 ? '' : found.text.slice(hash).trimEnd();
+  return {
+    title: `Move the notice to ${target}, accepted by TED`,
+    kind: 'quickfix',
+    isPreferred: true,
+    edits: [{ range: rangeOf(index, found.contentStart, found.contentEnd), newText: `${target}${suffix}` }],
+  };
 }
 
 function customizationIdFix(c: ActionContext): Omit<AuthoringAction, 'diagnostics'> | undefined {

@@ -10,9 +10,10 @@
 // Nothing here imports `vscode` or talks to the network; only the SDK folder named by the caller is read.
 
 export * from './code-actions';
-export { codeActions, sameDiagnostic, VERSION_EXISTS } from './code-actions';
+export { codeActions, SDK_NOT_ACCEPTED, sameDiagnostic, VERSION_EXISTS } from './code-actions';
 export * from './completion';
 export { completeAt } from './completion';
+export { type CompletionContext, completeFinding, completeFindings, MAX_RELATED } from './finding-completion';
 export * from './hover';
 export { hoverAt, ruleDocUrl } from './hover';
 export * from './new-notice';

@@ -5,7 +5,7 @@
 // No `vscode` import here, and no I/O.
 
 import type { Range } from '../findings';
-import { contentEnd, type XmlAttribute, type XmlElement, type XmlIndex } from '../notice';
+import { contentEnd, noticeSubType, type XmlAttribute, type XmlElement, type XmlIndex } from '../notice';
 import type { Entry, SdkKnowledge } from './sdk-knowledge';
 import { LANGUAGE_CODES } from './sdk-knowledge';
 import { canonicalName, directText } from './sdk-paths';
@@ -125,8 +125,8 @@ export function noticeFacts(index: XmlIndex, sdk: SdkKnowledge | undefined): Not
   const text = index.text;
   // The text is searched, not every element visited: the index builds elements lazily, and a
   // 100-lot notice has tens of thousands of them but only a few places that matter here.
-  const sub = /<(?:[\w.-]+:)?SubTypeCode\b[^>]*>\s*([^<\s]+)\s*</.exec(text);
-  if (sub) facts.subtype = sub[1];
+  const sub = noticeSubType(index);
+  if (sub) facts.subtype = sub;
   const lang = /<(?:[\w.-]+:)?NoticeLanguageCode\b[^>]*>\s*([A-Za-z]{3})\s*</.exec(text);
   if (lang?.[1]) facts.language = FROM_THREE[lang[1].toUpperCase()];
   const candidates = />\s*([A-Z]{3}-\d{4})\s*<\//g;

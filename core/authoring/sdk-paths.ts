@@ -1,26 +1,18 @@
 // The XPaths of the SDK's fields.json as steps a notice's elements can be matched against: canonical
 // names (the SDK's prefixes, whatever prefixes a notice declares) and the few predicate forms the SDK
-// uses (`[cbc:ID/@schemeName='Lot']`, `[not(...)]`, `and`, `or`, `text()=`). A predicate this module
-// cannot read is "unknown", never an error: bad metadata must not break hover or completion.
+// uses (`[cbc:ID/@schemeName='Lot']`, `[not(...)]`, `and`, `or`, `text()=`). The text is read by the
+// XPath engine's parser (core/xpath), never here. A predicate this module cannot read is "unknown",
+// never an error: bad metadata must not break hover or completion.
 // No `vscode` import here, and no I/O.
 
-import { attributeValue, decodeXmlText, type XmlElement, type XmlIndex } from '../notice';
-import { isBalanced, splitTopLevel } from '../xpath';
+import { attributeValue, decodeXmlText, NS, PREFIX_OF, type XmlElement, type XmlIndex } from '../notice';
+import { type Ast, parseXPath, XPathSyntaxError } from '../xpath';
 
 /** The namespaces of an eForms notice and the prefixes the SDK writes them with. */
-export const SDK_PREFIXES: Readonly<Record<string, string>> = {
-  'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2': 'cbc',
-  'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2': 'cac',
-  'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2': 'ext',
-  'http://data.europa.eu/p27/eforms-ubl-extension-aggregate-components/1': 'efac',
-  'http://data.europa.eu/p27/eforms-ubl-extension-basic-components/1': 'efbc',
-  'http://data.europa.eu/p27/eforms-ubl-extensions/1': 'efext',
-};
+export const SDK_PREFIXES: Readonly<Record<string, string>> = PREFIX_OF;
 
 /** The namespace URI of an SDK prefix. */
-export const SDK_NAMESPACES: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(SDK_PREFIXES).map(([uri, p]) => [p, uri]),
-);
+export const SDK_NAMESPACES: Readonly<Record<string, string>> = NS;
 
 /** `cac:ProcurementProject` for an element in the UBL aggregate namespace, whatever its prefix. */
 export function canonicalName(element: XmlElement): string {
@@ -40,10 +32,37 @@ export interface PathStep {
   predicates: Predicate[];
 }
 
-/** The steps of an absolute SDK XPath after `/*` (the root), each with its predicates. */
+const SDK_NAMESPACE_MAP: ReadonlyMap<string, string> = new Map(Object.entries(SDK_NAMESPACES));
+const PARSE_OPTIONS = { markUnprefixed: true, keepPredicateText: true } as const;
+
+/**
+ * The steps of an absolute SDK XPath after `/*` (the root), each with its predicates. The text is read by
+ * the XPath engine's parser (core/xpath); a path it cannot read gives no steps.
+ */
 export function parseSdkPath(xpath: string): PathStep[] {
-  const body = xpath.startsWith('/*') ? xpath.slice(2) : xpath;
-  return splitPath(body.replace(/^\//, '')).map(parseStep);
+  let ast: Ast;
+  try {
+    ast = parseXPath(xpath, SDK_NAMESPACE_MAP, PARSE_OPTIONS);
+  } catch (e) {
+    if (e instanceof XPathSyntaxError) return [];
+    throw e;
+  }
+  const asts = ast.t === 'path' ? ast.steps : [ast];
+  let from = 0;
+  // `/*`: the root element, whatever its name; the steps start below it.
+  if (asts[0]?.t === 'root') {
+    from = 1;
+    const root = asts[1];
+    if (
+      root?.t === 'step' &&
+      root.axis === 'child' &&
+      root.test.k === 'name' &&
+      root.test.local === undefined
+    )
+      from = 2;
+  }
+  const steps = pathSteps(asts.slice(from));
+  return steps ?? [];
 }
 
 /** The path as a key without predicates: `cac:ProcurementProjectLot/cbc:ID` or `.../@listName`. */
@@ -51,53 +70,64 @@ export function pathKey(steps: readonly PathStep[]): string {
   return steps.map((s) => s.name).join('/');
 }
 
-function splitPath(path: string): string[] {
-  return splitTopLevel(path, '/').filter((s) => s.length > 0);
+/** The SDK's name of a name test: its prefix for the namespace (`cbc:ID`), `@` first on the attribute axis. */
+function stepName(ast: Ast): string | undefined {
+  if (ast.t === 'ctx') return '.';
+  if (ast.t !== 'step') return undefined;
+  const { axis, test } = ast;
+  if (axis === 'child' && test.k === 'kind' && test.kind === 'text') return 'text()';
+  if (test.k !== 'name' || (axis !== 'child' && axis !== 'attribute')) return undefined;
+  const local = test.local ?? '*';
+  const prefix = test.ns === undefined ? '*' : test.ns === '' ? '' : SDK_PREFIXES[test.ns];
+  if (prefix === undefined) return undefined;
+  return `${axis === 'attribute' ? '@' : ''}${prefix ? `${prefix}:` : ''}${local}`;
 }
 
-function parseStep(raw: string): PathStep {
-  const open = raw.indexOf('[');
-  if (open < 0) return { name: raw.trim(), predicates: [] };
-  const predicates: Predicate[] = [];
-  let depth = 0;
-  let quote = '';
-  let from = -1;
-  for (let i = open; i < raw.length; i++) {
-    const c = raw[i];
-    if (quote) {
-      if (c === quote) quote = '';
-      continue;
-    }
-    if (c === "'" || c === '"') quote = c;
-    else if (c === '[') {
-      if (depth === 0) from = i + 1;
-      depth++;
-    } else if (c === ']') {
-      depth--;
-      if (depth === 0) predicates.push(parsePredicate(raw.slice(from, i)));
-    }
+/** Path steps of AST steps; undefined when one is not a step this module reads. */
+function pathSteps(asts: readonly Ast[]): PathStep[] | undefined {
+  const out: PathStep[] = [];
+  for (const a of asts) {
+    const name = stepName(a);
+    if (name === undefined) return undefined;
+    const preds = a.t === 'step' ? a.preds : [];
+    const texts = a.t === 'step' ? (a.predText ?? []) : [];
+    out.push({ name, predicates: preds.map((p, k) => predicateOf(p, (texts[k] ?? '').trim())) });
   }
-  return { name: raw.slice(0, open).trim(), predicates };
+  return out;
 }
 
-/** Parses the predicate forms the SDK writes; anything else is kept as `unknown`. */
+/** The predicate forms the SDK writes, from the engine's AST; anything else is kept as `unknown`. */
+function predicateOf(ast: Ast, text: string): Predicate {
+  const unknown: Predicate = { kind: 'unknown', text };
+  if (ast.t === 'or' || ast.t === 'and') {
+    const parts = ast.args.map((x) => predicateOf(x, text));
+    return { kind: ast.t, parts };
+  }
+  if (ast.t === 'call' && ast.fn === 'not' && ast.args.length === 1) {
+    return { kind: 'not', inner: predicateOf(ast.args[0] as Ast, text) };
+  }
+  if (ast.t === 'cmp' && ast.kind === 'general' && ast.op === '=') {
+    const [pathAst, lit] = ast.r.t === 'str' ? [ast.l, ast.r.v] : ast.l.t === 'str' ? [ast.r, ast.l.v] : [];
+    if (pathAst === undefined || lit === undefined) return unknown;
+    const path = pathSteps(pathAst.t === 'path' ? pathAst.steps : [pathAst]);
+    return path && path.length > 0 ? { kind: 'path', path, equals: lit } : unknown;
+  }
+  if (ast.t === 'path' || ast.t === 'step') {
+    const path = pathSteps(ast.t === 'path' ? ast.steps : [ast]);
+    return path && path.length > 0 ? { kind: 'path', path } : unknown;
+  }
+  return unknown;
+}
+
+/** Parses one predicate the way the SDK writes it; anything this module cannot read is `unknown`. */
 export function parsePredicate(text: string): Predicate {
   const t = text.trim();
-  const ors = splitTopLevel(t, ' or ');
-  if (ors.length > 1) return { kind: 'or', parts: ors.map(parsePredicate) };
-  const ands = splitTopLevel(t, ' and ');
-  if (ands.length > 1) return { kind: 'and', parts: ands.map(parsePredicate) };
-  if (/^not\s*\(/.test(t) && t.endsWith(')') && isBalanced(t.slice(t.indexOf('(') + 1, -1)))
-    return { kind: 'not', inner: parsePredicate(t.slice(t.indexOf('(') + 1, -1)) };
-  if (t.startsWith('(') && t.endsWith(')') && isBalanced(t.slice(1, -1)))
-    return parsePredicate(t.slice(1, -1));
-  const eq = /^(.+?)\s*=\s*(['"])(.*)\2$/.exec(t);
-  const pathText = eq ? (eq[1] ?? '') : t;
-  if (!/^[@A-Za-z_][\w.:@/()\-[\]'"= ]*$/.test(pathText) || /!|</.test(pathText))
-    return { kind: 'unknown', text: t };
-  const path = splitPath(pathText).map(parseStep);
-  if (path.length === 0) return { kind: 'unknown', text: t };
-  return eq ? { kind: 'path', path, equals: eq[3] ?? '' } : { kind: 'path', path };
+  try {
+    return predicateOf(parseXPath(t, SDK_NAMESPACE_MAP, PARSE_OPTIONS), t);
+  } catch (e) {
+    if (e instanceof XPathSyntaxError) return { kind: 'unknown', text: t };
+    throw e;
+  }
 }
 
 /** true, false, or undefined when the predicate is one this module cannot read. */

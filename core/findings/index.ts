@@ -1,4 +1,15 @@
-// Room: the finding, the one type every validator, mapper and front end shares (rule, severity, message,
-// range and what links it to the SDK). Each front end maps it once (server: toDiagnostic; CLI: its
+// Room: the finding, the one type every validator, mapper and front end shares (rule, field, node,
+// severity, message, range, help link, related places, engine), and DiagnosticData, what an LSP
+// diagnostic carries for the code actions. Findings are completed in core (core/authoring's
+// completeFindings); each front end maps them once and adds nothing (server: toDiagnostic; CLI: its
 // formats). No `vscode` import here, no I/O.
-export { type Finding, type Range, type Severity, sortByPosition } from './finding';
+export {
+  type DiagnosticData,
+  diagnosticDataOf,
+  type Finding,
+  type Range,
+  type RelatedPlace,
+  readDiagnosticData,
+  type Severity,
+  sortByPosition,
+} from './finding';

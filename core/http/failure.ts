@@ -1,10 +1,10 @@
-// The one error model of the three service clients (CVS, eNotices2, agri-food): every failure is a
+// The one error model of the three service clients (CVS, eNotices2, agri-food) and of the SDK download: every failure is a
 // ServiceError with a `service`, a `kind` and fields. Its `message` is a default English wording for
 // logs and tests; front ends (CLI, VS Code client, language server) word failures from kind and
 // fields and must never branch on the message. No field may hold an API key or proxy credentials.
 
 /** Which service failed. */
-export type ServiceName = 'cvs' | 'enotices' | 'agrifood';
+export type ServiceName = 'cvs' | 'enotices' | 'agrifood' | 'sdk';
 
 /**
  * Failures of the transport, the same for every service: the request was cancelled by the caller,
@@ -56,6 +56,8 @@ export interface FailureFields {
   errorCode?: string;
   /** The limit that was reached (kind `timeout`). */
   timeoutMs?: number;
+  /** Kind `timeout` of a long download: `timeoutMs` is the silence allowed, not the whole time. */
+  stalled?: boolean;
   /** The limit that was reached (kind `too-large`). */
   maxBytes?: number;
 }
@@ -110,4 +112,11 @@ export function describeNetworkReason(reason: NetworkReason | string | undefined
     default:
       return 'network error';
   }
+}
+
+/** `1 KB`, `200 MB`: a byte limit as a sentence states it. */
+export function describeBytes(bytes: number): string {
+  if (bytes >= 1048576) return `${Math.round(bytes / 1048576)} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
 }

@@ -1,11 +1,18 @@
-// The one way the service clients send a request: through the routing dispatcher (proxy or direct),
-// with one overall time limit, one capped body reader, redirects turned into an error that names the
+// The one way the service clients (and the SDK download) send a request: through the routing
+// dispatcher (proxy or direct), with one time limit (overall, or on silence for long downloads), one
+// capped body reader (into memory, or streamed to a sink), redirects turned into an error that names the
 // new address, and every transport failure turned into a TransportError with a kind and fields. It
 // never follows a redirect (the API key would travel to another host), never retries, and never puts
 // headers (API keys) or proxy credentials in an error.
 
 import { type Dispatcher, errors, request } from 'undici';
-import { describeNetworkReason, type FailureFields, type NetworkReason, TransportError } from './failure';
+import {
+  describeBytes,
+  describeNetworkReason,
+  type FailureFields,
+  type NetworkReason,
+  TransportError,
+} from './failure';
 import { defaultDispatcher, describeProxy, RoutingDispatcher } from './proxy';
 import { originOf, sanitizeServiceText } from './service-text';
 
@@ -15,14 +22,25 @@ export interface HttpRequest {
   body?: string | Buffer;
   /** The caller's cancellation: gives kind `cancelled`. */
   signal?: AbortSignal;
-  /** From sending to the last byte of the answer. */
-  timeoutMs: number;
+  /** From sending to the last byte of the answer. Required unless `stallMs` is given. */
+  timeoutMs?: number;
+  /**
+   * Instead of `timeoutMs`: the longest silence (no header, no byte of the body) before kind
+   * `timeout` with `stalled: true`. For downloads whose length is unbounded in time but not in size.
+   */
+  stallMs?: number;
   /** Larger answers give kind `too-large`. */
   maxBytes: number;
+  /**
+   * Receives the body chunk by chunk instead of memory (the answer's `body` is then empty); awaited,
+   * so a file stream's back-pressure holds the download. What it throws ends the request and is
+   * rethrown as is.
+   */
+  sink?: (chunk: Buffer) => void | Promise<void>;
   /** Default: this process's dispatcher (the environment's proxy settings). */
   dispatcher?: Dispatcher;
-  /** Bytes received so far. */
-  onProgress?: (bytes: number) => void;
+  /** Bytes received so far, and the size the answer announced (content-length), if any. */
+  onProgress?: (bytes: number, total?: number) => void;
 }
 
 export interface HttpAnswer {
@@ -40,8 +58,12 @@ export async function httpRequest(url: string, o: HttpRequest): Promise<HttpAnsw
   const origin = originOf(url);
   if (o.signal?.aborted) throw cancelled(origin);
   const dispatcher = o.dispatcher ?? defaultDispatcher();
-  const timeout = AbortSignal.timeout(o.timeoutMs);
+  const limitMs = o.stallMs ?? o.timeoutMs;
+  if (limitMs === undefined) throw new TypeError('httpRequest needs timeoutMs or stallMs');
+  const clock = o.stallMs !== undefined ? new StallTimer(o.stallMs) : undefined;
+  const timeout = clock?.signal ?? AbortSignal.timeout(limitMs);
   const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
+  let sinkFailure: { err: unknown } | undefined;
   try {
     const res = await request(url, {
       method: o.method,
@@ -49,9 +71,10 @@ export async function httpRequest(url: string, o: HttpRequest): Promise<HttpAnsw
       body: o.body,
       signal,
       dispatcher,
-      headersTimeout: o.timeoutMs,
-      bodyTimeout: o.timeoutMs,
+      headersTimeout: limitMs,
+      bodyTimeout: limitMs,
     });
+    clock?.touch();
     const status = res.statusCode;
     if (REDIRECTS.has(status)) {
       discard(res.body);
@@ -61,22 +84,52 @@ export async function httpRequest(url: string, o: HttpRequest): Promise<HttpAnsw
         { origin, status, location: locationOf(res.headers.location, url) },
       );
     }
-    const body = await readCapped(res.body, o.maxBytes, o.onProgress);
+    const sink = o.sink;
+    const announced = Number(res.headers['content-length']);
+    const total = Number.isSafeInteger(announced) && announced >= 0 ? announced : undefined;
+    if (total !== undefined && total > o.maxBytes) {
+      discard(res.body);
+      throw new TooLarge();
+    }
+    const body = await readCapped(
+      res.body,
+      o.maxBytes,
+      (n) => {
+        clock?.touch();
+        o.onProgress?.(n, total);
+      },
+      sink &&
+        (async (chunk) => {
+          try {
+            await sink(chunk);
+          } catch (err) {
+            sinkFailure = { err };
+            throw err;
+          }
+        }),
+    );
     const ct = res.headers['content-type'];
     return { status, headers: res.headers, body, contentType: (Array.isArray(ct) ? ct[0] : ct) ?? '' };
   } catch (err) {
+    if (sinkFailure) throw sinkFailure.err;
     if (err instanceof TransportError) throw err;
     if (o.signal?.aborted) throw cancelled(origin);
     if (err instanceof TooLarge)
-      throw new TransportError('too-large', `${origin} sent an answer larger than ${mb(o.maxBytes)} MB.`, {
-        origin,
-        maxBytes: o.maxBytes,
-      });
+      throw new TransportError(
+        'too-large',
+        `${origin} sent an answer larger than ${describeBytes(o.maxBytes)}.`,
+        {
+          origin,
+          maxBytes: o.maxBytes,
+        },
+      );
     if (timeout.aborted || isTimeout(err))
       throw new TransportError(
         'timeout',
-        `${origin} did not answer within ${Math.round(o.timeoutMs / 1000)} s.`,
-        { origin, timeoutMs: o.timeoutMs },
+        clock
+          ? `${origin} sent nothing for ${Math.round(limitMs / 1000)} s.`
+          : `${origin} did not answer within ${Math.round(limitMs / 1000)} s.`,
+        clock ? { origin, timeoutMs: limitMs, stalled: true } : { origin, timeoutMs: limitMs },
       );
     const proxy = dispatcher instanceof RoutingDispatcher ? dispatcher.proxyFor(url) : undefined;
     const fields = networkFields(err);
@@ -98,6 +151,8 @@ export async function httpRequest(url: string, o: HttpRequest): Promise<HttpAnsw
         proxy: proxy ? describeProxy(proxy) : undefined,
       },
     );
+  } finally {
+    clock?.stop();
   }
 }
 
@@ -124,6 +179,27 @@ function locationOf(header: string | string[] | undefined, base: string): string
 
 class TooLarge extends Error {}
 
+/** An abort signal that fires after `ms` without a touch: the stall limit of long downloads. */
+class StallTimer {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  readonly signal = this.controller.signal;
+
+  constructor(private readonly ms: number) {
+    this.touch();
+  }
+
+  touch(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.controller.abort(), this.ms);
+    this.timer.unref?.();
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+  }
+}
+
 /** Stops reading an answer; the abort error undici then emits is expected, not a crash. */
 function discard(body: {
   destroy?: () => unknown;
@@ -140,6 +216,7 @@ async function readCapped(
   },
   max: number,
   onProgress?: (bytes: number) => void,
+  sink?: (chunk: Buffer) => Promise<void>,
 ): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -149,7 +226,14 @@ async function readCapped(
       discard(body);
       throw new TooLarge();
     }
-    chunks.push(Buffer.from(chunk));
+    if (sink) {
+      try {
+        await sink(Buffer.from(chunk));
+      } catch (err) {
+        discard(body);
+        throw err;
+      }
+    } else chunks.push(Buffer.from(chunk));
     onProgress?.(size);
   }
   return Buffer.concat(chunks);
@@ -211,8 +295,4 @@ function proxyStatus(err: unknown): number | undefined {
     if (m) return Number(m[1]);
   }
   return undefined;
-}
-
-function mb(bytes: number): number {
-  return Math.round(bytes / 1048576);
 }

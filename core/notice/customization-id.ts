@@ -3,9 +3,10 @@
 // The SDK version the service validates against comes from here when no setting overrides it.
 // No `vscode` import here, and no I/O.
 
+import { NS } from './namespaces';
 import type { XmlElement, XmlIndex } from './xml-index';
 
-export const UBL_CBC_NS = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
+const UBL_CBC_NS = NS.cbc;
 
 export interface CustomizationId {
   major: number;

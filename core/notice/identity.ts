@@ -3,13 +3,8 @@
 // Never throws on bad input: it returns a `problem` instead. No I/O, no `vscode` import.
 
 import { businessIdOf } from './business-id';
+import { NS } from './namespaces';
 import { attributeValue, findAttribute, indexXml, textContent } from './xml-index';
-
-export const NS = {
-  cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
-  cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
-  efac: 'http://data.europa.eu/p27/eforms-ubl-extension-aggregate-components/1',
-} as const;
 
 export interface NoticeIdentity {
   /** Local name of the root element (ContractNotice, ContractAwardNotice, PriorInformationNotice…). */

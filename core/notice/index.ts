@@ -12,11 +12,14 @@ export {
   parseCustomizationId,
   sdkVersionParameter,
 } from './customization-id';
+export { noticeSubType } from './facts';
 export { readNoticeIdentity } from './identity';
 export { type NoticeKind, noticeKindOf } from './kind';
 export { INPUT_LIMITS, type InputKind, overLimitMessage } from './limits';
+export { NS, PREFIX_OF, type SdkPrefix } from './namespaces';
 export {
   attributeValue,
+  characterData,
   contentEnd,
   decodeXmlText,
   findAttribute,

@@ -1156,10 +1156,17 @@ export function findAttribute(element: XmlElement, local: string, ns = ''): XmlA
  * comments and processing instructions left out. '' for an element that was never closed.
  */
 export function textContent(index: XmlIndex, element: XmlElement): string {
-  const text = index.text;
-  const from = element.startTagEnd;
   const to = contentEnd(index, element);
-  if (to < from) return '';
+  if (to < element.startTagEnd) return '';
+  return characterData(index.text, element.startTagEnd, to);
+}
+
+/**
+ * The character data of text[from, to): entities decoded, CDATA unwrapped, tags, comments and processing
+ * instructions left out. The one text-extraction loop: textContent and the XPath data model's text nodes
+ * (core/xpath/document.ts) both read through it.
+ */
+export function characterData(text: string, from: number, to: number): string {
   const lt = text.indexOf('<', from);
   if (lt < 0 || lt >= to) return decodeXmlText(text, from, to);
   let out = '';

@@ -45,6 +45,26 @@ export interface ValidationStatusParams {
   local?: EngineStatus;
   /** With engine `local` and a failure: the SdkError's kind and the version wanted, for the client to act on. */
   sdkProblem?: { kind: string; wanted?: string };
+  /** Once the service's version range is known: where the notice's SDK stands at TED today. */
+  sdkLifecycle?: SdkLifecycleStatus;
+}
+
+/** The notice's SDK at TED (core/services' SdkLifecycle as data): accepted today, until when, instead. */
+export interface SdkLifecycleStatus {
+  /** `MAJOR.MINOR` the notice declares; absent when none. */
+  declared?: string;
+  acceptedToday: boolean;
+  place?: 'below' | 'inside' | 'above';
+  /** Last day accepted, when the service gives dates. */
+  until?: string;
+  /** First day it will be accepted, when that is after today. */
+  from?: string;
+  /** What TED accepts today, oldest first; `onDisk`: the newest release of it found locally. */
+  accepted: { version: string; onDisk?: string; from?: string; until?: string }[];
+  /** Changes from today on, in date order. */
+  switches: { date: string; version: string; change: 'accepted' | 'withdrawn' }[];
+  /** The accepted version the quick fix moves the notice to. */
+  moveTo?: string;
 }
 
 /** A ServiceError as data: what crosses the LSP connection instead of a sentence to parse. */
@@ -93,7 +113,7 @@ export interface NewNoticeParams {
   subtype: string;
   /** A document whose settings (eforms.sdk.path, language) apply; absent: the workspace's. */
   scopeUri?: string;
-  /** The SDK release to write for (`1.15.1`); absent: the pinned or newest one. */
+  /** The SDK version to write it for (`1.10`, `1.10.5`), as chosen from NoticeSdkVersionsRequest; absent: as settings say. */
   sdkVersion?: string;
   /** BT-105-Procedure (`open`); absent: left empty to fill. */
   procedureType?: string;
@@ -119,8 +139,29 @@ export namespace NewNoticeRequest {
 
 export interface NoticeSubtypesParams {
   scopeUri?: string;
-  /** The SDK release whose subtypes to list; absent: the pinned or newest one. */
+  /** The SDK version chosen for the new notice; absent: as settings say. */
   sdkVersion?: string;
+}
+
+export interface NoticeSdkVersionsParams {
+  scopeUri?: string;
+}
+/** One SDK version a new notice can be written for: a release on disk, and what TED says of it. */
+export interface NoticeSdkVersionItem {
+  /** `MAJOR.MINOR`, as cbc:CustomizationID names it. */
+  version: string;
+  /** The newest release of it on disk (`1.15.1`). */
+  release: string;
+  /** Whether TED accepts it for publication today; absent when the service's range is not known. */
+  accepted?: boolean;
+  /** Last day TED accepts it, when the service gives dates. */
+  until?: string;
+}
+
+/** client -> server: the SDK versions New Notice can use (releases on disk), newest first. */
+export namespace NoticeSdkVersionsRequest {
+  export const method = 'eforms/noticeSdkVersions';
+  export const type = new RequestType<NoticeSdkVersionsParams, NoticeSdkVersionItem[], void>(method);
 }
 
 /** A code with its label, for New Notice's pickers. */

@@ -3,8 +3,11 @@
 // dir, on disk; closures are then built from the prepared form. A run follows Schematron: for each
 // active pattern, each node is handled by the first rule whose context matches it, in document order.
 // Expressions outside the supported subset are named in `notEvaluated`, never skipped silently.
+// The layout of a release's rules (which phase selects a subtype: none, `16` or `eforms-16`) is read from
+// its files by `ruleLayout`, once per file version, and is part of the disk cache's key.
 // No `vscode` import here.
 
+import { statSync } from 'node:fs';
 import { indexXml, type XmlIndex } from '../notice';
 import type { SvrlAssertion } from '../svrl';
 import {
@@ -12,7 +15,9 @@ import {
   type Compiled,
   compile,
   ebv,
+  nodeRef,
   parseDate,
+  parseDateTime,
   parseXPath,
   Runtime,
   type Scope,
@@ -27,11 +32,15 @@ import { readPrepared, writePrepared } from './rule-cache';
 import type { CompiledRuleSet, EvaluateOptions, RuleReport, RuleSetKey } from './rule-set';
 import { RuleSetError } from './rule-set';
 import {
+  layoutOfPhases,
+  type RuleLayout,
+  readRuleLayout,
   readSchematron,
   type SchAssert,
   type SchDiagnostic,
   SchematronReadError,
   type SchPhase,
+  schematronPath,
 } from './schema';
 
 /** An expression parsed, or why it could not be. */
@@ -102,6 +111,7 @@ interface CPattern {
 }
 
 class RuleSet implements CompiledRuleSet {
+  readonly layout: RuleLayout;
   readonly ruleCount: number;
   readonly assertCount: number;
   readonly #rt = new Runtime();
@@ -117,6 +127,7 @@ class RuleSet implements CompiledRuleSet {
     private readonly prepared: PreparedPhase,
   ) {
     const { schema, parsed } = prepared;
+    this.layout = layoutOfPhases(schema.phases);
     for (const [prefix, uri] of schema.namespaces)
       if (!this.#prefixes.has(uri)) this.#prefixes.set(uri, prefix);
     const rt = this.#rt;
@@ -138,9 +149,14 @@ class RuleSet implements CompiledRuleSet {
         try {
           out = compile(p.ast, rt, scope);
         } catch (e) {
-          if (!(e instanceof XPathUnsupportedError)) throw e;
-          out = e.message;
+          // A tree that cannot compile (a damaged cache entry) is "not evaluated", never a crash.
+          out =
+            e instanceof XPathUnsupportedError
+              ? e.message
+              : `the expression tree is malformed (${String((e as Error)?.message ?? e).slice(0, 200)})`;
         }
+        // Nor is a tree that compiles to nothing ever skipped silently.
+        if (typeof out !== 'function' && typeof out !== 'string') out = 'the expression tree is malformed';
       }
       if (reusable) shared.set(k, out);
       return out;
@@ -215,8 +231,12 @@ class RuleSet implements CompiledRuleSet {
         : notice;
     const doc = new XDocument(index);
     const rt = this.#rt;
-    const today = opts.today ?? new Date().toISOString().slice(0, 10);
-    rt.reset(doc, parseDate(/^\d{4}-\d{2}-\d{2}$/.test(today) ? `${today}Z` : today));
+    // current-dateTime() is `now`; current-date() is `today`, else the date of `now` in its time zone.
+    const nowText = opts.now ?? (opts.today === undefined ? new Date().toISOString() : undefined);
+    const now = nowText === undefined ? undefined : parseDateTime(nowText);
+    const nowZone = /(Z|[+-]\d{2}:\d{2})\s*$/.exec(nowText ?? '')?.[1] ?? '';
+    const today = opts.today ?? `${nowText?.trim().slice(0, 10)}${nowZone}`;
+    rt.reset(doc, parseDate(/^\d{4}-\d{2}-\d{2}$/.test(today) ? `${today}Z` : today), now);
     const messages = loadMessages(this.key.sdkDir, opts.language ?? 'en');
     const notEvaluated = [...this.#staticNotEvaluated];
     const failures: SvrlAssertion[] = [];
@@ -298,6 +318,9 @@ class RuleSet implements CompiledRuleSet {
             diagnosticReferences: a.diags.map((d) => ({ diagnostic: d.id, see: d.see, path: d.text })),
           };
           if (a.def.flag !== undefined) f.flag = a.def.flag;
+          // The node itself travels with the failure: the mapping places it without reading location back.
+          const ref = nodeRef(node);
+          if (ref) f.node = ref;
           pf.push(f);
           failures.push(f);
         }
@@ -320,6 +343,7 @@ class RuleSet implements CompiledRuleSet {
     return {
       svrl,
       failures,
+      namespaces: schema.namespaces,
       notEvaluated,
       sdkVersion: this.key.sdkVersion,
       phase: this.key.phase,
@@ -342,18 +366,58 @@ function toRuleSetError(e: unknown, key: RuleSetKey): never {
     if (e.kind === 'unknown-phase')
       throw new RuleSetError('unknown-phase', { phase: key.phase, phases: e.phases, path: e.path });
     if (e.kind === 'missing') throw new RuleSetError('no-schematron', { path: e.path, detail: e.message });
+    if (e.kind === 'missing-include')
+      throw new RuleSetError('missing-include', { path: e.path, file: e.file, detail: e.message });
     throw new RuleSetError('unreadable', { path: e.path, detail: e.message });
   }
   throw e;
 }
 
+const layouts = new Map<string, { stamp: string; layout: RuleLayout; phases: string[] }>();
+
+/**
+ * The layout of a release's rules for a mode (see RuleLayout), read once from its
+ * `complete-validation.sch` and kept while that file is unchanged. Throws a RuleSetError when the
+ * file is missing or is not Schematron.
+ */
+export function ruleLayout(
+  sdkDir: string,
+  mode: 'static' | 'dynamic',
+): { layout: RuleLayout; phases: string[] } {
+  const path = schematronPath(sdkDir, mode);
+  try {
+    let stamp = '';
+    try {
+      const s = statSync(path);
+      stamp = `${s.size}:${s.mtimeMs}`;
+    } catch {
+      // readRuleLayout words the missing file
+    }
+    const hit = layouts.get(path);
+    if (hit && stamp && hit.stamp === stamp) return { layout: hit.layout, phases: [...hit.phases] };
+    const read = readRuleLayout(sdkDir, mode);
+    layouts.set(path, { stamp, ...read });
+    return { layout: read.layout, phases: [...read.phases] };
+  } catch (e) {
+    return toRuleSetError(e, { sdkDir, sdkVersion: '', phase: '', mode });
+  }
+}
+
+/** A rule set from a prepared phase as the cache holds it (tests of damaged entries). */
+export function compilePrepared(key: RuleSetKey, prepared: PreparedPhase): CompiledRuleSet {
+  return new RuleSet(key, 'cache', prepared);
+}
+
 /** Builds the rule set synchronously: from the disk cache when it holds this phase, else from the SDK. */
 export function loadRuleSetSync(key: RuleSetKey, opts: { cacheDir?: string } = {}): CompiledRuleSet {
   try {
-    const cached = opts.cacheDir ? readPrepared(opts.cacheDir, key) : undefined;
-    if (cached) return new RuleSet(key, 'cache', cached);
+    // The layout is part of the cache key: rules prepared for another layout (another release in the
+    // same place, an upgraded folder) are never read back.
+    const layout = opts.cacheDir ? ruleLayout(key.sdkDir, key.mode).layout : undefined;
+    const cached = opts.cacheDir && layout ? readPrepared(opts.cacheDir, key, layout) : undefined;
+    if (cached && layoutOfPhases(cached.schema.phases) === layout) return new RuleSet(key, 'cache', cached);
     const prepared = prepare(key);
-    if (opts.cacheDir) writePrepared(opts.cacheDir, key, prepared);
+    if (opts.cacheDir && layout) writePrepared(opts.cacheDir, key, layout, prepared);
     return new RuleSet(key, 'sdk', prepared);
   } catch (e) {
     return toRuleSetError(e, key);
@@ -375,4 +439,5 @@ export function loadCompiledRuleSet(key: RuleSetKey, opts: { cacheDir?: string }
 /** Forget compiled phases (tests and benchmarks that measure a cold start). */
 export function clearRuleSetMemory(): void {
   memory.clear();
+  layouts.clear();
 }

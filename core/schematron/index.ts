@@ -13,17 +13,23 @@
 //   - engine.ts      runs a phase (first matching rule per pattern) and collects failures;
 //   - report.ts      writes the SVRL report (official locations) and the messages;
 //   - rule-cache.ts  keeps the parsed rules of a phase on disk so that a second start is fast.
+// Releases differ in how they select a subtype's rules (RuleLayout: no phases up to 1.9, phases named
+// `16` in 1.10, `eforms-16` from 1.11 on): `ruleLayout()` reads it from the release's files once, and
+// `phaseFor()` names the phase to load for a notice subtype, as the reference (Saxon-HE + SchXslt) runs it.
 // An expression outside the subset is never skipped silently: it is found when the phase is compiled,
 // and every report names its rule in `notEvaluated` (and in a comment of the SVRL) and counts it.
 // No `vscode` import here; the only I/O is reading the SDK folder and the cache the caller names.
 
-import { loadCompiledRuleSet } from './engine';
-import type { CompiledRuleSet, RuleSetKey } from './rule-set';
+import { loadCompiledRuleSet, ruleLayout } from './engine';
+import { type CompiledRuleSet, phaseForSubType, type RuleLayout, type RuleSetKey } from './rule-set';
+
+export { ruleLayout } from './engine';
 
 export {
   type CompiledRuleSet,
   type EvaluateOptions,
   phaseForSubType,
+  type RuleLayout,
   type RuleReport,
   RuleSetError,
   type RuleSetErrorKind,
@@ -37,4 +43,17 @@ export {
  */
 export function loadRuleSet(key: RuleSetKey, opts: { cacheDir?: string } = {}): Promise<CompiledRuleSet> {
   return loadCompiledRuleSet(key, opts);
+}
+
+/**
+ * The phase that selects a notice subtype's rules in the release at `sdkDir`, from the layout its files
+ * declare (`#ALL` for releases without phases). Throws a RuleSetError when the release has no rules.
+ */
+export function phaseFor(
+  sdkDir: string,
+  mode: 'static' | 'dynamic',
+  subTypeCode: string,
+): { layout: RuleLayout; phase: string } {
+  const { layout } = ruleLayout(sdkDir, mode);
+  return { layout, phase: phaseForSubType(subTypeCode, layout) };
 }

@@ -3,23 +3,41 @@
 
 import type { XmlIndex } from '../notice';
 import type { SvrlAssertion } from '../svrl';
+import type { RuleLayout } from './schema';
 
-/** The phase of a notice sub type: `16` -> `eforms-16`, `E1` -> `eforms-E1`. */
-export function phaseForSubType(subTypeCode: string): string {
-  return `eforms-${subTypeCode.trim()}`;
+export type { RuleLayout } from './schema';
+
+/**
+ * The phase that selects a notice sub type's rules in a release of the given layout (see RuleLayout):
+ * `eforms-phases`: `16` -> `eforms-16`; `subtype-phases`: `16`; `no-phases`: `#ALL` (every pattern, as
+ * the reference runs such releases). The layout is the release's, read by `ruleLayout()`; without it,
+ * the layout of SDK 1.11 onwards.
+ */
+export function phaseForSubType(subTypeCode: string, layout: RuleLayout = 'eforms-phases'): string {
+  const code = subTypeCode.trim();
+  return layout === 'no-phases' ? '#ALL' : layout === 'subtype-phases' ? code : `eforms-${code}`;
 }
 
 export interface RuleSetKey {
   /** The SDK release folder (it holds `schematrons/`). */
   sdkDir: string;
   sdkVersion: string;
+  /** A phase id of the release, or `#ALL` for every pattern (see `phaseForSubType`). */
   phase: string;
   mode: 'static' | 'dynamic';
 }
 
 export interface EvaluateOptions {
-  /** The date `current-date()` returns, `YYYY-MM-DD`; today (UTC) when absent. */
+  /**
+   * The date `current-date()` returns, `YYYY-MM-DD`; the date of `now`, else today (UTC), when absent. A
+   * date is enough for the rules of SDK 1.7 to 1.15: they call `current-date()` only.
+   */
   today?: string;
+  /**
+   * The instant `current-dateTime()` and `current-time()` return (`2026-11-24T12:00:00Z`); absent: the
+   * first instant of `today` when it is given, else now.
+   */
+  now?: string;
   /** Language of the messages (`en`, `fr`…); `en` when absent. */
   language?: string;
   /** Polled between patterns: when it answers true the run stops and the report says so. */
@@ -29,8 +47,10 @@ export interface EvaluateOptions {
 export interface RuleReport {
   /** The SVRL report, shaped like the CVS's. */
   svrl: string;
-  /** Every failed assertion, as core/svrl.ts reads them from a report. */
+  /** Every failed assertion, as core/svrl reads them from a report, each with its node (`node`). */
   failures: SvrlAssertion[];
+  /** The schema's prefix declarations, which the failures' diagnostic paths are written with. */
+  namespaces: [string, string][];
   /** Rules that could not be evaluated (outside the compiled subset, no fallback), named and counted. */
   notEvaluated: { ruleId: string; reason: string }[];
   sdkVersion: string;
@@ -44,6 +64,8 @@ export interface RuleReport {
 
 export interface CompiledRuleSet {
   readonly key: RuleSetKey;
+  /** The layout of the release's rules, read from its files when the set was loaded. */
+  readonly layout: RuleLayout;
   /** Number of rules and asserts in the phase. */
   readonly ruleCount: number;
   readonly assertCount: number;
@@ -53,20 +75,23 @@ export interface CompiledRuleSet {
 }
 
 /** Why a rule set could not be loaded; each front end words it. */
-export type RuleSetErrorKind = 'no-schematron' | 'unknown-phase' | 'unreadable';
+export type RuleSetErrorKind = 'no-schematron' | 'missing-include' | 'unknown-phase' | 'unreadable';
 
 export class RuleSetError extends Error {
   override name = 'RuleSetError';
   constructor(
     readonly kind: RuleSetErrorKind,
-    readonly fields: { path?: string; phase?: string; phases?: string[]; detail?: string },
+    /** `path`: the schematron file; `file`: for `missing-include`, the file it names that is absent. */
+    readonly fields: { path?: string; file?: string; phase?: string; phases?: string[]; detail?: string },
   ) {
     super(
       kind === 'no-schematron'
         ? `no schematron rules at ${fields.path}`
-        : kind === 'unknown-phase'
-          ? `the SDK rules have no phase ${fields.phase}`
-          : `cannot read the SDK rules at ${fields.path}: ${fields.detail}`,
+        : kind === 'missing-include'
+          ? `the SDK rules at ${fields.path} include ${fields.file}, which is missing`
+          : kind === 'unknown-phase'
+            ? `the SDK rules have no phase ${fields.phase}`
+            : `cannot read the SDK rules at ${fields.path}: ${fields.detail}`,
     );
   }
 }

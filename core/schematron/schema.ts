@@ -3,8 +3,8 @@
 // their lets, rules, asserts/reports and the diagnostics they name. Expressions stay text here; the
 // XPath is parsed elsewhere. Reads only the files of the SDK folder it is given. No `vscode` import.
 
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import {
   attributeValue,
   findAttribute,
@@ -13,6 +13,7 @@ import {
   type XmlElement,
   type XmlIndex,
 } from '../notice';
+import { isInside, readSdkFile, SdkFileError } from '../sdk';
 
 export const SCH_NS = 'http://purl.oclc.org/dsdl/schematron';
 
@@ -64,30 +65,76 @@ export interface SchPhase {
   phases: string[];
 }
 
-/** Thrown when the files are missing or not Schematron; `kind` says which. */
+/**
+ * Thrown when the files are missing or not Schematron; `kind` says which. `missing-include`: the root
+ * file exists but names a file (`file`) that does not.
+ */
 export class SchematronReadError extends Error {
   override name = 'SchematronReadError';
   constructor(
-    readonly kind: 'missing' | 'malformed' | 'unknown-phase',
+    readonly kind: 'missing' | 'missing-include' | 'malformed' | 'unknown-phase',
     readonly path: string,
     detail: string,
     readonly phases: string[] = [],
+    readonly file?: string,
   ) {
     super(detail);
   }
+}
+
+/**
+ * How a release selects the rules of a notice subtype. The layout changed between SDK releases:
+ * - `no-phases` (up to 1.9): no `<phase>`; every rule context tests `$noticeSubType` itself, so every
+ *   pattern runs (the reference runs SchXslt without a phase, i.e. `#ALL`);
+ * - `subtype-phases` (1.10): `<phase id="16">`;
+ * - `eforms-phases` (1.11 on, 2.0 too): `<phase id="eforms-16">`.
+ */
+export type RuleLayout = 'no-phases' | 'subtype-phases' | 'eforms-phases';
+
+/** The layout of a release's rules, decided from the phase ids its `complete-validation.sch` declares. */
+export function layoutOfPhases(phases: readonly string[]): RuleLayout {
+  if (phases.length === 0) return 'no-phases';
+  return phases.every((p) => p.startsWith('eforms-')) ? 'eforms-phases' : 'subtype-phases';
+}
+
+/** Reads only the root file of a mode and says its layout and its phases. */
+export function readRuleLayout(
+  sdkDir: string,
+  mode: 'static' | 'dynamic',
+): { layout: RuleLayout; phases: string[] } {
+  const path = schematronPath(sdkDir, mode);
+  const index = readIndexed(sdkDir, path);
+  const root = index.elements[0];
+  if (!root || root.ns !== SCH_NS || root.local !== 'schema') {
+    throw new SchematronReadError('malformed', path, 'the root element is not a Schematron <schema>');
+  }
+  const phases = schKids(index, root, 'phase').map((p) => attr(index, p, 'id') ?? '');
+  return { layout: layoutOfPhases(phases), phases };
 }
 
 export function schematronPath(sdkDir: string, mode: 'static' | 'dynamic'): string {
   return join(sdkDir, 'schematrons', mode, 'complete-validation.sch');
 }
 
-function readIndexed(path: string): XmlIndex {
-  let text: string;
+/**
+ * A file of the release as untrusted input: regular, inside the release, under the size cap. A file that
+ * another one includes and that is missing is named with the file that includes it.
+ */
+function readSchFile(sdkDir: string, path: string, includedFrom?: string): string {
   try {
-    text = readFileSync(path, 'utf8');
+    return readSdkFile(sdkDir, path, 'sdkSchematronBytes');
   } catch (e) {
+    const missing = !(e instanceof SdkFileError) || e.problem === 'missing';
+    if (missing && includedFrom !== undefined)
+      throw new SchematronReadError('missing-include', includedFrom, (e as Error).message, [], path);
+    if (e instanceof SdkFileError)
+      throw new SchematronReadError(e.problem === 'missing' ? 'missing' : 'malformed', path, e.message);
     throw new SchematronReadError('missing', path, (e as Error).message);
   }
+}
+
+function readIndexed(sdkDir: string, path: string, includedFrom?: string): XmlIndex {
+  const text = readSchFile(sdkDir, path, includedFrom);
   const index = indexXml(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (index.errors.length > 0) {
     throw new SchematronReadError('malformed', path, `not well-formed XML: ${index.errors[0].message}`);
@@ -140,15 +187,15 @@ function readPattern(index: XmlIndex, el: XmlElement): SchPattern {
 }
 
 /** The pattern id a file holds, read from its first start tags without parsing the whole file. */
-function patternIdOf(path: string): string | undefined {
-  const head = readFileSync(path, 'utf8').slice(0, 600);
+function patternIdOf(sdkDir: string, path: string, includedFrom: string): string | undefined {
+  const head = readSchFile(sdkDir, path, includedFrom).slice(0, 600);
   return /<(?:[\w-]+:)?pattern\b[^>]*\bid\s*=\s*["']([^"']+)["']/.exec(head)?.[1];
 }
 
 /** Reads the schema and the patterns active in `phase` (`#ALL` = every pattern). */
 export function readSchematron(sdkDir: string, mode: 'static' | 'dynamic', phase: string): SchPhase {
   const path = schematronPath(sdkDir, mode);
-  const index = readIndexed(path);
+  const index = readIndexed(sdkDir, path);
   const root = index.elements[0];
   if (!root || root.ns !== SCH_NS || root.local !== 'schema') {
     throw new SchematronReadError('malformed', path, 'the root element is not a Schematron <schema>');
@@ -165,20 +212,32 @@ export function readSchematron(sdkDir: string, mode: 'static' | 'dynamic', phase
     active = schKids(index, ph, 'active').map((a) => attr(index, a, 'pattern') ?? '');
   }
   const found = new Map<string, SchPattern>();
+  // Every pattern in document order, for `#ALL`: patterns without an id, or sharing one, all run.
+  const ordered: SchPattern[] = [];
   const dir = dirname(path);
   for (const el of schKids(index, root)) {
     if (el.local === 'pattern') {
       const pat = readPattern(index, el);
       found.set(pat.id, pat);
+      ordered.push(pat);
     } else if (el.local === 'include') {
-      const file = join(dir, attr(index, el, 'href') ?? '');
-      const id = patternIdOf(file);
+      const href = attr(index, el, 'href') ?? '';
+      const file = join(dir, href);
+      // An include that leaves the release (`../../…`, an absolute path) is refused by name.
+      if (!isInside(resolve(sdkDir), resolve(file)))
+        throw new SchematronReadError(
+          'malformed',
+          path,
+          `the include "${href.slice(0, 200)}" leads outside the SDK release ${sdkDir}: it was not read`,
+        );
+      const id = patternIdOf(sdkDir, file, path);
       if (active && id !== undefined && !active.includes(id)) continue;
-      const inc = readIndexed(file);
+      const inc = readIndexed(sdkDir, file, path);
       const top = inc.elements[0];
       if (top?.ns === SCH_NS && top.local === 'pattern') {
         const pat = readPattern(inc, top);
         found.set(pat.id, pat);
+        ordered.push(pat);
       }
     }
   }
@@ -193,10 +252,12 @@ export function readSchematron(sdkDir: string, mode: 'static' | 'dynamic', phase
     }
   }
   const patterns: SchPattern[] = [];
-  for (const id of active ?? [...found.keys()]) {
-    const p = found.get(id);
-    if (p) patterns.push(p);
-  }
+  if (!active) patterns.push(...ordered);
+  else
+    for (const id of active) {
+      const p = found.get(id);
+      if (p) patterns.push(p);
+    }
   const title = schKids(index, root, 'title')[0];
   return {
     title: title ? textContent(index, title).trim() : '',

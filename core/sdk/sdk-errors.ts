@@ -2,6 +2,8 @@
 // names its flags, the editor its settings and commands). Its own message is a plain default for logs;
 // no front end parses it. No `vscode` import here.
 
+import type { ServiceError } from '../http';
+
 export type SdkErrorKind =
   /** No release is available: none named, none cached, and no download allowed or possible. */
   | 'no-sdk'
@@ -34,6 +36,11 @@ export class SdkError extends Error {
   constructor(
     readonly kind: SdkErrorKind,
     readonly fields: SdkErrorFields = {},
+    /**
+     * When the repository could not be reached or answered too much: the transport's failure, as
+     * core/http's ServiceError of service `sdk`, which front ends word like any service's failure.
+     */
+    readonly failure?: ServiceError,
   ) {
     super(defaultMessage(kind, fields));
     this.name = 'SdkError';

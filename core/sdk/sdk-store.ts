@@ -25,8 +25,14 @@ export interface ResolvedSdk {
   downloaded: boolean;
 }
 
-/** `~/.cache/eforms/sdk` (or `$XDG_CACHE_HOME/eforms/sdk`): the CLI's and other editors' cache. */
+/**
+ * Where downloaded SDK releases are kept, resolved in one place for the server and the CLI:
+ * `$EFORMS_SDK_CACHE` when set, else `~/.cache/eforms/sdk` (or `$XDG_CACHE_HOME/eforms/sdk`), the CLI's
+ * and other editors' cache.
+ */
 export function defaultSdkCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  const pinned = env.EFORMS_SDK_CACHE?.trim();
+  if (pinned) return pinned;
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'eforms', 'sdk');
 }
 

@@ -20,10 +20,22 @@ export {
 } from './enotices-client';
 export { type EnoticesCode, EnoticesCodes, OPERATION_LABELS } from './enotices-messages';
 export {
+  type AcceptedVersion,
+  describeAccepted,
+  describeLifecycle,
+  describeSwitches,
+  type SdkLifecycle,
+  type SdkSwitch,
+  sdkLifecycle,
+  VERSION_RANGE_FINDING_ID,
+  versionRangeFinding,
+} from './sdk-lifecycle';
+export {
+  type AcceptanceWindow,
   fetchVersionRange,
+  parseVersionRange,
   placeInRange,
   type SdkVersionRange,
   VersionRangeCache,
   type VersionRangeOptions,
-  versionRangeFinding,
 } from './version-range';

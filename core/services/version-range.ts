@@ -7,10 +7,7 @@
 // key only ever in the X-API-Key header.
 
 import type { Dispatcher } from 'undici';
-import type { Finding } from '../findings';
 import { httpRequest, keyTransportProblem, originOf, sanitizeServiceText } from '../http';
-import type { XmlIndex } from '../notice';
-import { decodeSimpleEntities, findCustomizationId, parseCustomizationId } from '../notice';
 import { CvsError, fromTransport } from './cvs-client';
 
 export interface SdkVersionRange {
@@ -18,6 +15,21 @@ export interface SdkVersionRange {
   min: string;
   /** Highest accepted version (e.g. `1.15.1`). */
   max: string;
+  /**
+   * When each version is accepted, when the answer says (the switch dates). Absent from min/max-only
+   * answers: then nothing is known of dates, and nothing is invented.
+   */
+  windows?: AcceptanceWindow[];
+}
+
+/** One version's acceptance period as the service states it; either end may be open. */
+export interface AcceptanceWindow {
+  /** `MAJOR.MINOR[.PATCH]`, without `eforms-sdk-`. */
+  version: string;
+  /** First day accepted, `YYYY-MM-DD`. */
+  from?: string;
+  /** Last day accepted, `YYYY-MM-DD`. */
+  until?: string;
 }
 
 export interface VersionRangeOptions {
@@ -37,6 +49,12 @@ export function versionRangeUrl(baseUrl: string): string {
 const VERSION = /^(?:eforms-sdk-)?(\d{1,4})\.(\d{1,4})(?:\.(\d{1,4}))?$/;
 const MIN_KEYS = ['minVersion', 'min', 'minimumVersion', 'minimum'];
 const MAX_KEYS = ['maxVersion', 'max', 'maximumVersion', 'maximum'];
+// The dated form is not in any spec we hold: these are the names such an answer would plausibly use.
+const LIST_KEYS = ['versions', 'acceptedVersions', 'sdkVersions', 'schedule'];
+const ITEM_VERSION_KEYS = ['version', 'sdkVersion', 'eFormsSdkVersion', 'name'];
+const ITEM_FROM_KEYS = ['from', 'validFrom', 'acceptedFrom', 'startDate', 'start'];
+const ITEM_UNTIL_KEYS = ['until', 'validTo', 'validUntil', 'acceptedUntil', 'endDate', 'end'];
+const DAY = /^(\d{4}-\d{2}-\d{2})(?:$|T)/;
 
 /** Asks the service which SDK versions it accepts. Failures are CvsErrors, as for validation. */
 export async function fetchVersionRange(o: VersionRangeOptions): Promise<SdkVersionRange> {
@@ -111,7 +129,45 @@ export function parseVersionRange(text: string): SdkVersionRange | undefined {
   const min = pick(MIN_KEYS);
   const max = pick(MAX_KEYS);
   if (!min || !max || compareSdkVersions(min, max) > 0) return undefined;
-  return { min, max };
+  const windows = parseAcceptanceWindows(o);
+  return windows.length > 0 ? { min, max, windows } : { min, max };
+}
+
+/** Per-version acceptance periods in the answer, if it lists any; malformed items are left out. */
+export function parseAcceptanceWindows(o: Record<string, unknown>): AcceptanceWindow[] {
+  const out: AcceptanceWindow[] = [];
+  for (const k of LIST_KEYS) {
+    const list = o[k];
+    if (!Array.isArray(list)) continue;
+    for (const item of list.slice(0, 200)) {
+      if (!item || typeof item !== 'object' || Array.isArray(item)) continue;
+      const r = item as Record<string, unknown>;
+      const first = (keys: string[], ok: (v: string) => string | undefined) => {
+        for (const key of keys) {
+          const v = r[key];
+          if (typeof v === 'string') {
+            const got = ok(v.trim());
+            if (got) return got;
+          }
+        }
+        return undefined;
+      };
+      const version = first(ITEM_VERSION_KEYS, (v) =>
+        VERSION.test(v) ? v.replace(/^eforms-sdk-/, '') : undefined,
+      );
+      if (!version) continue;
+      const day = (v: string) => DAY.exec(v)?.[1];
+      const w: AcceptanceWindow = { version };
+      const from = first(ITEM_FROM_KEYS, day);
+      const until = first(ITEM_UNTIL_KEYS, day);
+      if (from) w.from = from;
+      if (until) w.until = until;
+      if (from && until && from > until) continue;
+      out.push(w);
+    }
+    break;
+  }
+  return out;
 }
 
 /** Orders `MAJOR.MINOR[.PATCH]` versions numerically (a missing patch counts as 0). */
@@ -183,37 +239,4 @@ export class VersionRangeCache {
     this.entries.set(key, entry);
     return entry.value;
   }
-}
-
-export const VERSION_RANGE_FINDING_ID = 'sdk-version-not-accepted';
-
-/**
- * A warning on cbc:CustomizationID when the version it declares is outside the range the service
- * accepts for publication, or undefined. It is a warning, not an error: the notice can still be
- * validated, only its publication would be refused.
- */
-export function versionRangeFinding(
-  index: XmlIndex,
-  range: SdkVersionRange | undefined,
-): Finding | undefined {
-  if (!range) return undefined;
-  const found = findCustomizationId(index);
-  if (!found) return undefined;
-  const parsed = parseCustomizationId(decodeSimpleEntities(found.text));
-  if (!parsed.ok) return undefined;
-  const place = placeInRange(parsed.value.sdkVersion, range);
-  if (place === 'inside') return undefined;
-  const v = parsed.value.sdkVersion;
-  return {
-    id: VERSION_RANGE_FINDING_ID,
-    severity: 'warning',
-    message:
-      place === 'below'
-        ? `eforms-sdk-${v} is older than the versions accepted for publication (${range.min} to ${range.max}): TED would refuse to publish this notice. Move it to a newer SDK version.`
-        : `eforms-sdk-${v} is newer than the versions accepted for publication (${range.min} to ${range.max}): TED would refuse to publish this notice yet.`,
-    location: '',
-    range: { start: index.positionAt(found.contentStart), end: index.positionAt(found.contentEnd) },
-    source: 'local',
-    resolved: true,
-  };
 }

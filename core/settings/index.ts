@@ -10,3 +10,11 @@ export {
   urlsOf,
   type ValidationMode,
 } from './settings';
+export {
+  contributedConfiguration,
+  SETTING_SECTIONS,
+  SETTINGS_ROOTS,
+  SETTINGS_TABLE,
+  type SettingSpec,
+  settingSpec,
+} from './settings-table';

@@ -1,42 +1,15 @@
-// The `eforms` settings, typed, with their defaults, and the one function that turns whatever a client
-// sends (VS Code's configuration, another editor's workspace/configuration answer) into them.
-// The same keys are contributed in package.json. No `vscode` import here.
+// The `eforms` settings, typed, and the one function that turns whatever a client sends (VS Code's
+// configuration, another editor's workspace/configuration answer) into them. Defaults, bounds and
+// allowed values come from the one table (settings-table.ts), from which package.json's contribution
+// is generated: none is written here a second time. No `vscode` import here.
 
-import {
-  type EnvironmentName,
-  isEnvironmentName,
-  SANDBOX_DEFAULT_PORT,
-  type ServiceUrls,
-  serviceUrls,
-} from '../http';
+import { isAbsolute, win32 } from 'node:path';
+import { type EnvironmentName, isEnvironmentName, type ServiceUrls, serviceUrls } from '../http';
 import { normalizeSdkVersion } from '../notice';
+import { REPORT_LANGUAGES, SDK_REPOSITORY_URL, SETTINGS_TABLE, settingSpec } from './settings-table';
 
-export const REPORT_LANGUAGES = [
-  'bg',
-  'cs',
-  'da',
-  'de',
-  'el',
-  'en',
-  'es',
-  'et',
-  'fi',
-  'fr',
-  'ga',
-  'hu',
-  'it',
-  'lt',
-  'lv',
-  'mt',
-  'nl',
-  'pl',
-  'pt',
-  'ro',
-  'sk',
-  'sl',
-  'sv',
-  'hr',
-] as const;
+export { REPORT_LANGUAGES, SDK_REPOSITORY_URL };
+
 export type ReportLanguage = (typeof REPORT_LANGUAGES)[number];
 
 export type ValidationRun = 'onType' | 'onSave' | 'manual';
@@ -45,8 +18,6 @@ export type PublicationApiFamily = 'v2' | 'legacy';
 /** Which engines validate as you type: the SDK's rules here (`local`), the service (`cvs`), or both. */
 export type ValidationEngine = 'local' | 'cvs' | 'both';
 export const VALIDATION_ENGINES: readonly ValidationEngine[] = ['local', 'cvs', 'both'];
-/** The official Maven repository of the SDK artifact (eu.europa.ted.eforms:eforms-sdk). */
-export const SDK_REPOSITORY_URL = 'https://repo1.maven.org/maven2';
 
 export interface EformsSettings {
   environment: EnvironmentName;
@@ -58,6 +29,8 @@ export interface EformsSettings {
     run: ValidationRun;
     debounceMs: number;
     timeoutMs: number;
+    /** How long one run of the SDK's rules may take before it is stopped (its worker replaced). */
+    timeBudgetMs: number;
     language: ReportLanguage;
     mode: ValidationMode;
     /** `MAJOR.MINOR` (normalized from `1.15` or `eforms-sdk-1.15`); empty: the notice's cbc:CustomizationID. */
@@ -67,6 +40,8 @@ export interface EformsSettings {
   sdk: {
     /** A folder holding one SDK release, or a folder of releases named by version; '' for none. */
     path: string;
+    /** A relative `eforms.sdk.path` as given: refused (it would resolve inside an opened repository). */
+    refusedPath?: string;
     /** Whether a missing release may be downloaded from `repositoryUrl` (asked once in VS Code). */
     allowDownload: boolean;
     /** Base of the Maven repository the SDK is downloaded from. */
@@ -78,43 +53,38 @@ export interface EformsSettings {
 
 /**
  * Contributed `eforms.*` settings that only the VS Code client reads (never the server or the CLI), so
- * they have no field here. Every other contributed key must be in DEFAULT_SETTINGS with the same default
- * (test/unit/settings-contract.test.ts).
+ * they have no field here: the table's `clientOnly` rows.
  */
-export const CLIENT_ONLY_SETTINGS: readonly string[] = ['trace.server'];
-
-export const DEFAULT_SETTINGS: EformsSettings = {
-  environment: 'preview',
-  customUrls: { cvs: '', enotices: '', agrifood: '' },
-  sandboxUrl: `http://127.0.0.1:${SANDBOX_DEFAULT_PORT}`,
-  validation: {
-    run: 'onType',
-    debounceMs: 800,
-    timeoutMs: 60000,
-    language: 'en',
-    mode: 'static',
-    sdkVersion: '',
-    engine: 'both',
-  },
-  sdk: { path: '', allowDownload: false, repositoryUrl: SDK_REPOSITORY_URL },
-  publication: { apiFamily: 'v2', autoRefreshSeconds: 30, pageSize: 20 },
-  agrifood: { cacheTtlHours: 12, timeoutMs: 120000 },
-};
+export const CLIENT_ONLY_SETTINGS: readonly string[] = SETTINGS_TABLE.filter((s) => s.clientOnly).map(
+  (s) => s.key,
+);
 
 type Raw = Record<string, unknown> | undefined | null;
 
 function obj(v: unknown): Record<string, unknown> {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
-function oneOf<T extends string>(v: unknown, allowed: readonly T[], d: T): T {
-  return typeof v === 'string' && (allowed as readonly string[]).includes(v) ? (v as T) : d;
+/** A value of the enum the table gives `key`, else the table's default. */
+function oneOf<T extends string>(flat: Record<string, unknown>, key: string): T {
+  const spec = settingSpec(key);
+  const v = flat[key];
+  return (typeof v === 'string' && (spec.enum ?? []).includes(v) ? v : spec.default) as T;
 }
-function int(v: unknown, d: number, min: number, max: number): number {
+/** An integer within the table's bounds for `key` (clamped), else its default. */
+function int(flat: Record<string, unknown>, key: string): number {
+  const spec = settingSpec(key);
+  const v = flat[key];
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
-  return Number.isFinite(n) ? Math.min(max, Math.max(min, Math.round(n))) : d;
+  if (!Number.isFinite(n)) return spec.default as number;
+  return Math.min(spec.maximum ?? Number.MAX_SAFE_INTEGER, Math.max(spec.minimum ?? 0, Math.round(n)));
 }
-function str(v: unknown, d: string): string {
-  return typeof v === 'string' ? v.trim() : d;
+/** A trimmed string, else the table's default (a blank string too when `blankIsDefault`). */
+function str(flat: Record<string, unknown>, key: string, blankIsDefault = false): string {
+  const d = settingSpec(key).default as string;
+  const v = flat[key];
+  if (typeof v !== 'string') return d;
+  const t = v.trim();
+  return blankIsDefault && t === '' ? d : t;
 }
 
 /**
@@ -124,45 +94,51 @@ function str(v: unknown, d: string): string {
  */
 export function readSettings(raw: Raw): EformsSettings {
   const flat = flatten(obj(raw));
-  const d = DEFAULT_SETTINGS;
   return {
-    environment: isEnvironmentName(flat.environment) ? flat.environment : d.environment,
+    environment: isEnvironmentName(flat.environment)
+      ? flat.environment
+      : (settingSpec('environment').default as EnvironmentName),
     customUrls: {
-      cvs: str(flat['customUrls.cvs'], ''),
-      enotices: str(flat['customUrls.enotices'], ''),
-      agrifood: str(flat['customUrls.agrifood'], ''),
+      cvs: str(flat, 'customUrls.cvs'),
+      enotices: str(flat, 'customUrls.enotices'),
+      agrifood: str(flat, 'customUrls.agrifood'),
     },
-    sandboxUrl: str(flat.sandboxUrl, '') || d.sandboxUrl,
+    sandboxUrl: str(flat, 'sandboxUrl', true),
     validation: {
-      run: oneOf(flat['validation.run'], ['onType', 'onSave', 'manual'] as const, d.validation.run),
-      debounceMs: int(flat['validation.debounceMs'], d.validation.debounceMs, 0, 60000),
-      timeoutMs: int(flat['validation.timeoutMs'], d.validation.timeoutMs, 1000, 600000),
-      language: oneOf(flat['validation.language'], REPORT_LANGUAGES, d.validation.language),
-      mode: oneOf(flat['validation.mode'], ['static', 'dynamic'] as const, d.validation.mode),
+      run: oneOf(flat, 'validation.run'),
+      debounceMs: int(flat, 'validation.debounceMs'),
+      timeoutMs: int(flat, 'validation.timeoutMs'),
+      timeBudgetMs: int(flat, 'validation.timeBudgetMs'),
+      language: oneOf(flat, 'validation.language'),
+      mode: oneOf(flat, 'validation.mode'),
       // Both spellings users meet: `1.15` and the CustomizationID form `eforms-sdk-1.15`.
-      sdkVersion: normalizeSdkVersion(str(flat['validation.sdkVersion'], '')) ?? '',
-      engine: oneOf(flat['validation.engine'], VALIDATION_ENGINES, d.validation.engine),
+      sdkVersion: normalizeSdkVersion(str(flat, 'validation.sdkVersion')) ?? '',
+      engine: oneOf(flat, 'validation.engine'),
     },
     sdk: {
-      path: str(flat['sdk.path'], ''),
+      ...sdkPath(str(flat, 'sdk.path')),
       allowDownload: flat['sdk.allowDownload'] === true,
-      repositoryUrl: str(flat['sdk.repositoryUrl'], '').replace(/\/+$/, '') || d.sdk.repositoryUrl,
+      repositoryUrl: str(flat, 'sdk.repositoryUrl', true).replace(/\/+$/, '') || SDK_REPOSITORY_URL,
     },
     publication: {
-      apiFamily: oneOf(flat['publication.apiFamily'], ['v2', 'legacy'] as const, d.publication.apiFamily),
-      autoRefreshSeconds: int(
-        flat['publication.autoRefreshSeconds'],
-        d.publication.autoRefreshSeconds,
-        0,
-        3600,
-      ),
-      pageSize: int(flat['publication.pageSize'], d.publication.pageSize, 1, 200),
+      apiFamily: oneOf(flat, 'publication.apiFamily'),
+      autoRefreshSeconds: int(flat, 'publication.autoRefreshSeconds'),
+      pageSize: int(flat, 'publication.pageSize'),
     },
     agrifood: {
-      cacheTtlHours: int(flat['agrifood.cacheTtlHours'], d.agrifood.cacheTtlHours, 0, 24 * 365),
-      timeoutMs: int(flat['agrifood.timeoutMs'], d.agrifood.timeoutMs, 1000, 3600000),
+      cacheTtlHours: int(flat, 'agrifood.cacheTtlHours'),
+      timeoutMs: int(flat, 'agrifood.timeoutMs'),
     },
   };
+}
+
+/** Every setting at its default: what readSettings gives for nothing. */
+export const DEFAULT_SETTINGS: EformsSettings = readSettings({});
+
+/** Only an absolute `eforms.sdk.path` is used: a relative one is refused and kept to say so. */
+function sdkPath(p: string): { path: string; refusedPath?: string } {
+  if (p === '' || isAbsolute(p) || win32.isAbsolute(p)) return { path: p };
+  return { path: '', refusedPath: p };
 }
 
 function flatten(

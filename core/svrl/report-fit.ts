@@ -4,10 +4,8 @@
 // elements without a word; this says so, as data that each front end words. Pure: no I/O, no `vscode`.
 
 import type { Finding } from '../findings';
-import { textContent, type XmlIndex } from '../notice';
+import { noticeSubType, type XmlIndex } from '../notice';
 import type { SvrlReport } from './report';
-
-const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
 
 export type ReportMisfit =
   /** The report's locations start at another root element (e.g. a ContractAwardNotice report on a ContractNotice). */
@@ -41,8 +39,7 @@ export function reportMisfits(
     }
   }
   const phase = /^eforms-(.+)$/.exec(report.phase ?? '')?.[1];
-  const subtypeEl = index.elements.find((e) => e.local === 'SubTypeCode' && e.ns === CBC);
-  const noticeSubtype = subtypeEl ? textContent(index, subtypeEl).trim() : '';
+  const noticeSubtype = noticeSubType(index) ?? '';
   if (phase && noticeSubtype && phase !== noticeSubtype)
     out.push({ kind: 'subtype', reportSubtype: phase, noticeSubtype });
   const unresolved = findings.filter((f) => !f.resolved).length;

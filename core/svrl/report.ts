@@ -4,6 +4,7 @@
 // elements by namespace URI, whatever prefix the report uses. No `vscode` import here, and no I/O.
 
 import { findAttribute, indexXml, textContent, type XmlElement, type XmlIndex } from '../notice';
+import type { NodeRef } from '../xpath';
 
 export const SVRL_NS = 'http://purl.oclc.org/dsdl/svrl';
 
@@ -27,6 +28,12 @@ export interface SvrlAssertion {
   /** Trimmed `svrl:text`: translated message, or a raw key such as `rule|text|BR-BT-00024-0178`. */
   text: string;
   diagnosticReferences: SvrlDiagnosticReference[];
+  /**
+   * The failing node itself, when this tool's engine found it (never in a report read from text): the
+   * mapping places the finding there without reading `location` back, as long as the index still has
+   * the node at that offset.
+   */
+  node?: NodeRef;
 }
 
 export interface SvrlReport {

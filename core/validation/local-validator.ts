@@ -1,30 +1,19 @@
 // The official eForms SDK rules, run in this process, as a Validator. The release follows the notice's
 // cbc:CustomizationID unless a version is pinned (a notice that declares none gets the pinned or the
-// only SDK, and the report says so); the phase follows efac:NoticeSubType/cbc:SubTypeCode; static or
+// only SDK, and the report says so); the phase follows efac:NoticeSubType/cbc:SubTypeCode in the layout of the release (ruleLayout); static or
 // dynamic as asked. Compiled rule sets are kept per release, phase and mode. Rules the engine cannot
 // evaluate are named in the report, never skipped silently. No `vscode` import here.
 
-import { textContent, type XmlIndex } from '../notice';
-import { type CompiledRuleSet, loadRuleSet, phaseForSubType, RuleSetError } from '../schematron';
+import { noticeSubType, type XmlIndex } from '../notice';
+import { type CompiledRuleSet, loadRuleSet, phaseFor, RuleSetError, ruleLayout } from '../schematron';
 import { resolveSdk, SdkError, type SdkSources } from '../sdk';
-import { parseSvrl, type SvrlReport } from '../svrl';
+import type { SvrlReport } from '../svrl';
+import { clip } from '../text';
+import { abortError } from './abort';
 import type { EngineReport, ValidationInput, Validator } from './validator';
 
-const EFAC_NS = 'http://data.europa.eu/p27/eforms-ubl-extension-aggregate-components/1';
-const CBC_NS = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
-
-/** The notice's efac:NoticeSubType/cbc:SubTypeCode (`16`, `E3`), or undefined. */
-export function noticeSubTypeOf(index: XmlIndex): string | undefined {
-  for (const el of index.elements) {
-    if (el.local !== 'SubTypeCode' || el.ns !== CBC_NS) continue;
-    const parent = index.elements[el.parent];
-    if (parent?.local === 'NoticeSubType' && parent.ns === EFAC_NS) {
-      const code = textContent(index, el).trim();
-      if (code) return code;
-    }
-  }
-  return undefined;
-}
+/** The notice's efac:NoticeSubType/cbc:SubTypeCode (`16`, `E3`), or undefined: core/notice's one reader. */
+export const noticeSubTypeOf: (index: XmlIndex) => string | undefined = noticeSubType;
 
 export interface LocalValidatorOptions {
   sources: SdkSources;
@@ -38,18 +27,27 @@ export class LocalSdkValidator implements Validator {
 
   constructor(private readonly o: LocalValidatorOptions) {}
 
+  private runsEveryPattern(dir: string, mode: 'static' | 'dynamic'): boolean {
+    try {
+      return ruleLayout(dir, mode).layout === 'no-phases';
+    } catch {
+      return false; // the load below words a release without rules
+    }
+  }
+
   async validate(input: ValidationInput): Promise<EngineReport> {
     const want = input.pinned ? { pinned: input.sdkVersion } : { declared: input.sdkVersion || undefined };
     const { release, because } = await resolveSdk(this.o.sources, want);
     if (input.signal?.aborted) throw abortError();
     const subType = noticeSubTypeOf(input.index);
     const base = { engine: 'local' as const, sdkVersion: release.version, because };
-    if (!subType) {
+    // A release without phases (up to 1.9) runs every pattern whatever the subtype, as the reference does.
+    if (!subType && !this.runsEveryPattern(release.dir, input.mode)) {
       const svrl = emptySvrl();
       return {
         ...base,
         svrl,
-        report: parseSvrl(svrl),
+        report: { namespaces: new Map(), assertions: [], phase: undefined },
         notEvaluated: [
           {
             ruleId: '*',
@@ -58,17 +56,19 @@ export class LocalSdkValidator implements Validator {
         ],
       };
     }
-    const phase = phaseForSubType(subType);
-    const key = { sdkDir: release.dir, sdkVersion: release.version, phase, mode: input.mode };
-    const id = JSON.stringify(key);
-    let rules = this.ruleSets.get(id);
-    if (!rules) {
-      rules = loadRuleSet(key, { cacheDir: this.o.ruleCacheDir });
-      this.ruleSets.set(id, rules);
-      rules.catch(() => this.ruleSets.delete(id));
-    }
     let compiled: CompiledRuleSet;
+    let phase: string;
     try {
+      // The release's own layout names the phase (`#ALL`, `16` or `eforms-16`): read from its files.
+      phase = phaseFor(release.dir, input.mode, subType ?? '').phase;
+      const key = { sdkDir: release.dir, sdkVersion: release.version, phase, mode: input.mode };
+      const id = JSON.stringify(key);
+      let rules = this.ruleSets.get(id);
+      if (!rules) {
+        rules = loadRuleSet(key, { cacheDir: this.o.ruleCacheDir });
+        this.ruleSets.set(id, rules);
+        rules.catch(() => this.ruleSets.delete(id));
+      }
       compiled = await rules;
     } catch (err) {
       if (err instanceof RuleSetError)
@@ -76,7 +76,7 @@ export class LocalSdkValidator implements Validator {
           wanted: release.version,
           reason:
             err.kind === 'unknown-phase'
-              ? `eForms SDK ${release.version} has no rules for notice subtype ${subType}`
+              ? `eForms SDK ${release.version} has no rules for notice subtype ${JSON.stringify(clip(subType ?? '', 40))}`
               : err.message,
         });
       throw err;
@@ -87,20 +87,10 @@ export class LocalSdkValidator implements Validator {
       isCancelled: () => input.signal?.aborted === true || input.isCancelled?.() === true,
     });
     if (r.cancelled) throw abortError();
-    let report: SvrlReport;
-    try {
-      report = r.svrl ? parseSvrl(r.svrl) : { namespaces: new Map(), assertions: r.failures };
-    } catch {
-      report = { namespaces: new Map(), assertions: r.failures };
-    }
+    // The failures as the engine found them, each with its node: no SVRL text written and read back.
+    const report: SvrlReport = { namespaces: new Map(r.namespaces), assertions: r.failures, phase: r.phase };
     return { ...base, phase, svrl: r.svrl || emptySvrl(phase), report, notEvaluated: r.notEvaluated };
   }
-}
-
-function abortError(): Error {
-  const e = new Error('The run was cancelled by a newer edit.');
-  e.name = 'AbortError';
-  return e;
 }
 
 function emptySvrl(phase?: string): string {

@@ -109,7 +109,9 @@ export class ValidationPipeline {
       baseUrl: `${this.validator.engine}:${this.identity}:${input.today ?? ''}`,
       language: input.language,
       validationMode: input.mode,
-      eFormsSdkVersion: input.sdkVersion,
+      // A pin is sent to the CVS and changes how the SDK rules choose (and report) their release: a
+      // pinned 1.15 is not the same request as a notice that declares 1.15.
+      eFormsSdkVersion: `${input.pinned ? 'pinned:' : ''}${input.sdkVersion}`,
     });
   }
 

@@ -4,19 +4,12 @@
 // then by the name as written), else the root start tag. Pure: no I/O, no `vscode` import.
 
 import type { Finding } from '../findings';
-import type { XmlIndex } from '../notice';
+import { NS, type XmlIndex } from '../notice';
 import { elementsNamedIn } from '../services';
 import { rangeOfRoot } from '../svrl';
 
 /** The prefixes the CVS and the SDK use in messages, and what they stand for. */
-const CONVENTIONAL_PREFIXES: Record<string, string> = {
-  cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
-  cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
-  ext: 'urn:oasis:names:specification:ubl:schema:xsd:CommonExtensionComponents-2',
-  efac: 'http://data.europa.eu/p27/eforms-ubl-extension-aggregate-components/1',
-  efbc: 'http://data.europa.eu/p27/eforms-ubl-extension-basic-components/1',
-  efext: 'http://data.europa.eu/p27/eforms-ubl-extensions/1',
-};
+const CONVENTIONAL_PREFIXES: Readonly<Record<string, string>> = NS;
 
 export const REJECTION_FINDING_ID = 'cvs-rejected';
 

@@ -2,7 +2,8 @@
 // (document.ts), with XPath 2.0 semantics (xpath-values.ts). Variables are resolved to frame slots at
 // compile time; large literal code lists in comparisons become Sets. An expression that uses a function
 // outside the supported set throws XPathUnsupportedError at compile time, never at evaluation, so the
-// caller knows before the run which rules it cannot evaluate. No I/O.
+// caller knows before the run which rules it cannot evaluate. The function table covers the XPath 2.0
+// library the SDK releases use, with F&O 2.0 type rules and error codes, over xs:double numbers. No I/O.
 
 import { ATTRIBUTE, DOCUMENT, docOrder, ELEMENT, TEXT, type XDocument, XNode } from './document';
 import type { Ast, NodeTest } from './parser';
@@ -13,11 +14,19 @@ import {
   type CmpOp,
   compareGeneral,
   compareValues,
+  dateParts,
+  dateToString,
+  distinctKey,
+  durationParts,
+  formatNumber,
   type Item,
   normalizeSpace,
   parseDate,
+  parseDateTime,
   parseDuration,
   parseTime,
+  roundHalfToEven,
+  roundXPath,
   type Seq,
   stringOf,
   toDouble,
@@ -26,8 +35,8 @@ import {
   XDate,
   XDuration,
   XPathDynamicError,
-  xsdRegex,
 } from './values';
+import { compileXsdRegex, XsdRegexError } from './xsd-regex';
 
 export interface Ctx {
   item: Item;
@@ -55,9 +64,13 @@ export class Runtime {
   memo: (Seq | undefined)[] = [];
   readonly #keys = new Map<string, number>();
 
-  reset(doc: XDocument, today: XDate): void {
+  /** current-dateTime(); when the caller names only a date, its first instant. */
+  now!: XDate;
+
+  reset(doc: XDocument, today: XDate, now?: XDate): void {
     this.doc = doc;
     this.today = today;
+    this.now = now ?? new XDate('dateTime', today.ms, today.tz);
     this.globals = new Array(this.globalFns.length);
     this.frame = [];
     this.memo = new Array(this.#keys.size);
@@ -108,6 +121,20 @@ export function ebv(s: Seq): boolean {
   if (typeof first === 'number') return !(first === 0 || Number.isNaN(first));
   if (first instanceof Untyped) return first.s.length > 0;
   throw new XPathDynamicError('FORG0006', `effective boolean value of ${typeName(first)}`);
+}
+
+/**
+ * Runs a regular-expression function: the XSD regex module raises its own error kind (it is independent
+ * of the engine), which becomes the XPath dynamic error of the same code. Wrapped around the call, not
+ * only the compile, since FORX0003/FORX0004 arise when `replace`/`tokenize` run.
+ */
+function regex<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof XsdRegexError) throw new XPathDynamicError(e.code, e.message);
+    throw e;
+  }
 }
 
 function one(s: Seq, what: string): Item | undefined {
@@ -281,11 +308,23 @@ function stringArg(s: Seq, what: string): string {
   return it === undefined ? '' : stringOf(it);
 }
 
-function castTo(s: Seq, target: 'date' | 'time' | 'dayTime' | 'yearMonth', name: string): Seq {
+function castTo(s: Seq, target: 'date' | 'time' | 'dateTime' | 'dayTime' | 'yearMonth', name: string): Seq {
   const it = one(s, name);
   if (it === undefined) return EMPTY;
   const a = atomize(it);
-  if (a instanceof XDate && (a.kind === target || (target === 'date' && a.kind === 'date'))) return [a];
+  if (a instanceof XDate && a.kind === target) return [a];
+  // F&O §17.1.5: a dateTime casts to its date or time (in its own time zone), a date to its midnight.
+  if (a instanceof XDate && a.kind === 'dateTime' && (target === 'date' || target === 'time')) {
+    const text = dateToString(a);
+    const tz = /(Z|[+-]\d{2}:\d{2})$/.exec(text)?.[1] ?? '';
+    return [
+      target === 'date'
+        ? parseDate(text.slice(0, text.indexOf('T')) + tz)
+        : parseTime(text.slice(text.indexOf('T') + 1)),
+    ];
+  }
+  if (a instanceof XDate && a.kind === 'date' && target === 'dateTime')
+    return [new XDate('dateTime', a.ms, a.tz)];
   if (a instanceof XDuration && a.kind === target) return [a];
   if (a instanceof XDuration && (target === 'dayTime' || target === 'yearMonth')) {
     return [new XDuration(target, target === 'yearMonth' ? a.months : 0, target === 'dayTime' ? a.ms : 0)];
@@ -294,6 +333,7 @@ function castTo(s: Seq, target: 'date' | 'time' | 'dayTime' | 'yearMonth', name:
     const str = typeof a === 'string' ? a : a.s;
     if (target === 'date') return [parseDate(str)];
     if (target === 'time') return [parseTime(str)];
+    if (target === 'dateTime') return [parseDateTime(str)];
     return [parseDuration(str, target)];
   }
   throw new XPathDynamicError('XPTY0004', `cannot cast ${typeName(a)} to ${name}`);
@@ -314,6 +354,16 @@ function literalStrings(a: Ast): string[] | undefined {
   if (a.t === 'strs') return a.v;
   if (a.t === 'seq' && a.items.every((x) => x.t === 'str')) return a.items.map((x) => (x as { v: string }).v);
   return undefined;
+}
+
+/** The qualified name of an element or attribute as written in the notice (`name()`). */
+function nodeName(n: XNode): string {
+  const elements = n.doc.index.elements;
+  if (n.kind === ELEMENT) return elements[n.el].qname;
+  if (n.kind === ATTRIBUTE && n.parent) {
+    for (const a of elements[n.parent.el].attributes) if (a.start === n.order) return a.qname;
+  }
+  return '';
 }
 
 export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
@@ -876,27 +926,25 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
       arity(2, 3);
       return (x) => {
         const s = stringArg(a0(x), fn);
-        const re = xsdRegex(stringArg(a1(x), fn), n > 2 ? stringArg(a2(x), fn) : '');
-        return [re.test(s)];
+        const flags = n > 2 ? stringArg(a2(x), fn) : '';
+        return [regex(() => compileXsdRegex(stringArg(a1(x), fn), flags).test(s))];
       };
     case 'replace':
       arity(3, 4);
       return (x) => {
         const s = stringArg(a0(x), fn);
         const pattern = stringArg(a1(x), fn);
-        const flags = n > 3 ? stringArg(a3(x), fn) : '';
-        const re = xsdRegex(pattern, flags);
-        if (re.test('')) throw new XPathDynamicError('FORX0003', `'${pattern}' matches the empty string`);
-        const global = new RegExp(re.source, `${re.flags}g`);
         const repl = stringArg(a2(x), fn);
-        // XPath replacement: `$n` groups, `\$` and `\\` escapes; no `$&` or `$<name>`.
-        return [
-          s.replace(global, (...m: unknown[]) =>
-            repl.replace(/\\([$\\])|\$([0-9])/g, (_all, esc: string | undefined, d: string | undefined) =>
-              esc !== undefined ? esc : String(m[Number(d)] ?? ''),
-            ),
-          ),
-        ];
+        const flags = n > 3 ? stringArg(a3(x), fn) : '';
+        return [regex(() => compileXsdRegex(pattern, flags).replace(s, repl))];
+      };
+    case 'tokenize':
+      arity(2, 3);
+      return (x) => {
+        const s = stringArg(a0(x), fn);
+        const pattern = stringArg(a1(x), fn);
+        const flags = n > 2 ? stringArg(a2(x), fn) : '';
+        return regex(() => compileXsdRegex(pattern, flags).tokenize(s));
       };
     case 'sum':
       arity(1, 2);
@@ -917,6 +965,17 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
     case 'current-date':
       arity(0, 0);
       return () => [rt.today];
+    case 'namespace-uri':
+    case 'local-name':
+    case 'name':
+      // SVRL locations test names this way (`*:X[namespace-uri()='…']`); see nodeName.
+      arity(0, 1);
+      return (x) => {
+        const node = n === 0 ? contextNode(x) : one(a0(x), fn);
+        if (node === undefined) return [''];
+        if (!(node instanceof XNode)) throw new XPathDynamicError('XPTY0004', `${fn}() needs a node`);
+        return [fn === 'namespace-uri' ? node.ns : fn === 'local-name' ? node.local : nodeName(node)];
+      };
     case 'xs:date':
       arity(1, 1);
       return (x) => castTo(a0(x), 'date', fn);
@@ -929,6 +988,453 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
     case 'xs:yearMonthDuration':
       arity(1, 1);
       return (x) => castTo(a0(x), 'yearMonth', fn);
+    case 'xs:dateTime':
+      arity(1, 1);
+      return (x) => castTo(a0(x), 'dateTime', fn);
+    case 'current-dateTime':
+      arity(0, 0);
+      return () => [rt.now];
+    case 'current-time':
+      arity(0, 0);
+      return () => castTo([rt.now], 'time', fn);
   }
+  const more = compileLibraryCall(fn, args);
+  if (more) return more;
   throw new XPathUnsupportedError(`function ${fn}() is not supported`);
+}
+
+// ---- the rest of the XPath 2.0 function library (F&O 2.0), over the engine's values ----
+// Numbers are xs:double throughout (the engine has no xs:decimal or xs:integer), so results that F&O
+// types as integer or decimal carry the same value as a double.
+
+/** Atomizes a sequence (F&O §2.4 fn:data). */
+function atomics(s: Seq): Atomic[] {
+  return s.map(atomize);
+}
+
+/** A numeric argument by the function conversion rules: untypedAtomic -> double; empty -> undefined. */
+function numericArg(s: Seq, fn: string): number | undefined {
+  const it = one(s, `${fn}()`);
+  if (it === undefined) return undefined;
+  const a = atomize(it);
+  if (typeof a === 'number') return a;
+  if (a instanceof Untyped) {
+    const d = toDouble(a.s);
+    if (Number.isNaN(d) && a.s.trim() !== 'NaN')
+      throw new XPathDynamicError('FORG0001', `'${a.s}' is not a valid xs:double`);
+    return d;
+  }
+  throw new XPathDynamicError('XPTY0004', `${fn}() expects a number, got ${typeName(a)}`);
+}
+
+function integerArg(s: Seq, fn: string): number {
+  const v = numericArg(s, fn);
+  if (v === undefined) throw new XPathDynamicError('XPTY0004', `${fn}() expects an integer, got ()`);
+  return v;
+}
+
+function dateArg(s: Seq, fn: string, kind: 'date' | 'time' | 'dateTime'): XDate | undefined {
+  const it = one(s, `${fn}()`);
+  if (it === undefined) return undefined;
+  const a = atomize(it);
+  if (a instanceof XDate && a.kind === kind) return a;
+  if (a instanceof Untyped)
+    return kind === 'date' ? parseDate(a.s) : kind === 'time' ? parseTime(a.s) : parseDateTime(a.s);
+  throw new XPathDynamicError('XPTY0004', `${fn}() expects an xs:${kind}, got ${typeName(a)}`);
+}
+
+function durationArg(s: Seq, fn: string): XDuration | undefined {
+  const it = one(s, `${fn}()`);
+  if (it === undefined) return undefined;
+  const a = atomize(it);
+  if (a instanceof XDuration) return a;
+  throw new XPathDynamicError('XPTY0004', `${fn}() expects a duration, got ${typeName(a)}`);
+}
+
+/** Values for fn:min/max/avg/sum: untypedAtomic cast to double (F&O §15.4). */
+function aggregateValues(s: Seq, fn: string): Atomic[] {
+  const out = atomics(s).map((a) => (a instanceof Untyped ? toDouble(a.s) : a));
+  if (out.length === 0) return out;
+  const kind = (a: Atomic): string =>
+    typeof a === 'number'
+      ? 'number'
+      : typeof a === 'string'
+        ? 'string'
+        : typeof a === 'boolean'
+          ? 'boolean'
+          : a instanceof XDate
+            ? a.kind
+            : a instanceof XDuration
+              ? a.kind
+              : 'other';
+  const k = kind(out[0]);
+  for (const a of out)
+    if (kind(a) !== k) throw new XPathDynamicError('FORG0006', `${fn}() over values of different types`);
+  if ((fn === 'avg' && (k === 'string' || k === 'boolean' || k === 'date' || k === 'time')) || k === 'other')
+    throw new XPathDynamicError('FORG0006', `${fn}() is not defined over ${typeName(out[0])}`);
+  return out;
+}
+
+function minMax(s: Seq, fn: 'min' | 'max'): Seq {
+  const vals = aggregateValues(s, fn);
+  if (vals.length === 0) return [];
+  if (vals.some((v) => typeof v === 'number' && Number.isNaN(v))) return [Number.NaN];
+  let best = vals[0];
+  for (const v of vals.slice(1)) if (compareValues(v, best, fn === 'min' ? '<' : '>')) best = v;
+  return [best];
+}
+
+/** XPath substring() positions (F&O §7.4.3): characters are code points, positions rounded. */
+function substringOf(s: string, start: number, length?: number): string {
+  const chars = [...s];
+  const from = roundXPath(start);
+  const to = length === undefined ? Number.POSITIVE_INFINITY : from + roundXPath(length);
+  let out = '';
+  for (let p = 1; p <= chars.length; p++) if (p >= from && p < to) out += chars[p - 1];
+  return out;
+}
+
+function compileLibraryCall(fn: string, args: Compiled[]): Compiled | undefined {
+  const n = args.length;
+  const arity = (min: number, max: number): void => {
+    if (n < min || n > max) throw new XPathUnsupportedError(`${fn}() does not take ${n} arguments`);
+  };
+  const [a0, a1, a2] = args;
+  const str = (c: Compiled, x: Ctx): string => stringArg(c(x), `${fn}()`);
+  switch (fn) {
+    case 'format-number':
+      arity(2, 3);
+      // A named decimal format needs an xsl:decimal-format, which Schematron cannot declare.
+      if (n === 3) throw new XPathUnsupportedError('format-number() with a named decimal format');
+      return (x) => {
+        const v = numericArg(a0(x), fn);
+        return [formatNumber(v === undefined ? Number.NaN : v, str(a1, x))];
+      };
+    case 'distinct-values':
+      arity(1, 2);
+      if (n === 2) throw new XPathUnsupportedError('distinct-values() with a collation');
+      return (x) => {
+        const seen = new Set<string>();
+        const out: Seq = [];
+        for (const a of atomics(a0(x))) {
+          const v = a instanceof Untyped ? a.s : a;
+          const k = distinctKey(v);
+          if (seen.has(k)) continue;
+          seen.add(k);
+          out.push(v);
+        }
+        return out;
+      };
+    case 'string-join':
+      arity(2, 2);
+      return (x) => [
+        atomics(a0(x))
+          .map((a) => stringOf(a))
+          .join(str(a1, x)),
+      ];
+    case 'substring':
+      arity(2, 3);
+      return (x) => {
+        const s = str(a0, x);
+        const start = numericArg(a1(x), fn) ?? Number.NaN;
+        return [substringOf(s, start, n > 2 ? (numericArg(a2(x), fn) ?? Number.NaN) : undefined)];
+      };
+    case 'substring-before':
+    case 'substring-after':
+      arity(2, 2);
+      return (x) => {
+        const s = str(a0, x);
+        const t = str(a1, x);
+        const i = s.indexOf(t);
+        if (i < 0) return [''];
+        return [fn === 'substring-before' ? s.slice(0, i) : s.slice(i + t.length)];
+      };
+    case 'upper-case':
+      arity(1, 1);
+      return (x) => [str(a0, x).toUpperCase()];
+    case 'lower-case':
+      arity(1, 1);
+      return (x) => [str(a0, x).toLowerCase()];
+    case 'translate':
+      arity(3, 3);
+      return (x) => {
+        const from = [...str(a1, x)];
+        const to = [...str(a2, x)];
+        const map = new Map<string, string>();
+        from.forEach((c, i) => {
+          if (!map.has(c)) map.set(c, to[i] ?? '');
+        });
+        return [[...str(a0, x)].map((c) => map.get(c) ?? c).join('')];
+      };
+    case 'compare':
+      arity(2, 3);
+      if (n === 3) throw new XPathUnsupportedError('compare() with a collation');
+      return (x) => {
+        const p = one(a0(x), fn);
+        const q = one(a1(x), fn);
+        if (p === undefined || q === undefined) return [];
+        const s = stringOf(p);
+        const t = stringOf(q);
+        return [s < t ? -1 : s > t ? 1 : 0];
+      };
+    case 'string-to-codepoints':
+      arity(1, 1);
+      return (x) => [...str(a0, x)].map((c) => c.codePointAt(0) as number);
+    case 'codepoints-to-string':
+      arity(1, 1);
+      return (x) => [
+        atomics(a0(x))
+          .map((a) => {
+            const cp = typeof a === 'number' ? a : a instanceof Untyped ? toDouble(a.s) : Number.NaN;
+            const legal =
+              Number.isInteger(cp) &&
+              (cp === 0x9 ||
+                cp === 0xa ||
+                cp === 0xd ||
+                (cp >= 0x20 && cp <= 0xd7ff) ||
+                (cp >= 0xe000 && cp <= 0xfffd) ||
+                (cp >= 0x10000 && cp <= 0x10ffff));
+            if (!legal) throw new XPathDynamicError('FOCH0001', `${cp} is not a legal XML character`);
+            return String.fromCodePoint(cp);
+          })
+          .join(''),
+      ];
+    case 'abs':
+    case 'floor':
+    case 'ceiling':
+    case 'round':
+      arity(1, 1);
+      return (x) => {
+        const v = numericArg(a0(x), fn);
+        if (v === undefined) return [];
+        return [
+          fn === 'abs'
+            ? Math.abs(v)
+            : fn === 'floor'
+              ? Math.floor(v)
+              : fn === 'ceiling'
+                ? Math.ceil(v)
+                : roundXPath(v),
+        ];
+      };
+    case 'round-half-to-even':
+      arity(1, 2);
+      return (x) => {
+        const v = numericArg(a0(x), fn);
+        if (v === undefined) return [];
+        return [roundHalfToEven(v, n > 1 ? integerArg(a1(x), fn) : 0)];
+      };
+    case 'min':
+    case 'max':
+      arity(1, 2);
+      if (n === 2) throw new XPathUnsupportedError(`${fn}() with a collation`);
+      return (x) => minMax(a0(x), fn);
+    case 'avg':
+      arity(1, 1);
+      return (x) => {
+        const vals = aggregateValues(a0(x), fn);
+        if (vals.length === 0) return [];
+        let acc = vals[0];
+        for (const v of vals.slice(1)) acc = arithmetic('+', acc, v);
+        return [arithmetic('div', acc, vals.length)];
+      };
+    case 'index-of':
+      arity(2, 3);
+      if (n === 3) throw new XPathUnsupportedError('index-of() with a collation');
+      return (x) => {
+        const target = one(a1(x), fn);
+        if (target === undefined) throw new XPathDynamicError('XPTY0004', 'index-of() needs a search value');
+        const t = atomize(target);
+        const tv = t instanceof Untyped ? t.s : t;
+        const out: Seq = [];
+        atomics(a0(x)).forEach((a, i) => {
+          const v = a instanceof Untyped ? a.s : a;
+          try {
+            if (compareValues(v, tv, '=')) out.push(i + 1);
+          } catch {
+            // Values that cannot be compared are not equal (F&O §15.1.3).
+          }
+        });
+        return out;
+      };
+    case 'reverse':
+      arity(1, 1);
+      return (x) => [...a0(x)].reverse();
+    case 'subsequence':
+      arity(2, 3);
+      return (x) => {
+        const items = a0(x);
+        const start = roundXPath(numericArg(a1(x), fn) ?? Number.NaN);
+        const end =
+          n > 2 ? start + roundXPath(numericArg(a2(x), fn) ?? Number.NaN) : Number.POSITIVE_INFINITY;
+        return items.filter((_, i) => i + 1 >= start && i + 1 < end);
+      };
+    case 'insert-before':
+      arity(3, 3);
+      return (x) => {
+        const items = a0(x);
+        const at = Math.min(Math.max(integerArg(a1(x), fn), 1), items.length + 1);
+        return [...items.slice(0, at - 1), ...a2(x), ...items.slice(at - 1)];
+      };
+    case 'remove':
+      arity(2, 2);
+      return (x) => {
+        const at = integerArg(a1(x), fn);
+        return a0(x).filter((_, i) => i + 1 !== at);
+      };
+    case 'zero-or-one':
+    case 'one-or-more':
+    case 'exactly-one':
+      arity(1, 1);
+      return (x) => {
+        const items = a0(x);
+        const ok =
+          fn === 'zero-or-one'
+            ? items.length <= 1
+            : fn === 'one-or-more'
+              ? items.length >= 1
+              : items.length === 1;
+        if (!ok)
+          throw new XPathDynamicError(
+            fn === 'zero-or-one' ? 'FORG0003' : fn === 'one-or-more' ? 'FORG0004' : 'FORG0005',
+            `${fn}() called with ${items.length} items`,
+          );
+        return items;
+      };
+    case 'data':
+      arity(1, 1);
+      return (x) => atomics(a0(x));
+    case 'local-name':
+    case 'namespace-uri':
+      arity(0, 1);
+      return (x) => {
+        const it = n === 0 ? x.item : one(a0(x), fn);
+        if (it === undefined) return [''];
+        if (!(it instanceof XNode)) throw new XPathDynamicError('XPTY0004', `${fn}() expects a node`);
+        return [fn === 'local-name' ? it.local : it.ns];
+      };
+    case 'year-from-date':
+    case 'month-from-date':
+    case 'day-from-date':
+      arity(1, 1);
+      return (x) => {
+        const d = dateArg(a0(x), fn, 'date');
+        if (!d) return [];
+        const p = dateParts(d);
+        return [fn === 'year-from-date' ? p.year : fn === 'month-from-date' ? p.month : p.day];
+      };
+    case 'year-from-dateTime':
+    case 'month-from-dateTime':
+    case 'day-from-dateTime':
+    case 'hours-from-dateTime':
+    case 'minutes-from-dateTime':
+    case 'seconds-from-dateTime':
+      arity(1, 1);
+      return (x) => {
+        const d = dateArg(a0(x), fn, 'dateTime');
+        if (!d) return [];
+        const p = dateParts(d);
+        const field = fn.slice(0, fn.indexOf('-'));
+        return [
+          field === 'year'
+            ? p.year
+            : field === 'month'
+              ? p.month
+              : field === 'day'
+                ? p.day
+                : field === 'hours'
+                  ? p.hours
+                  : field === 'minutes'
+                    ? p.minutes
+                    : p.seconds,
+        ];
+      };
+    case 'dateTime':
+      arity(2, 2);
+      return (x) => {
+        const d = dateArg(a0(x), fn, 'date');
+        const t = dateArg(a1(x), fn, 'time');
+        if (!d || !t) return [];
+        if (d.tz !== undefined && t.tz !== undefined && d.tz !== t.tz)
+          throw new XPathDynamicError('FORG0008', 'the date and the time have different time zones');
+        const ds = dateToString(d).replace(/(Z|[+-]\d{2}:\d{2})$/, '');
+        const ts = dateToString(t).replace(/(Z|[+-]\d{2}:\d{2})$/, '');
+        const tz = /(Z|[+-]\d{2}:\d{2})$/.exec(dateToString(d.tz !== undefined ? d : t))?.[1] ?? '';
+        return [parseDateTime(`${ds}T${ts}${tz}`)];
+      };
+    case 'hours-from-time':
+    case 'minutes-from-time':
+    case 'seconds-from-time':
+      arity(1, 1);
+      return (x) => {
+        const d = dateArg(a0(x), fn, 'time');
+        if (!d) return [];
+        const p = dateParts(d);
+        return [fn === 'hours-from-time' ? p.hours : fn === 'minutes-from-time' ? p.minutes : p.seconds];
+      };
+    case 'years-from-duration':
+    case 'months-from-duration':
+    case 'days-from-duration':
+    case 'hours-from-duration':
+    case 'minutes-from-duration':
+    case 'seconds-from-duration':
+      arity(1, 1);
+      return (x) => {
+        const d = durationArg(a0(x), fn);
+        if (!d) return [];
+        const p = durationParts(d);
+        const field = fn.slice(0, fn.indexOf('-')) as keyof typeof p;
+        return [p[field]];
+      };
+    case 'xs:string':
+      arity(1, 1);
+      return (x) => {
+        const it = one(a0(x), fn);
+        return it === undefined ? [] : [stringOf(it)];
+      };
+    case 'xs:double':
+    case 'xs:decimal':
+    case 'xs:integer':
+      arity(1, 1);
+      return (x) => {
+        const it = one(a0(x), fn);
+        if (it === undefined) return [];
+        const a = atomize(it);
+        let v: number;
+        if (typeof a === 'number') v = a;
+        else if (typeof a === 'boolean') v = a ? 1 : 0;
+        else if (typeof a === 'string' || a instanceof Untyped) {
+          const t = (typeof a === 'string' ? a : a.s).trim();
+          const lexical =
+            fn === 'xs:integer'
+              ? /^[+-]?[0-9]+$/
+              : fn === 'xs:decimal'
+                ? /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/
+                : /^(?:[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?INF|NaN)$/;
+          if (!lexical.test(t)) throw new XPathDynamicError('FORG0001', `'${t}' is not a valid ${fn}`);
+          v = toDouble(t);
+          if (t === 'NaN') v = Number.NaN;
+        } else throw new XPathDynamicError('XPTY0004', `cannot cast ${typeName(a)} to ${fn}`);
+        if (fn !== 'xs:double' && !Number.isFinite(v))
+          throw new XPathDynamicError('FOCA0002', `${v} cannot be cast to ${fn}`);
+        return [fn === 'xs:integer' ? Math.trunc(v) || 0 : v];
+      };
+    case 'xs:boolean':
+      arity(1, 1);
+      return (x) => {
+        const it = one(a0(x), fn);
+        if (it === undefined) return [];
+        const a = atomize(it);
+        if (typeof a === 'boolean') return [a];
+        if (typeof a === 'number') return [!(a === 0 || Number.isNaN(a))];
+        if (typeof a === 'string' || a instanceof Untyped) {
+          const t = (typeof a === 'string' ? a : a.s).trim();
+          if (t === 'true' || t === '1') return [true];
+          if (t === 'false' || t === '0') return [false];
+          throw new XPathDynamicError('FORG0001', `'${t}' is not a valid xs:boolean`);
+        }
+        throw new XPathDynamicError('XPTY0004', `cannot cast ${typeName(a)} to xs:boolean`);
+      };
+  }
+  return undefined;
 }

@@ -3,7 +3,7 @@
 // and the elements indexed by expanded name so that `//x` never rescans the tree. It wraps the index
 // and never edits it. No `vscode` import here, no I/O.
 
-import { contentEnd, decodeXmlText, textContent, type XmlIndex } from '../notice';
+import { characterData, contentEnd, decodeXmlText, textContent, type XmlIndex } from '../notice';
 
 export const DOCUMENT = 0;
 export const ELEMENT = 1;
@@ -117,7 +117,7 @@ export class XDocument {
     let from = e.startTagEnd;
     const push = (a: number, b: number): void => {
       if (b <= a) return;
-      const value = charData(index.text, a, b);
+      const value = characterData(index.text, a, b);
       if (value === '') return;
       const t = new XNode(this, TEXT, a, n, '', '', -1, value);
       if (out === NONE) out = [t];
@@ -140,31 +140,31 @@ function decodeAttr(index: XmlIndex, start: number, end: number): string {
   return decodeXmlText(spaced, 0, spaced.length);
 }
 
-/** Character data of text[a, b): entities decoded, CDATA unwrapped, comments and PIs dropped. */
-function charData(text: string, a: number, b: number): string {
-  const lt = text.indexOf('<', a);
-  if (lt < 0 || lt >= b) return decodeXmlText(text, a, b);
-  let out = '';
-  let i = a;
-  while (i < b) {
-    const next = text.indexOf('<', i);
-    const stop = next < 0 || next >= b ? b : next;
-    out += decodeXmlText(text, i, stop);
-    if (stop >= b) break;
-    if (text.startsWith('<![CDATA[', stop)) {
-      const e = text.indexOf(']]>', stop + 9);
-      const ce = e < 0 || e > b ? b : e;
-      out += text.slice(stop + 9, ce);
-      i = ce + 3;
-    } else if (text.startsWith('<!--', stop)) {
-      const e = text.indexOf('-->', stop + 4);
-      i = e < 0 ? b : e + 3;
-    } else {
-      const e = text.indexOf('?>', stop + 2);
-      i = e < 0 ? b : e + 2;
-    }
+/**
+ * Where a node is in the index, as plain numbers: the element's index in XmlIndex.elements (the owner
+ * element for an attribute or a text node), the attribute's index in its attributes, and the node's own
+ * start offset (`<` of an element, first character of an attribute name) so that a reader can tell that
+ * an index of another text no longer has the node there. Numbers, not XNodes: a report carrying them
+ * crosses a worker boundary by structured clone.
+ */
+export interface NodeRef {
+  element: number;
+  attribute?: number;
+  start: number;
+}
+
+/** The NodeRef of a node; undefined for the document node. */
+export function nodeRef(n: XNode): NodeRef | undefined {
+  if (n.kind === ELEMENT) return { element: n.el, start: n.order };
+  const owner = n.parent;
+  if (!owner || owner.kind !== ELEMENT) return undefined;
+  if (n.kind === ATTRIBUTE) {
+    const attrs = n.doc.index.elements[owner.el].attributes;
+    for (let a = 0; a < attrs.length; a++)
+      if (attrs[a].start === n.order) return { element: owner.el, attribute: a, start: n.order };
   }
-  return out;
+  // A text node: the finding goes on its element, as the SVRL location `…/text()` is placed.
+  return { element: owner.el, start: owner.order };
 }
 
 /** Sorts nodes into document order and drops duplicates (in place when possible). */

@@ -3,7 +3,9 @@
 // no I/O.
 
 export { type Compiled, compile, ebv, Runtime, type Scope, XPathUnsupportedError } from './compile';
-export { ATTRIBUTE, DOCUMENT, ELEMENT, TEXT, XDocument, XNode } from './document';
-export { type Ast, parseXPath, XPathSyntaxError } from './parser';
+export { ATTRIBUTE, DOCUMENT, ELEMENT, type NodeRef, nodeRef, TEXT, XDocument, XNode } from './document';
+export { LocationReader, LocationUnsupported, type LocNode } from './locate';
+export { type Ast, type NodeTest, parseXPath, XPathSyntaxError } from './parser';
+export { addAxis, contextualize, joinPaths } from './paths';
 export { isBalanced, splitOutsideBrackets, splitTopLevel } from './text';
-export { parseDate, XPathDynamicError } from './values';
+export { parseDate, parseDateTime, XPathDynamicError } from './values';

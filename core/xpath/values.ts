@@ -1,7 +1,8 @@
 // XPath 2.0 values and their semantics, as the SDK rules rely on them: untypedAtomic (node content)
 // promoted by the other operand in general comparisons, existential comparisons over sequences,
 // xs:date/xs:time with time zones, day-time and year-month durations and their arithmetic, number
-// formatting, and XSD regular expressions translated to JavaScript ones (with the `u` flag).
+// formatting (XPath's and XSLT 2.0's format-number pictures), rounding, distinct-values equality, date and
+// duration components, and XSD regular expressions translated to JavaScript ones (with the `u` flag).
 // Dynamic errors are thrown as XPathDynamicError with the W3C error code. No I/O.
 
 import { XNode } from './document';
@@ -13,7 +14,7 @@ export class Untyped {
 
 export class XDate {
   constructor(
-    readonly kind: 'date' | 'time',
+    readonly kind: 'date' | 'time' | 'dateTime',
     /** The starting instant in ms (time zone applied; implicit time zone = UTC). */
     readonly ms: number,
     /** Time zone offset in minutes, undefined when the value had none. */
@@ -79,7 +80,16 @@ export function numberToString(n: number): string {
   if (n === Number.POSITIVE_INFINITY) return 'INF';
   if (n === Number.NEGATIVE_INFINITY) return '-INF';
   if (Object.is(n, -0)) return '-0';
-  return String(n);
+  const js = String(n);
+  // Where JavaScript switches to an exponent (below 1e-6, from 1e21), XPath 2.0 F&O 17.1.2 writes the
+  // canonical xs:double: a mantissa with one digit before the point and at least one after, `E`, and
+  // the exponent without `+` (`1.0E21`, `1.5E-7`). Between, numbers are written as decimals, as
+  // integers and decimals are (the engine does not tell a double from a decimal there).
+  const e = js.indexOf('e');
+  if (e < 0) return js;
+  const mantissa = js.slice(0, e);
+  const exponent = js.slice(e + 1).replace(/^\+/, '');
+  return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}E${exponent}`;
 }
 
 const NUMBER_RE = /^\s*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*$/;
@@ -160,6 +170,32 @@ export function parseTime(s: string): XDate {
   return new XDate('time', ms, tz);
 }
 
+const DATETIME_RE =
+  /^\s*(-?[0-9]{4,})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2}(?:\.[0-9]+)?)(Z|[+-][0-9]{2}:[0-9]{2})?\s*$/;
+
+/** xs:dateTime (XSD 1.0 §3.2.7): `24:00:00` is the first instant of the next day. */
+export function parseDateTime(s: string): XDate {
+  const m = DATETIME_RE.exec(s);
+  const fail = (): never => {
+    throw new XPathDynamicError('FORG0001', `'${s}' is not a valid xs:dateTime`);
+  };
+  if (!m) return fail();
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  const h = Number(m[4]);
+  const mi = Number(m[5]);
+  const sec = Number(m[6]);
+  const tz = parseTz(m[7]);
+  const midnight24 = h === 24 && mi === 0 && sec === 0;
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || Number.isNaN(tz) || y === 0) return fail();
+  if ((h > 23 && !midnight24) || mi > 59 || sec >= 60) return fail();
+  const day = new Date(Date.UTC(2000, mo - 1, d));
+  day.setUTCFullYear(y);
+  const local = day.getTime() + (midnight24 ? 86_400_000 : ((h * 60 + mi) * 60 + sec) * 1000);
+  return new XDate('dateTime', Math.round(local) - (tz ?? 0) * 60_000, tz);
+}
+
 function pad(n: number, w = 2): string {
   return String(Math.trunc(Math.abs(n))).padStart(w, '0');
 }
@@ -172,13 +208,13 @@ function tzToString(tz: number | undefined): string {
 
 export function dateToString(d: XDate): string {
   const local = new Date(d.ms + (d.tz ?? 0) * 60_000);
-  if (d.kind === 'date') {
-    const y = local.getUTCFullYear();
-    return `${y < 0 ? '-' : ''}${pad(y, 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}${tzToString(d.tz)}`;
-  }
+  const y = local.getUTCFullYear();
+  const date = `${y < 0 ? '-' : ''}${pad(y, 4)}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}`;
+  if (d.kind === 'date') return `${date}${tzToString(d.tz)}`;
   const msPart = local.getUTCMilliseconds();
   const secs = `${pad(local.getUTCSeconds())}${msPart ? `.${String(msPart).padStart(3, '0').replace(/0+$/, '')}` : ''}`;
-  return `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${secs}${tzToString(d.tz)}`;
+  const time = `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${secs}`;
+  return `${d.kind === 'dateTime' ? `${date}T` : ''}${time}${tzToString(d.tz)}`;
 }
 
 const DUR_RE =
@@ -204,7 +240,8 @@ export function parseDuration(s: string, kind: 'dayTime' | 'yearMonth'): XDurati
   if (m[2] !== undefined || m[3] !== undefined) return fail();
   const ms =
     (((Number(m[4] ?? 0) * 24 + Number(m[5] ?? 0)) * 60 + Number(m[6] ?? 0)) * 60 + Number(m[7] ?? 0)) * 1000;
-  return new XDuration('dayTime', 0, Math.round(ms) * sign || 0);
+  // Not rounded: a fraction of a millisecond (`PT0.0001S`) is kept, as xs:dayTimeDuration requires.
+  return new XDuration('dayTime', 0, ms * sign || 0);
 }
 
 export function durationToString(d: XDuration): string {
@@ -221,7 +258,8 @@ export function durationToString(d: XDuration): string {
   a -= h * 3_600_000;
   const mi = Math.floor(a / 60_000);
   a -= mi * 60_000;
-  const sec = a / 1000;
+  // Written with at most nine decimals: what parsing and arithmetic in binary floating point can hold.
+  const sec = Number((a / 1000).toFixed(9));
   let t = '';
   if (h) t += `${h}H`;
   if (mi) t += `${mi}M`;
@@ -249,6 +287,7 @@ function addDayTime(d: XDate, ms: number): XDate {
     const wrapped = (((local + ms) % MS_PER_DAY) + MS_PER_DAY) % MS_PER_DAY;
     return new XDate('time', ref + wrapped - (d.tz ?? 0) * 60_000, d.tz);
   }
+  if (d.kind === 'dateTime') return new XDate('dateTime', d.ms + ms, d.tz);
   // A date plus a duration is the date of the resulting instant, in the date's own time zone.
   const local = d.ms + (d.tz ?? 0) * 60_000 + ms;
   const day = Math.floor(local / MS_PER_DAY) * MS_PER_DAY;
@@ -291,7 +330,7 @@ export function arithmetic(op: '+' | '-' | '*' | 'div' | 'idiv' | 'mod', a: Atom
   }
   if (x instanceof XDuration && typeof y === 'number' && (op === '*' || op === 'div')) {
     const f = op === '*' ? y : 1 / y;
-    return new XDuration(x.kind, Math.round(x.months * f), Math.round(x.ms * f));
+    return new XDuration(x.kind, Math.round(x.months * f), x.kind === 'dayTime' ? x.ms * f : 0);
   }
   if (typeof x === 'number' && y instanceof XDuration && op === '*') return arithmetic('*', y, x);
   throw new XPathDynamicError('XPTY0004', `${typeName(x)} ${op} ${typeName(y)} is not defined`);
@@ -351,7 +390,12 @@ function promote(u: Untyped, other: Atomic): Atomic {
     if (t === 'false' || t === '0') return false;
     throw new XPathDynamicError('FORG0001', `'${u.s}' is not a valid xs:boolean`);
   }
-  if (other instanceof XDate) return other.kind === 'date' ? parseDate(u.s) : parseTime(u.s);
+  if (other instanceof XDate)
+    return other.kind === 'date'
+      ? parseDate(u.s)
+      : other.kind === 'time'
+        ? parseTime(u.s)
+        : parseDateTime(u.s);
   return parseDuration(u.s, other.kind);
 }
 
@@ -365,163 +409,292 @@ export function compareGeneral(a: Atomic, b: Atomic, op: CmpOp): boolean {
   return compareValues(a, b, op);
 }
 
-// ---- regular expressions ----
+// ---- numeric functions (F&O 2.0 §6.4), over xs:double ----
 
-const regexCache = new Map<string, RegExp>();
-
-const BLOCKS: Record<string, string> = {
-  IsBasicLatin: '\\u0000-\\u007F',
-  IsLatin1Supplement: '\\u0080-\\u00FF',
-  IsLatinExtendedA: '\\u0100-\\u017F',
-  IsLatinExtendedB: '\\u0180-\\u024F',
-  IsGreek: '\\u0370-\\u03FF',
-  IsCyrillic: '\\u0400-\\u04FF',
-};
-const NAME_START_CLASS =
-  ':A-Z_a-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD';
-const NAME_CLASS = `${NAME_START_CLASS}\\-.0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040`;
+/** fn:round (F&O §6.4.4): half rounds towards positive infinity; NaN, ±INF, ±0 unchanged. */
+export function roundXPath(x: number): number {
+  if (!Number.isFinite(x) || x === 0) return x;
+  const r = Math.floor(x + 0.5);
+  // -0.5 rounds to -0 (F&O §6.4.4 example: round(-2.5) is -2, round(-0.4) is -0).
+  return r === 0 && x < 0 ? -0 : r;
+}
 
 /**
- * An XSD/XPath regular expression as a JavaScript one (`u` flag): `\p{..}` categories and blocks,
- * `\i` `\c` `\I` `\C`, XSD's `\s` `\d` `\w` and `.`, and character-class subtraction `[a-z-[aeiou]]`.
- * Throws FORX0002 on what it cannot translate.
+ * fn:round-half-to-even (F&O §6.4.5) at `precision` decimal digits. Works on the shortest decimal form
+ * of the double (as Saxon does when it converts a double to decimal for rounding), so that 0.125 and
+ * 2.675 round from the digits the user wrote, not from their binary approximation.
  */
-export function xsdRegex(pattern: string, flags = ''): RegExp {
-  const key = `${flags}\u0000${pattern}`;
-  const hit = regexCache.get(key);
-  if (hit) return hit;
-  if (/[^smix]/.test(flags))
-    throw new XPathDynamicError('FORX0001', `invalid regular expression flags '${flags}'`);
-  let src = flags.includes('x') ? pattern.replace(/[ \t\n\r]/g, '') : pattern;
-  src = translate(src, flags.includes('s'));
-  let re: RegExp;
-  try {
-    re = new RegExp(src, `u${flags.includes('i') ? 'i' : ''}${flags.includes('m') ? 'm' : ''}`);
-  } catch (e) {
-    throw new XPathDynamicError(
-      'FORX0002',
-      `invalid regular expression '${pattern}': ${(e as Error).message}`,
-    );
-  }
-  regexCache.set(key, re);
-  return re;
+export function roundHalfToEven(x: number, precision = 0): number {
+  if (!Number.isFinite(x) || x === 0) return x;
+  const digits = decimalDigits(Math.abs(x));
+  const rounded = roundDigits(digits, precision);
+  const v = Number(rounded) * (x < 0 ? -1 : 1);
+  return v === 0 && x < 0 ? -0 : v;
 }
 
-const SYNTAX = new Set([...'\\^$.|?*+()[]{}/-']);
-
-function escapeChar(c: string): string {
-  return SYNTAX.has(c) ? `\\${c}` : c;
+/** A non-negative finite double as plain decimal digits (no exponent): `1e21` -> `1000000000000000000000`. */
+export function decimalDigits(x: number): string {
+  const s = String(x);
+  const m = /^(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+  if (!m) return s;
+  const int = m[1];
+  const frac = m[2] ?? '';
+  const exp = Number(m[3]);
+  const all = int + frac;
+  const point = int.length + exp;
+  if (point <= 0) return `0.${'0'.repeat(-point)}${all}`.replace(/\.?0+$/, '') || '0';
+  if (point >= all.length) return all + '0'.repeat(point - all.length);
+  return `${all.slice(0, point)}.${all.slice(point)}`;
 }
 
-function translate(p: string, dotAll: boolean): string {
-  let out = '';
-  let i = 0;
-  const fail = (why: string): never => {
-    throw new XPathDynamicError('FORX0002', `invalid regular expression '${p}': ${why}`);
-  };
-  /** An escape at p[i] === '\\'; returns [class-body fragment, standalone fragment]. */
-  const readEscape = (): [string, string] => {
-    const c = p[i + 1];
-    if (c === undefined) return fail('trailing backslash');
-    i += 2;
-    if (c === 'p' || c === 'P') {
-      const close = p.indexOf('}', i);
-      if (p[i] !== '{' || close < 0) return fail('bad \\p');
-      const name = p.slice(i + 1, close);
-      i = close + 1;
-      if (name.startsWith('Is')) {
-        const range = BLOCKS[name];
-        if (!range) return fail(`unknown block ${name}`);
-        return c === 'p' ? [range, `[${range}]`] : fail('negated block in a class');
-      }
-      const frag = `\\${c}{${name}}`;
-      return [frag, frag];
-    }
-    switch (c) {
-      case 'i':
-        return [NAME_START_CLASS, `[${NAME_START_CLASS}]`];
-      case 'c':
-        return [NAME_CLASS, `[${NAME_CLASS}]`];
-      case 'I':
-        return ['', `[^${NAME_START_CLASS}]`];
-      case 'C':
-        return ['', `[^${NAME_CLASS}]`];
-      case 's':
-        return [' \\t\\n\\r', '[ \\t\\n\\r]'];
-      case 'S':
-        return ['', '[^ \\t\\n\\r]'];
-      case 'd':
-        return ['\\p{Nd}', '\\p{Nd}'];
-      case 'D':
-        return ['\\P{Nd}', '\\P{Nd}'];
-      case 'w':
-        return ['', '[^\\p{P}\\p{Z}\\p{C}]'];
-      case 'W':
-        return ['\\p{P}\\p{Z}\\p{C}', '[\\p{P}\\p{Z}\\p{C}]'];
-      case 'n':
-        return ['\\n', '\\n'];
-      case 'r':
-        return ['\\r', '\\r'];
-      case 't':
-        return ['\\t', '\\t'];
-      default:
-        if (/[0-9]/.test(c)) {
-          let digits = c;
-          while (i < p.length && /[0-9]/.test(p[i])) digits += p[i++];
-          return [fail('back-reference in a class'), `\\${digits}`];
-        }
-        if ('\\|.-^?*+{}()[]$'.includes(c)) return [`\\${c}`, `\\${c}`];
-        return fail(`unknown escape \\${c}`);
-    }
-  };
-  const charClass = (): string => {
-    // p[i] === '['
-    i++;
-    let negate = false;
-    if (p[i] === '^') {
-      negate = true;
-      i++;
-    }
-    let body = '';
-    let subtract: string | undefined;
-    let first = true;
-    while (i < p.length && p[i] !== ']') {
-      if (p[i] === '-' && p[i + 1] === '[') {
-        i++;
-        subtract = charClass();
-        if (p[i] !== ']') fail('subtraction must end the class');
+/** Rounds a plain decimal string (no sign) half-to-even at `precision` fraction digits (may be < 0). */
+function roundDigits(s: string, precision: number): string {
+  const [ip, fp = ''] = s.split('.');
+  const digits = ip + fp;
+  const point = ip.length;
+  const keep = point + precision;
+  if (keep >= digits.length) return s;
+  if (keep < 0) return '0';
+  const head = digits.slice(0, keep);
+  const first = digits.charCodeAt(keep) - 48;
+  const restNonZero = /[1-9]/.test(digits.slice(keep + 1));
+  const last = keep > 0 ? digits.charCodeAt(keep - 1) - 48 : 0;
+  const up = first > 5 || (first === 5 && (restNonZero || last % 2 === 1));
+  let body = head;
+  if (up) {
+    const arr = [...(head || '0')].map(Number);
+    let i = arr.length - 1;
+    while (i >= 0) {
+      if (arr[i] === 9) {
+        arr[i] = 0;
+        i--;
+      } else {
+        arr[i]++;
         break;
       }
-      if (p[i] === '\\') {
-        const [frag] = readEscape();
-        if (frag === '') fail('negated escape inside a class');
-        body += frag;
-      } else if (p[i] === '-' && !first && p[i + 1] !== ']') {
-        body += '-';
-        i++;
-      } else {
-        body += p[i] === '-' ? '\\-' : escapeChar(p[i]);
-        i++;
-      }
-      first = false;
     }
-    if (p[i] !== ']') fail('unterminated character class');
-    i++;
-    const cls = `[${negate ? '^' : ''}${body}]`;
-    return subtract === undefined ? cls : `(?:(?!${subtract})${cls})`;
+    body = (i < 0 ? '1' : '') + arr.join('');
+    if (!head) return precision < 0 ? `1${'0'.repeat(-precision)}` : body;
+  }
+  const intLen = body.length - Math.max(precision, 0);
+  if (precision <= 0) return (body || '0') + '0'.repeat(-precision);
+  const ints = body.slice(0, intLen) || '0';
+  return `${ints}.${body.slice(intLen)}`;
+}
+
+// ---- format-number (XSLT 2.0 §16.4) with the default decimal format ----
+
+const DF = {
+  decimal: '.',
+  grouping: ',',
+  percent: '%',
+  perMille: '\u2030',
+  zero: '0',
+  digit: '#',
+  pattern: ';',
+  minus: '-',
+  infinity: 'Infinity',
+  nan: 'NaN',
+};
+
+interface SubPicture {
+  prefix: string;
+  suffix: string;
+  minInt: number;
+  minFrac: number;
+  maxFrac: number;
+  /** Grouping positions in the integer part, counted from the decimal separator. */
+  intGroups: number[];
+  /** Grouping positions in the fraction, counted from the decimal separator. */
+  fracGroups: number[];
+  percent: boolean;
+  perMille: boolean;
+}
+
+function pictureError(picture: string, why: string): never {
+  throw new XPathDynamicError('XTDE1310', `invalid picture string '${picture}' for format-number(): ${why}`);
+}
+
+const isDigitSign = (c: string): boolean => c === DF.digit || (c >= '0' && c <= '9');
+const isActive = (c: string): boolean => isDigitSign(c) || c === DF.decimal || c === DF.grouping;
+
+function parseSubPicture(sub: string, picture: string): SubPicture {
+  const chars = [...sub];
+  let first = -1;
+  let last = -1;
+  chars.forEach((c, i) => {
+    if (isActive(c)) {
+      if (first < 0) first = i;
+      last = i;
+    }
+  });
+  const digitCount = chars.filter(isDigitSign).length;
+  if (digitCount === 0) pictureError(picture, 'a sub-picture must contain at least one digit sign');
+  const prefix = chars.slice(0, first).join('');
+  const suffix = chars.slice(last + 1).join('');
+  const body = chars.slice(first, last + 1);
+  const passiveInBody = body.find((c) => !isActive(c));
+  if (passiveInBody !== undefined)
+    pictureError(picture, `a passive character '${passiveInBody}' between active characters`);
+  if (body.filter((c) => c === DF.decimal).length > 1)
+    pictureError(picture, 'more than one decimal separator');
+  const pc = chars.filter((c) => c === DF.percent).length;
+  const pm = chars.filter((c) => c === DF.perMille).length;
+  if (pc + pm > 1) pictureError(picture, 'more than one percent or per-mille sign');
+  const dot = body.indexOf(DF.decimal);
+  const intPart = dot < 0 ? body : body.slice(0, dot);
+  const fracPart = dot < 0 ? [] : body.slice(dot + 1);
+  // A zero digit may not follow an optional digit in the integer part, nor precede one in the fraction.
+  const intDigits = intPart.filter(isDigitSign);
+  const firstZero = intDigits.findIndex((c) => c !== DF.digit);
+  if (firstZero >= 0 && intDigits.slice(firstZero).includes(DF.digit))
+    pictureError(picture, "'#' after '0' in the integer part");
+  const fracDigits = fracPart.filter(isDigitSign);
+  const firstHash = fracDigits.indexOf(DF.digit);
+  if (firstHash >= 0 && fracDigits.slice(firstHash).some((c) => c !== DF.digit))
+    pictureError(picture, "'0' after '#' in the fractional part");
+  if (intPart.length > 0 && intPart[intPart.length - 1] === DF.grouping)
+    pictureError(picture, 'a grouping separator next to the decimal separator');
+  if (fracPart.length > 0 && fracPart[0] === DF.grouping)
+    pictureError(picture, 'a grouping separator next to the decimal separator');
+  for (let i = 1; i < body.length; i++)
+    if (body[i] === DF.grouping && body[i - 1] === DF.grouping)
+      pictureError(picture, 'adjacent grouping separators');
+  const intGroups: number[] = [];
+  let seen = 0;
+  for (let i = intPart.length - 1; i >= 0; i--) {
+    if (intPart[i] === DF.grouping) intGroups.push(seen);
+    else seen++;
+  }
+  const fracGroups: number[] = [];
+  seen = 0;
+  for (const c of fracPart) {
+    if (c === DF.grouping) fracGroups.push(seen);
+    else seen++;
+  }
+  let minInt = intDigits.filter((c) => c !== DF.digit).length;
+  const minFrac = fracDigits.filter((c) => c !== DF.digit).length;
+  const maxFrac = fracDigits.length;
+  // XSLT 2.0 §16.4.3: with no zero digit in the integer part and no decimal separator, one digit.
+  if (minInt === 0 && dot < 0) minInt = 1;
+  return {
+    prefix,
+    suffix,
+    minInt,
+    minFrac,
+    maxFrac,
+    intGroups,
+    fracGroups,
+    percent: pc > 0,
+    perMille: pm > 0,
   };
-  while (i < p.length) {
-    const c = p[i];
-    if (c === '\\') out += readEscape()[1];
-    else if (c === '[') out += charClass();
-    else if (c === '.') {
-      out += dotAll ? '[^]' : '[^\\n\\r]';
-      i++;
-    } else if (c === '(' && p[i + 1] === '?') fail('(? is not XSD syntax');
-    else {
-      out += c;
-      i++;
-    }
+}
+
+function insertGroups(digits: string, groups: number[], fromRight: boolean): string {
+  if (groups.length === 0 || digits.length < 2) return digits;
+  // Regular grouping (positions N, 2N, 3N…, XSLT 2.0 §16.4.3) repeats as far as the number needs.
+  const g = Math.min(...groups);
+  const regular =
+    fromRight &&
+    g > 0 &&
+    groups.every((p) => p % g === 0) &&
+    new Set(groups).size === Math.max(...groups) / g;
+  const at = new Set(groups);
+  const n = digits.length;
+  let out = '';
+  for (let i = 0; i < n; i++) {
+    // Digits on the side of the separator the positions count: right of it for the integer part.
+    const count = fromRight ? n - i : i;
+    if (i > 0 && (regular ? count % g === 0 : at.has(count))) out += DF.grouping;
+    out += digits[i];
   }
   return out;
+}
+
+/** fn:format-number with the default decimal format (XSLT 2.0 §16.4); `value` is an xs:double. */
+export function formatNumber(value: number, picture: string): string {
+  const subs = picture.split(DF.pattern);
+  if (subs.length > 2) pictureError(picture, 'more than one pattern separator');
+  const pos = parseSubPicture(subs[0], picture);
+  const neg = subs.length === 2 ? parseSubPicture(subs[1], picture) : undefined;
+  if (Number.isNaN(value)) return DF.nan;
+  const negative = value < 0 || Object.is(value, -0);
+  const sp = negative && neg ? neg : pos;
+  const prefix = negative && !neg ? DF.minus + pos.prefix : sp.prefix;
+  let v = Math.abs(value);
+  if (sp.percent) v *= 100;
+  else if (sp.perMille) v *= 1000;
+  if (!Number.isFinite(v)) return prefix + DF.infinity + sp.suffix;
+  const rounded = roundDigits(decimalDigits(v), sp.maxFrac);
+  let [ip, fp = ''] = rounded.split('.');
+  ip = ip.replace(/^0+/, '');
+  if (ip.length < sp.minInt) ip = ip.padStart(sp.minInt, '0');
+  fp = fp.replace(/0+$/, '');
+  if (fp.length < sp.minFrac) fp = fp.padEnd(sp.minFrac, '0');
+  // XSLT 2.0: if there is no integer digit and no fraction digit, the result still shows one zero.
+  if (ip === '' && fp === '') ip = '0';
+  const intText = insertGroups(ip, sp.intGroups, true);
+  const fracText = insertGroups(fp, sp.fracGroups, false);
+  return prefix + intText + (fracText ? DF.decimal + fracText : '') + sp.suffix;
+}
+
+// ---- distinct-values and sequence equality (F&O §15.1.6) ----
+
+/** A key under which two atomic values are equal for fn:distinct-values; NaN equals NaN. */
+export function distinctKey(a: Atomic): string {
+  if (a instanceof Untyped) return `s:${a.s}`;
+  if (typeof a === 'string') return `s:${a}`;
+  if (typeof a === 'number') return Number.isNaN(a) ? 'n:NaN' : `n:${a === 0 ? 0 : a}`;
+  if (typeof a === 'boolean') return `b:${a}`;
+  if (a instanceof XDate) return `${a.kind}:${a.ms}:${a.tz === undefined ? 'local' : 'tz'}`;
+  return `d:${a.kind === 'yearMonth' ? a.months * 2_629_746_000 : a.ms}:${a.months}:${a.ms}`;
+}
+
+/** The year, month, day (and hours, minutes, seconds of a time) of a date in its own time zone. */
+export function dateParts(d: XDate): {
+  year: number;
+  month: number;
+  day: number;
+  hours: number;
+  minutes: number;
+  seconds: number;
+} {
+  const local = new Date(d.ms + (d.tz ?? 0) * 60_000);
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    hours: local.getUTCHours(),
+    minutes: local.getUTCMinutes(),
+    seconds: local.getUTCSeconds() + local.getUTCMilliseconds() / 1000,
+  };
+}
+
+/** Components of a duration (F&O §10.5): years, months, days, hours, minutes, seconds, with its sign. */
+export function durationParts(d: XDuration): {
+  years: number;
+  months: number;
+  days: number;
+  hours: number;
+  minutes: number;
+  seconds: number;
+} {
+  const sign = d.months < 0 || d.ms < 0 ? -1 : 1;
+  const m = Math.abs(d.months);
+  let a = Math.abs(d.ms);
+  const days = Math.floor(a / MS_PER_DAY);
+  a -= days * MS_PER_DAY;
+  const hours = Math.floor(a / 3_600_000);
+  a -= hours * 3_600_000;
+  const minutes = Math.floor(a / 60_000);
+  a -= minutes * 60_000;
+  const z = (n: number): number => (n === 0 ? 0 : sign * n);
+  return {
+    years: z(Math.floor(m / 12)),
+    months: z(m % 12),
+    days: z(days),
+    hours: z(hours),
+    minutes: z(minutes),
+    seconds: z(a / 1000),
+  };
 }

@@ -8,14 +8,15 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
+  type CancellationToken,
   type CodeAction,
   CodeActionKind,
   type CompletionItem,
   CompletionItemKind,
   type Connection,
   type Diagnostic,
-  type DiagnosticRelatedInformation,
   type DocumentSymbol,
+  ErrorCodes,
   InsertTextFormat,
   InsertTextMode,
   type Location,
@@ -29,10 +30,10 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   codeActions,
   completeAt,
+  completeFindings,
   definitionOf,
   documentSymbols,
   hoverAt,
-  locateField,
   type NoticeSymbol,
   newNoticeChecked,
   newNoticeChoices,
@@ -40,11 +41,11 @@ import {
   prepareRename,
   referencesOf,
   renameIdentifier,
-  ruleDocUrl,
   type SdkKnowledge,
   sameDiagnostic,
   sdkKnowledge,
 } from '../../core/authoring';
+import type { Finding } from '../../core/findings';
 import { declaredSdkVersion, indexXml, noticeKindOf, type XmlIndex } from '../../core/notice';
 import {
   type NewNoticeChoicesParams,
@@ -53,14 +54,25 @@ import {
   type NewNoticeParams,
   NewNoticeRequest,
   type NewNoticeResult,
+  type NoticeSdkVersionItem,
+  type NoticeSdkVersionsParams,
+  NoticeSdkVersionsRequest,
   type NoticeSubtypeItem,
   type NoticeSubtypesParams,
   NoticeSubtypesRequest,
 } from '../../core/protocol';
 import { loadRuleSet, phaseForSubType, RuleSetError } from '../../core/schematron';
-import { availableSdkReleases, chooseSdkRelease, compareSdkVersions, type SdkRelease } from '../../core/sdk';
+import {
+  availableSdkReleases,
+  chooseSdkRelease,
+  compareSdkVersions,
+  minorOf,
+  type SdkRelease,
+} from '../../core/sdk';
+import { type SdkVersionRange, sdkLifecycle } from '../../core/services';
 import type { EformsSettings } from '../../core/settings';
-import { runSafeAsync } from '../run-safe';
+import { documentIndexes } from '../index-cache';
+import { cancelled, runSafeAsync } from '../run-safe';
 
 export const AUTHORING_CAPABILITIES: ServerCapabilities = {
   hoverProvider: true,
@@ -80,6 +92,10 @@ export interface AuthoringDeps {
   log: (message: string) => void;
   /** The SDK download cache the local rules read too, so a downloaded release also helps authoring. */
   sdkCacheRoot?: string;
+  /** What the validation service accepts (cached by the caller); undefined when it is not known. */
+  versionRange?: (settings: EformsSettings) => Promise<SdkVersionRange | undefined>;
+  /** Today as `YYYY-MM-DD` (tests fix it). */
+  today?: () => string;
 }
 
 const SYMBOL_KINDS: Record<NoticeSymbol['kind'], SymbolKind> = {
@@ -93,9 +109,6 @@ const SYMBOL_KINDS: Record<NoticeSymbol['kind'], SymbolKind> = {
   party: SymbolKind.Interface,
   group: SymbolKind.Namespace,
 };
-
-/** Related places shown per diagnostic: more would bury the one the rule is about. */
-const MAX_RELATED = 3;
 
 const COMPLETION_KINDS = {
   value: CompletionItemKind.Value,
@@ -123,7 +136,11 @@ export class Authoring {
     this.folders = uris.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u));
   }
 
-  private async fileSymbols(file: string, uri: string): Promise<NoticeSymbol[] | undefined> {
+  private async fileSymbols(
+    file: string,
+    uri: string,
+    spent: { files: number; bytes: number },
+  ): Promise<NoticeSymbol[] | undefined | 'over-budget'> {
     let stat: { mtimeMs: number; size: number };
     try {
       stat = statSync(file);
@@ -132,6 +149,13 @@ export class Authoring {
     }
     const cached = this.files.get(file);
     if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.symbols;
+    if (
+      spent.files >= WORKSPACE_SYMBOL_BUDGET.files ||
+      (spent.files > 0 && spent.bytes + stat.size > WORKSPACE_SYMBOL_BUDGET.bytes)
+    )
+      return 'over-budget';
+    spent.files++;
+    spent.bytes += stat.size;
     let symbols: NoticeSymbol[] | undefined;
     try {
       const text = readFileSync(file, 'utf8');
@@ -149,43 +173,31 @@ export class Authoring {
   }
 
   /**
-   * Adds to the diagnostics about to be published a link to the rule's documentation and, for a rule
-   * that involves other fields, where those are in the notice; then keeps them for "fix all".
-   * Synchronous, so that publications keep their order: it uses the SDK this document was last served
-   * with, and leaves diagnostics as they are before that.
+   * The findings about to be published, completed in core (node, rule link, related places) with the
+   * SDK and language this document was last served with (no related places before that), on the
+   * index they were placed on. Synchronous, so that publications keep their order.
    */
+  completeFindings(uri: string, findings: Finding[], placedOn?: XmlIndex): Finding[] {
+    if (findings.length === 0) return findings;
+    const doc = placedOn ? undefined : this.d.documents.get(uri);
+    const index = placedOn ?? (doc ? this.indexFor(uri, doc) : undefined);
+    if (!index) return findings;
+    return completeFindings(findings, {
+      index,
+      sdk: this.sdkOf.get(uri),
+      language: this.language.get(uri) ?? 'en',
+    });
+  }
+
+  /** Keeps the diagnostics just published for "fix all"; they are final (nothing is added here). */
   diagnosticsPublished(uri: string, diagnostics: Diagnostic[]): void {
     this.published.set(uri, diagnostics);
-    const sdk = this.sdkOf.get(uri);
-    let index: XmlIndex | undefined;
-    for (const d of diagnostics) {
-      const code = typeof d.code === 'string' ? d.code : undefined;
-      if (!code || !/^BR-[A-Z]+-\d{5}-\d{4}$/.test(code)) continue;
-      d.codeDescription = { href: ruleDocUrl(code) };
-      const rule = sdk?.ruleFields(code);
-      if (!sdk || !rule || rule.involved.length === 0) continue;
-      if (!index) {
-        const doc = this.d.documents.get(uri);
-        if (!doc) return;
-        index = this.indexFor(uri, doc);
-      }
-      const related: DiagnosticRelatedInformation[] = [];
-      for (const id of rule.involved.slice(0, MAX_RELATED)) {
-        const e = locateField(index, sdk, id);
-        if (!e) continue;
-        related.push({
-          location: { uri, range: { start: index.positionAt(e.start), end: index.positionAt(e.nameEnd) } },
-          message: `${id} · ${sdk.fieldLabel(id, this.language.get(uri) ?? 'en')}`,
-        });
-      }
-      if (related.length > 0) d.relatedInformation = related;
-    }
   }
 
   private indexFor(uri: string, doc: TextDocument): XmlIndex {
     let cached = this.indexes.get(uri);
     if (!cached || cached.version !== doc.version) {
-      cached = { version: doc.version, index: indexXml(doc.getText()) };
+      cached = { version: doc.version, index: documentIndexes.get(uri, doc.version, doc.getText()) };
       this.indexes.set(uri, cached);
     }
     return cached.index;
@@ -208,8 +220,8 @@ export class Authoring {
     // Loads the SDK while the notice opens, so that the first hover does not wait for fields.json and
     // the first diagnostics get their related places.
     this.d.documents.onDidOpen((e) => void this.safe('warm-up', undefined, () => this.at(e.document.uri)));
-    c.onHover((p) =>
-      this.safe('hover', null, async () => {
+    c.onHover((p, token) =>
+      this.request('hover', null, token, async () => {
         const at = await this.at(p.textDocument.uri);
         if (!at) return null;
         const h = hoverAt(
@@ -221,8 +233,8 @@ export class Authoring {
         return h ? { contents: { kind: 'markdown' as const, value: h.markdown }, range: h.range } : null;
       }),
     );
-    c.onCompletion((p) =>
-      this.safe('completion', null, async () => {
+    c.onCompletion((p, token) =>
+      this.request('completion', null, token, async () => {
         const at = await this.at(p.textDocument.uri);
         if (!at?.sdk) return null;
         const items = completeAt(
@@ -253,8 +265,8 @@ export class Authoring {
         };
       }),
     );
-    c.onCodeAction((p) =>
-      this.safe('code actions', null, async () => {
+    c.onCodeAction((p, token) =>
+      this.request('code actions', null, token, async () => {
         const at = await this.at(p.textDocument.uri);
         if (!at) return null;
         const all = this.published.get(p.textDocument.uri) ?? [];
@@ -280,14 +292,14 @@ export class Authoring {
         );
       }),
     );
-    c.onDocumentSymbol((p) =>
-      this.safe('document symbols', null, async () => {
+    c.onDocumentSymbol((p, token) =>
+      this.request('document symbols', null, token, async () => {
         const at = await this.at(p.textDocument.uri);
         return at ? documentSymbols(at.index, at.sdk).map(toDocumentSymbol) : null;
       }),
     );
-    c.onWorkspaceSymbol((p) =>
-      this.safe('workspace symbols', [], async () => {
+    c.onWorkspaceSymbol((p, token) =>
+      this.request('workspace symbols', [], token, async () => {
         const q = p.query.trim().toLowerCase();
         const out: WorkspaceSymbol[] = [];
         const walk = (uri: string, syms: NoticeSymbol[], container?: string) => {
@@ -309,30 +321,54 @@ export class Authoring {
         };
         const open = new Set<string>();
         for (const doc of this.d.documents.all()) {
+          if (token.isCancellationRequested) return out;
           open.add(doc.uri);
           const at = await this.at(doc.uri);
           if (at) walk(doc.uri, documentSymbols(at.index, at.sdk));
         }
-        // Notices on disk in the workspace folders, read once per modification.
-        for (const file of noticeFiles(this.folders)) {
+        // Notices on disk in the workspace folders, read once per modification. Between two files the
+        // event loop turns, so that a cancellation (the next keystroke) is read and stops the walk; and
+        // one request reads at most WORKSPACE_SYMBOL_BUDGET: the next request goes on from the cache.
+        const files = noticeFiles(this.folders, token);
+        const spent = { files: 0, bytes: 0 };
+        let stopped: 'cancelled' | 'budget' | undefined;
+        for (const file of files) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          if (token.isCancellationRequested) {
+            stopped = 'cancelled';
+            break;
+          }
           const uri = pathToFileURL(file).toString();
           if (open.has(uri)) continue;
-          const syms = await this.fileSymbols(file, uri);
+          const syms = await this.fileSymbols(file, uri, spent);
+          if (syms === 'over-budget') {
+            stopped = 'budget';
+            break;
+          }
           if (syms) walk(uri, syms);
         }
+        this.d.log(
+          `workspace symbols: read ${spent.files} file(s) (${spent.bytes} bytes) of ${files.length} on disk${
+            stopped === 'cancelled'
+              ? '; cancelled'
+              : stopped === 'budget'
+                ? '; the rest on the next request (per-request budget)'
+                : ''
+          }`,
+        );
         return out;
       }),
     );
-    c.onDefinition((p) =>
-      this.safe('definition', null, async () => {
+    c.onDefinition((p, token) =>
+      this.request('definition', null, token, async () => {
         const at = await this.at(p.textDocument.uri);
         if (!at) return null;
         const r = definitionOf(at.index, at.sdk, at.index.offsetAt(p.position.line, p.position.character));
         return r ? ({ uri: p.textDocument.uri, range: r } satisfies Location) : null;
       }),
     );
-    c.onReferences((p) =>
-      this.safe('references', null, async () => {
+    c.onReferences((p, token) =>
+      this.request('references', null, token, async () => {
         const at = await this.at(p.textDocument.uri);
         if (!at) return null;
         const offset = at.index.offsetAt(p.position.line, p.position.character);
@@ -341,8 +377,8 @@ export class Authoring {
         );
       }),
     );
-    c.onPrepareRename((p) =>
-      this.safe('prepare rename', null, async () => {
+    c.onPrepareRename((p, token) =>
+      this.request('prepare rename', null, token, async () => {
         const at = await this.at(p.textDocument.uri);
         if (!at) return null;
         return (
@@ -350,8 +386,16 @@ export class Authoring {
         );
       }),
     );
-    c.onRenameRequest(async (p) => {
-      const at = await this.safe('rename', undefined, () => this.at(p.textDocument.uri));
+    c.onRenameRequest(async (p, token) => {
+      // Params are whatever a client sent: a name that is not text, or no position, is refused cleanly.
+      const pos = (p as { position?: { line?: unknown; character?: unknown } } | undefined)?.position;
+      if (typeof p?.newName !== 'string' || !Number.isInteger(pos?.line) || !Number.isInteger(pos?.character))
+        return new ResponseError(
+          ErrorCodes.InvalidParams,
+          'A rename needs a position and a new name as text, such as ORG-0002.',
+        );
+      const at = await this.safe('rename', undefined, () => this.at(p.textDocument?.uri));
+      if (token.isCancellationRequested) return cancelled();
       if (!at) return null;
       const r = renameIdentifier(
         at.index,
@@ -375,29 +419,34 @@ export class Authoring {
         'Place the cursor on an identifier such as ORG-0001 or LOT-0002 to rename it.',
       );
     });
-    c.onRequest(NewNoticeRequest.method, (p: NewNoticeParams) =>
-      this.safe(
+    c.onRequest(NewNoticeRequest.type, (p: NewNoticeParams, token) =>
+      this.request(
         'new notice',
         { ok: false, kind: 'sdk-unreadable', detail: 'see the log' } as NewNoticeResult,
+        token,
         () => this.newNotice(p),
       ),
     );
-    c.onRequest(NoticeSubtypesRequest.method, (p: NoticeSubtypesParams) =>
-      this.safe('notice subtypes', [] as NoticeSubtypeItem[], () => this.subtypes(p)),
+    c.onRequest(NoticeSubtypesRequest.type, (p: NoticeSubtypesParams, token) =>
+      this.request('notice subtypes', [] as NoticeSubtypeItem[], token, () => this.subtypes(p)),
     );
-    c.onRequest(NewNoticeChoicesRequest.method, (p: NewNoticeChoicesParams) =>
-      this.safe(
+    c.onRequest(NewNoticeChoicesRequest.type, (p: NewNoticeChoicesParams, token) =>
+      this.request(
         'new notice choices',
         { sdkVersions: [], procedureTypes: [], countries: [], languages: [] } as NewNoticeChoicesResult,
+        token,
         () => this.newNoticeChoices(p),
       ),
+    );
+    c.onRequest(NoticeSdkVersionsRequest.type, (p: NoticeSdkVersionsParams, token) =>
+      this.request('notice SDK versions', [] as NoticeSdkVersionItem[], token, () => this.sdkVersions(p)),
     );
   }
 
   /** New Notice's pickers: the releases at hand and the deciding code lists, labelled. */
   private async newNoticeChoices(p: NewNoticeChoicesParams): Promise<NewNoticeChoicesResult> {
     const s = await this.d.settings(p?.scopeUri ?? '');
-    const choice = this.choose(s, p?.sdkVersion);
+    const choice = this.choose(s, undefined, p?.sdkVersion);
     const sdkVersions = availableSdkReleases({ path: s.sdk.path, cacheRoot: this.d.sdkCacheRoot ?? '' })
       .map((r) => r.version)
       .sort((a, b) => compareSdkVersions(b, a));
@@ -406,9 +455,38 @@ export class Authoring {
     return { sdkVersions, sdkVersion: choice.sdk.version, ...lists };
   }
 
+  /** The versions on disk New Notice can write for, newest first, with what TED says of each when known. */
+  private async sdkVersions(p: NoticeSdkVersionsParams): Promise<NoticeSdkVersionItem[]> {
+    const s = await this.d.settings(p?.scopeUri ?? '');
+    const newest = new Map<string, string>();
+    for (const r of availableSdkReleases({ path: s.sdk.path, cacheRoot: this.d.sdkCacheRoot ?? '' })) {
+      const mm = minorOf(r.version);
+      const had = mm ? newest.get(mm) : undefined;
+      if (mm && (!had || compareSdkVersions(r.version, had) > 0)) newest.set(mm, r.version);
+    }
+    let range: SdkVersionRange | undefined;
+    try {
+      range = await this.d.versionRange?.(s);
+    } catch {
+      range = undefined;
+    }
+    const today = this.d.today?.() ?? new Date().toISOString().slice(0, 10);
+    return [...newest]
+      .sort((a, b) => compareSdkVersions(b[1], a[1]))
+      .map(([version, release]) => {
+        const item: NoticeSdkVersionItem = { version, release };
+        if (range) {
+          const l = sdkLifecycle(version, range, [release], today);
+          item.accepted = l.acceptedToday;
+          if (l.until) item.until = l.until;
+        }
+        return item;
+      });
+  }
+
   private async newNotice(p: NewNoticeParams): Promise<NewNoticeResult> {
     const s = await this.d.settings(p?.scopeUri ?? '');
-    const choice = this.choose(s, p?.sdkVersion);
+    const choice = this.choose(s, undefined, p?.sdkVersion);
     if (!choice.ok) return { ok: false, kind: choice.kind, detail: choice.detail };
     const subtype = String(p?.subtype ?? '');
     const sdk = choice.sdk;
@@ -449,7 +527,7 @@ export class Authoring {
 
   private async subtypes(p: NoticeSubtypesParams): Promise<NoticeSubtypeItem[]> {
     const s = await this.d.settings(p?.scopeUri ?? '');
-    const choice = this.choose(s, p?.sdkVersion);
+    const choice = this.choose(s, undefined, p?.sdkVersion);
     if (!choice.ok) return [];
     const lang = s.validation.language;
     return choice.sdk.noticeSubtypes().map((t) => ({
@@ -462,6 +540,8 @@ export class Authoring {
   private choose(
     s: EformsSettings,
     declared: string | undefined,
+    /** A version the user chose for this one request (New Notice): it wins over the settings' pin. */
+    chosen?: string,
   ):
     | { ok: true; sdk: SdkKnowledge }
     | { ok: false; kind: 'no-sdk' | 'version-missing' | 'no-version'; detail?: string } {
@@ -477,14 +557,15 @@ export class Authoring {
       this.releases.set(key, releases);
     }
     if (releases.length === 0) return { ok: false, kind: 'no-sdk' };
-    const pick = chooseSdkRelease(releases, { pinned: s.validation.sdkVersion, declared });
+    const pinned = chosen?.trim() || s.validation.sdkVersion;
+    const pick = chooseSdkRelease(releases, { pinned, declared });
     if (!pick.ok) {
       // Without a declared version, the newest release serves (authoring help, not validation).
       if (pick.kind === 'no-version' && releases[0])
         return { ok: true, sdk: sdkKnowledge(releases[0].dir, releases[0].version) };
       // A notice declaring a release that is not on disk still gets help from the newest one (unless
       // the user pinned a version): field ids and code lists change little between minors.
-      if (pick.kind === 'version-missing' && !s.validation.sdkVersion && releases[0]) {
+      if (pick.kind === 'version-missing' && !pinned && releases[0]) {
         const newest = releases[0];
         const note = `${root}: no SDK ${pick.wanted}; authoring help uses ${newest.version}`;
         if (!this.warned.has(note)) {
@@ -523,8 +604,19 @@ export class Authoring {
     return { index, sdk: choice.ok ? choice.sdk : undefined, language: s.validation.language };
   }
 
+  /** Work that answers no request: a failure is logged and gives `fallback`. */
   private safe<T>(what: string, fallback: T, f: () => Promise<T>): Promise<T> {
-    return runSafeAsync(this.d.log, what, fallback, f);
+    return runSafeAsync(this.d.log, what, fallback, f) as Promise<T>;
+  }
+
+  /** A request's handler: as `safe`, and a cancelled request is answered "request cancelled". */
+  private request<T>(
+    what: string,
+    fallback: T,
+    token: CancellationToken,
+    f: () => Promise<T>,
+  ): Promise<T | ResponseError<void>> {
+    return runSafeAsync(this.d.log, what, fallback, f, token);
   }
 }
 
@@ -549,10 +641,16 @@ const MAX_FILE_BYTES = 20 * 1024 * 1024;
 const MAX_DEPTH = 8;
 const SKIP_DIRS = new Set(['node_modules', '.git', 'out', 'dist', '.cache']);
 
-function noticeFiles(roots: readonly string[]): string[] {
+/**
+ * What one workspace-symbol request reads and indexes (files not in the outline cache): one request
+ * over 400 large notices took 196 s before. The next request goes on where this one stopped.
+ */
+export const WORKSPACE_SYMBOL_BUDGET = { files: 100, bytes: 64 * 1024 * 1024 };
+
+function noticeFiles(roots: readonly string[], token?: CancellationToken): string[] {
   const out: string[] = [];
   const visit = (dir: string, depth: number) => {
-    if (depth > MAX_DEPTH || out.length >= MAX_FILES) return;
+    if (depth > MAX_DEPTH || out.length >= MAX_FILES || token?.isCancellationRequested) return;
     let entries: import('node:fs').Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });

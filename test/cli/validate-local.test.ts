@@ -54,6 +54,27 @@ describe('eforms validate --local', { skip }, () => {
     assert.deepEqual(found, officialIds('INVALID_cn_24_empty'));
   });
 
+  test('JSON and SARIF carry each business rule documentation link, as the editor diagnostics do', async () => {
+    const json = await run([...local, 'INVALID_cn_24_empty.xml', '--format', 'json']);
+    const rules = (JSON.parse(json.stdout) as { id: string; help?: string }[]).filter((f) =>
+      /^BR-[A-Z]+-\d{5}-\d{4}$/.test(f.id),
+    );
+    assert.ok(rules.length > 0);
+    for (const f of rules)
+      assert.equal(
+        f.help,
+        `https://docs.ted.europa.eu/eforms/latest/reference/business-rules/index.html#${f.id}`,
+      );
+    const sarif = await run([...local, 'INVALID_cn_24_empty.xml', '--format', 'sarif']);
+    const driver = (
+      JSON.parse(sarif.stdout) as {
+        runs: { tool: { driver: { rules: { id: string; helpUri?: string }[] } } }[];
+      }
+    ).runs[0]?.tool.driver;
+    for (const r of driver?.rules ?? [])
+      if (/^BR-/.test(r.id)) assert.match(r.helpUri ?? '', new RegExp(`#${r.id}$`));
+  });
+
   test('a valid sample: exit 0, as the official report has no failure', async () => {
     assert.deepEqual(officialIds('cn_24_maximal'), []);
     const r = await run([...local, 'cn_24_maximal.xml']);

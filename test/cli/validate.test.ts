@@ -35,6 +35,9 @@ describe('eforms validate', () => {
     const r = await run(['valid-cn.xml', '--cvs-url', cvs], TEST_API_KEY);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /valid-cn\.xml: no findings/);
+    // The version the notice declares (its cbc:CustomizationID) is the one named.
+    const declared = /<cbc:CustomizationID>eforms-sdk-(\d+\.\d+)</.exec(fixtureText('valid-cn.xml'))?.[1];
+    assert.ok(r.stdout.includes(`valid-cn.xml: no findings (eforms-sdk-${declared}, by the CVS)`), r.stdout);
   });
 
   test('two invalid notices as JSON: exit 1, one array, a file field per finding, the expected ids', async () => {

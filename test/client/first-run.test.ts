@@ -41,22 +41,25 @@ test('the status item warns while no SDK is available, and a click offers the ch
   assert.match(presentNoSdk('1.15').text, /1\.15/);
 });
 
-test('the folder is written over the value that decides, else in the user (machine) settings', () => {
-  assert.equal(sdkPathTarget(undefined), 'global');
-  assert.equal(sdkPathTarget({}), 'global');
-  assert.equal(sdkPathTarget({ workspaceValue: '/w' }), 'workspace');
-  assert.equal(sdkPathTarget({ workspaceValue: '/w', workspaceFolderValue: '/f' }), 'workspaceFolder');
-  assert.equal(settingsCommandFor(undefined), 'workbench.action.openSettings');
-  assert.equal(settingsCommandFor('ssh-remote'), 'workbench.action.openRemoteSettings');
-});
-
-test('eforms.sdk.path is machine-overridable, so a user write from a remote lands on that machine', () => {
+test('the folder is written where VS Code reads it: user (machine) settings for a machine setting', () => {
   const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8'));
   const props = Object.assign(
     {},
     ...pkg.contributes.configuration.map((c: { properties: object }) => c.properties),
   );
-  assert.equal(props['eforms.sdk.path'].scope, 'machine-overridable');
+  const scope = props['eforms.sdk.path'].scope;
+  assert.ok(scope === 'machine' || scope === 'machine-overridable', scope);
+  // A machine setting ignores workspace values: the user's (remote machine's) settings decide.
+  assert.equal(sdkPathTarget({ workspaceValue: '/w' }, 'machine'), 'global');
+  assert.equal(sdkPathTarget(undefined, scope), 'global');
+  // Machine-overridable: VS Code's precedence, folder over workspace over user.
+  assert.equal(sdkPathTarget({ workspaceValue: '/w' }, 'machine-overridable'), 'workspace');
+  assert.equal(
+    sdkPathTarget({ workspaceValue: '/w', workspaceFolderValue: '/f' }, 'machine-overridable'),
+    'workspaceFolder',
+  );
+  assert.equal(settingsCommandFor(undefined), 'workbench.action.openSettings');
+  assert.equal(settingsCommandFor('ssh-remote'), 'workbench.action.openRemoteSettings');
 });
 
 test('the walkthrough goes from the SDK to a sandbox submission, with its media shipped', () => {

@@ -1,25 +1,27 @@
 // The rule set as the pipeline uses it: Schematron semantics on a small schema written here (first
 // matching rule per pattern, lets, reports, an unsupported function named and counted, errors with a
-// kind), the disk cache (second load from it, a corrupt entry ignored), and the messages: from a
+// kind), the three layouts releases have used (phases `eforms-N`, `N`, none), the disk cache (second load
+// from it, a corrupt entry ignored, releases and layouts never mixed), and the messages: from a
 // `rule_en.xml` when the SDK has one (a temporary copy of the 1.15.1 folder with a generated file),
 // else composed from `field_en.xml` labels. Temporary folders only; ../shared is read, never written.
 
 import assert from 'node:assert/strict';
 import {
+  copyFileSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
-  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { loadRuleSet, phaseForSubType, RuleSetError } from '../../core/schematron';
+import { loadRuleSet, phaseFor, phaseForSubType, RuleSetError, ruleLayout } from '../../core/schematron';
 import { clearRuleSetMemory } from '../../core/schematron/engine';
 import { clearMessageCache } from '../../core/schematron/report';
+import { copySdkRelease } from '../support/sdk-copy';
 import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 
 const temp = mkdtempSync(join(tmpdir(), 'eforms-schematron-'));
@@ -45,7 +47,7 @@ const SCHEMA = `<?xml version="1.0" encoding="UTF-8"?>
   </pattern>
   <pattern id="p2">
     <rule context="cbc:Lot">
-      <assert id="R-TOKENS" role="ERROR" test="count(fn:tokenize(@id, 'i')) = 2">rule|text|R-TOKENS</assert>
+      <assert id="R-UNSUPPORTED" role="ERROR" test="fn:doc-available(@id)">rule|text|R-UNSUPPORTED</assert>
       <assert id="R-DATE" role="ERROR" test="xs:date(cbc:Date) &gt; current-date()">rule|text|R-DATE</assert>
     </rule>
   </pattern>
@@ -71,9 +73,76 @@ function writeSdk(name: string, schema: string): string {
 }
 
 describe('phaseForSubType', () => {
-  test('names the phase of a sub type', () => {
+  test('names the phase of a sub type in each layout', () => {
     assert.equal(phaseForSubType('16'), 'eforms-16');
     assert.equal(phaseForSubType(' E1 '), 'eforms-E1');
+    assert.equal(phaseForSubType('16', 'eforms-phases'), 'eforms-16');
+    assert.equal(phaseForSubType(' 16 ', 'subtype-phases'), '16');
+    assert.equal(phaseForSubType('16', 'no-phases'), '#ALL');
+  });
+});
+
+describe('the layout of a release, read from its files', () => {
+  // The three layouts the SDK has used: 1.11 on (eforms-16), 1.10 (16), up to 1.9 (no phase: each
+  // rule context tests the subtype itself, so every pattern runs).
+  const subtypePhases = SCHEMA.replace('<phase id="eforms-1">', '<phase id="1">').replace(
+    '<phase id="eforms-2">',
+    '<phase id="2">',
+  );
+  const noPhases = SCHEMA.replace(/<phase id="[^"]+">.*?<\/phase>/g, '');
+
+  test('eforms-phases, subtype-phases and no-phases', () => {
+    assert.deepEqual(ruleLayout(writeSdk('layout-eforms', SCHEMA), 'static'), {
+      layout: 'eforms-phases',
+      phases: ['eforms-1', 'eforms-2'],
+    });
+    assert.equal(ruleLayout(writeSdk('layout-subtype', subtypePhases), 'static').layout, 'subtype-phases');
+    assert.deepEqual(ruleLayout(writeSdk('layout-none', noPhases), 'static'), {
+      layout: 'no-phases',
+      phases: [],
+    });
+  });
+
+  test('phaseFor names the phase the release defines, and #ALL runs every pattern of a release without phases', async () => {
+    const dir = writeSdk('layout-run-subtype', subtypePhases);
+    assert.deepEqual(phaseFor(dir, 'static', '2'), { layout: 'subtype-phases', phase: '2' });
+    const two = await loadRuleSet({ sdkDir: dir, sdkVersion: '0.0.9', phase: '2', mode: 'static' });
+    assert.equal(two.layout, 'subtype-phases');
+    assert.ok(
+      !two.evaluate(NOTICE, { today: '2024-03-01' }).failures.some((f) => f.id === 'R-FIRST'),
+      'p1 is not in phase 2',
+    );
+    const none = writeSdk('layout-run-none', noPhases);
+    const all = await loadRuleSet({
+      sdkDir: none,
+      sdkVersion: '0.0.9',
+      ...phaseFor(none, 'static', '2'),
+      mode: 'static',
+    });
+    assert.equal(all.key.phase, '#ALL');
+    const ids = all.evaluate(NOTICE, { today: '2024-03-01' }).failures.map((f) => f.id);
+    assert.ok(ids.includes('R-FIRST') && ids.includes('R-DATE'), 'every pattern runs');
+  });
+
+  test('without phases, every pattern runs, even those without an id', async () => {
+    const dir = writeSdk(
+      'layout-no-ids',
+      noPhases.replace('<pattern id="p1">', '<pattern>').replace('<pattern id="p2">', '<pattern>'),
+    );
+    const all = await loadRuleSet({ sdkDir: dir, sdkVersion: '0.0.8', phase: '#ALL', mode: 'static' });
+    const ids = all.evaluate(NOTICE, { today: '2024-03-01' }).failures.map((f) => f.id);
+    assert.ok(ids.includes('R-FIRST') && ids.includes('R-DATE'), ids.join(', '));
+  });
+
+  test('a release without rules is a RuleSetError', () => {
+    assert.throws(
+      () => ruleLayout(join(temp, 'nowhere'), 'static'),
+      (e: unknown) => {
+        assert.ok(e instanceof RuleSetError);
+        assert.equal(e.kind, 'no-schematron');
+        return true;
+      },
+    );
   });
 });
 
@@ -111,11 +180,11 @@ describe('a small schema', () => {
     const r = rules.evaluate(NOTICE, { today: '2024-03-01' });
     assert.deepEqual(
       r.notEvaluated.map((n) => n.ruleId),
-      ['R-TOKENS'],
+      ['R-UNSUPPORTED'],
     );
-    assert.match(r.notEvaluated[0].reason, /tokenize/);
-    assert.match(r.svrl, /not evaluated: R-TOKENS/);
-    assert.ok(!r.failures.some((f) => f.id === 'R-TOKENS'));
+    assert.match(r.notEvaluated[0].reason, /doc-available/);
+    assert.match(r.svrl, /not evaluated: R-UNSUPPORTED/);
+    assert.ok(!r.failures.some((f) => f.id === 'R-UNSUPPORTED'));
   });
 
   test('messages are composed when the SDK has no translations', async () => {
@@ -157,6 +226,28 @@ describe('a small schema', () => {
   });
 });
 
+describe('the clock of a run', () => {
+  const clock = `<?xml version="1.0" encoding="UTF-8"?>
+<schema xmlns="http://purl.oclc.org/dsdl/schematron" queryBinding="xslt2">
+  <ns prefix="fn" uri="http://www.w3.org/2005/xpath-functions"/>
+  <pattern id="p"><rule context="/*">
+    <assert id="R-BEFORE-ONE" role="ERROR" test="current-dateTime() &lt; xs:dateTime('2026-11-24T13:00:00Z')">x</assert>
+    <assert id="R-TODAY" role="ERROR" test="current-date() = xs:date('2026-11-24Z')">x</assert>
+    <assert id="R-NOON" role="ERROR" test="current-time() = xs:time('12:00:00Z')">x</assert>
+  </rule></pattern>
+</schema>`;
+  test('`now` sets current-dateTime(), current-time() and, without `today`, current-date()', async () => {
+    const dir = writeSdk('clock', clock);
+    const rules = await loadRuleSet({ sdkDir: dir, sdkVersion: '0.0.7', phase: '#ALL', mode: 'static' });
+    const failed = (opts: { today?: string; now?: string }): string[] =>
+      rules.evaluate('<Notice/>', opts).failures.map((f) => f.id);
+    assert.deepEqual(failed({ now: '2026-11-24T12:00:00Z' }), []);
+    assert.deepEqual(failed({ now: '2026-11-24T14:00:00Z' }), ['R-BEFORE-ONE', 'R-NOON']);
+    assert.deepEqual(failed({ now: '2026-11-25T12:00:00Z' }), ['R-BEFORE-ONE', 'R-TODAY']);
+    assert.deepEqual(failed({ today: '2026-11-24' }), ['R-NOON'], 'today alone: its first instant');
+  });
+});
+
 describe('the disk cache', () => {
   const sdkDir = writeSdk('cached', SCHEMA);
   const cacheDir = join(temp, 'cache');
@@ -176,13 +267,35 @@ describe('the disk cache', () => {
   });
 
   test('a corrupt entry is ignored and rewritten', async () => {
-    const dir = join(cacheDir, '0.0.2', 'static');
-    const [file] = readdirSync(dir);
-    writeFileSync(join(dir, file), '{"fingerprint": "x", "prepa');
+    const [file] = (readdirSync(cacheDir, { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => join(cacheDir, f));
+    writeFileSync(file, '{"fingerprint": "x", "prepa');
     clearRuleSetMemory();
     const r = await loadRuleSet(key, { cacheDir });
     assert.equal(r.source, 'sdk');
-    assert.ok(JSON.parse(readFileSync(join(dir, file), 'utf8')).prepared, 'rewritten whole');
+    assert.ok(JSON.parse(readFileSync(file, 'utf8')).prepared, 'rewritten whole');
+  });
+
+  test('rules of different releases and layouts never mix, even under one version number', async () => {
+    const shared = join(temp, 'cache-mix');
+    const eforms = writeSdk('mix-eforms', SCHEMA);
+    const none = writeSdk('mix-none', SCHEMA.replace(/<phase id="[^"]+">.*?<\/phase>/g, ''));
+    const k1 = { sdkDir: eforms, sdkVersion: '0.0.4', phase: 'eforms-2', mode: 'static' as const };
+    const k2 = { sdkDir: none, sdkVersion: '0.0.4', phase: '#ALL', mode: 'static' as const };
+    clearRuleSetMemory();
+    const a1 = (await loadRuleSet(k1, { cacheDir: shared })).evaluate(NOTICE, { today: '2024-03-01' });
+    const a2 = (await loadRuleSet(k2, { cacheDir: shared })).evaluate(NOTICE, { today: '2024-03-01' });
+    clearRuleSetMemory();
+    const c1 = await loadRuleSet(k1, { cacheDir: shared });
+    const c2 = await loadRuleSet(k2, { cacheDir: shared });
+    assert.equal(c1.source, 'cache');
+    assert.equal(c2.source, 'cache');
+    assert.equal(c1.layout, 'eforms-phases');
+    assert.equal(c2.layout, 'no-phases');
+    assert.deepEqual(c1.evaluate(NOTICE, { today: '2024-03-01' }).failures, a1.failures);
+    assert.deepEqual(c2.evaluate(NOTICE, { today: '2024-03-01' }).failures, a2.failures);
+    assert.ok(a2.failures.some((f) => f.id === 'R-FIRST') && !a1.failures.some((f) => f.id === 'R-FIRST'));
   });
 
   test('a changed schema is not served from the cache', async () => {
@@ -254,11 +367,9 @@ describe('messages from the SDK', { skip: skipUnless(SDK_DIR) ?? skipUnless(SAMP
   test('with a rule_en.xml: its messages', async () => {
     // A copy of the release whose translations folder also holds a small generated rule_en.xml.
     const copy = join(temp, 'sdk-with-rules');
+    copySdkRelease(SDK_DIR, copy, ['translations', 'view-templates', 'schemas', 'codelists']);
     mkdirSync(join(copy, 'translations'), { recursive: true });
-    for (const entry of readdirSync(SDK_DIR)) {
-      if (entry !== 'translations') symlinkSync(join(SDK_DIR, entry), join(copy, entry));
-    }
-    symlinkSync(join(SDK_DIR, 'translations', 'field_en.xml'), join(copy, 'translations', 'field_en.xml'));
+    copyFileSync(join(SDK_DIR, 'translations', 'field_en.xml'), join(copy, 'translations', 'field_en.xml'));
     writeFileSync(
       join(copy, 'translations', 'rule_en.xml'),
       `<?xml version="1.0" encoding="UTF-8"?>

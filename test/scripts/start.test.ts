@@ -177,10 +177,11 @@ test('npm start: the SDK beside the project reaches the sandbox and the editor s
     EFORMS_START_SDK_DIR: SHARED_SDKS,
   });
   try {
-    const ws = JSON.parse(
-      readFileSync(join(work, 'with-sdk', 'start-workspace', '.vscode', 'settings.json'), 'utf8'),
+    // A machine setting: in code-server's machine settings (the workspace may not set it).
+    const machine = JSON.parse(
+      readFileSync(join(work, 'with-sdk', 'start', 'user-data', 'Machine', 'settings.json'), 'utf8'),
     );
-    assert.equal(ws['eforms.sdk.path'], SHARED_SDKS);
+    assert.equal(machine['eforms.sdk.path'], SHARED_SDKS);
     const sandbox = marked(run.marker)
       .map(cmdline)
       .find((c) => / sandbox /.test(`${c} `));
@@ -198,10 +199,10 @@ test('npm start: without an SDK it says how to get one, and sets none', { skip }
     EFORMS_START_SDK_DIR: none,
   });
   try {
-    const ws = JSON.parse(
-      readFileSync(join(work, 'no-sdk', 'start-workspace', '.vscode', 'settings.json'), 'utf8'),
+    const machine = JSON.parse(
+      readFileSync(join(work, 'no-sdk', 'start', 'user-data', 'Machine', 'settings.json'), 'utf8'),
     );
-    assert.equal(ws['eforms.sdk.path'], undefined);
+    assert.equal(machine['eforms.sdk.path'], undefined);
     assert.ok(run.output().includes(`no eForms SDK in ${none}`), run.output());
     assert.match(run.output(), /download|github\.com\/OP-TED\/eForms-SDK/);
     const sandbox = marked(run.marker)

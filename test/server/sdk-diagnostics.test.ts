@@ -14,6 +14,8 @@ import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 
 const skip = skipUnless(SDK_DIR) ?? skipUnless(SAMPLES_DIR);
 const SOURCE = 'eForms SDK 1.15.1';
+/** The server's log line for an SDK run applied to a document. */
+const APPLIED = /^Validated .* with eForms SDK/;
 const sdkOf = (p: Published) => p.diagnostics.filter((d) => d.source === SOURCE);
 
 function texts() {
@@ -89,6 +91,14 @@ describe('SDK diagnostics in the language server', { skip }, () => {
       last = await s.replace(uri, `${i % 2 === 0 ? bad : good}<!-- ${i} -->`);
       // Paced so that some runs start before the next edit arrives (and must then be cancelled).
       await new Promise((r) => setTimeout(r, 15 + i * 5));
+      // Once in the middle, the burst waits for its run to be applied, so that at least two runs are
+      // applied whatever the machine's load (the order check below is then never vacuous).
+      if (i === 4) {
+        const v = last;
+        await s.waitFor('a run in the middle of the burst, applied', () =>
+          s.logs.some((l) => l.includes(uri) && APPLIED.test(l) && l.includes(`(version ${v})`)),
+        );
+      }
     }
     last = await s.replace(uri, `${bad}<!-- last -->`);
     const final = await s.nextPublish(
@@ -100,7 +110,7 @@ describe('SDK diagnostics in the language server', { skip }, () => {
     assert.equal(sdkOf(final)[0]?.code, 'BR-BT-00024-0022');
     // The server logs each applied SDK run with its version: they only ever go up.
     const applied = s.logs
-      .filter((l) => l.includes(uri) && /^Validated .* with eForms SDK/.test(l))
+      .filter((l) => l.includes(uri) && APPLIED.test(l))
       .map((l) => Number(/\(version (\d+)\)/.exec(l)?.[1]));
     assert.ok(applied.length >= 2);
     for (let i = 1; i < applied.length; i++)

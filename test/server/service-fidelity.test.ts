@@ -1,4 +1,4 @@
-// The language server against the sandbox, for what issue 11 changed: an SVRL flag shows once, a
+// The language server against the sandbox, on how faithfully it shows the service: an SVRL flag shows once, a
 // malformed notice reports `malformed`, a notice whose SDK version the service does not accept gets a
 // warning on cbc:CustomizationID (and the service's 400 on the element it names), and VS Code's
 // http.proxy (asked through workspace/configuration, section `http`) is what the server's requests use.
@@ -19,7 +19,7 @@ function settingsFor(origin: string, extra: Record<string, unknown> = {}): Recor
   };
 }
 
-describe('language server: issue 11', () => {
+describe('language server: service answers shown faithfully (flags, malformed notices, SDK versions, proxy)', () => {
   let h: SandboxHarness;
   let s: LspSession;
   before(async () => {

@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { evaluateXPathToBoolean } from 'fontoxpath';
-import { xsdRegex } from '../../core/schematron/xpath-values';
 import { compileXsdRegex, type XsdRegexErrorCode } from '../../core/xpath/xsd-regex';
 import { fuzzParameters } from '../support/fuzz';
 import { SHARED_DIR, skipUnless } from '../support/shared-data';
@@ -600,119 +599,6 @@ describe('worst-case inputs of 10,000 characters (a backtracking engine would ha
     assert.equal(re.engine, 'regexp');
     assert.equal(re.test(`'${'x'.repeat(N)}"`), false);
     assert.equal(re.test(`"${'x'.repeat(N)}"`), true);
-  });
-});
-
-// ---- differential: the RegExp translation of core/schematron, where both accept the pattern ----
-
-describe('differential against core/schematron xsdRegex (fast-check)', () => {
-  // Constructs whose meaning both translations share: no i or x flag (the old one folds case the
-  // JavaScript way and strips whitespace inside classes), no \i \c (it lacks the supplementary planes),
-  // no blocks beyond the six it knows.
-  const atom = fc.constantFrom(
-    'a',
-    'b',
-    'c',
-    '1',
-    '-',
-    ' ',
-    'é',
-    '😀',
-    '.',
-    '\\d',
-    '\\D',
-    '\\w',
-    '\\W',
-    '\\s',
-    '\\S',
-    '\\p{Lu}',
-    '\\P{L}',
-    '\\p{IsBasicLatin}',
-    '[ab]',
-    '[^a]',
-    '[a-c]',
-    '[a-z-[b]]',
-    '[\\d\\s]',
-    '\\.',
-    '\\-',
-    '^',
-    '$',
-  );
-  // A repeated group that can match "" is where engines differ and the specification is silent
-  // (F&O 3.1 §5.6.1: "implementation-dependent"): JavaScript refuses an empty iteration and backtracks
-  // into it, RE2 accepts it (`_(a??)?` on "_a" is "_a" in JavaScript, "_" in RE2). Not generated.
-  const nullableMemo = new Map<string, boolean>();
-  const nullable = (x: string): boolean => {
-    let v = nullableMemo.get(x);
-    if (v === undefined) {
-      try {
-        v = new RegExp(`^(?:${xsdRegex(x).source})$`, 'u').test('');
-      } catch {
-        v = true;
-      }
-      nullableMemo.set(x, v);
-    }
-    return v;
-  };
-  const pattern: fc.Arbitrary<string> = fc.letrec<{ re: string; piece: string }>((tie) => ({
-    re: fc.oneof(
-      { depthSize: 'small', withCrossShrink: true },
-      fc.array(tie('piece'), { minLength: 1, maxLength: 4 }).map((ps) => ps.join('')),
-      fc.tuple(tie('re'), tie('re')).map(([x, y]) => `${x}|${y}`),
-    ),
-    piece: fc.oneof(
-      { depthSize: 'small' },
-      fc
-        .tuple(atom, fc.constantFrom('', '', '?', '*', '+', '{2}', '{1,3}', '*?', '+?', '??', '{0,2}?'))
-        .map(([x, q]) => (x === '^' || x === '$' ? x : x + q)),
-      fc
-        .tuple(tie('re'), fc.constantFrom('', '*', '+', '?', '{1,2}'))
-        .filter(([x, q]) => q === '' || !nullable(x))
-        .map(([x, q]) => `(${x})${q}`),
-    ),
-  })).re;
-  const input = fc
-    .array(fc.constantFrom('a', 'b', 'c', 'A', '1', '٣', ' ', '-', '.', '_', '\n', 'é', '😀', '\u00a0'), {
-      maxLength: 12,
-    })
-    .map((cs) => cs.join(''));
-
-  test('matches, replace and tokenize agree on generated patterns and strings', () => {
-    let compared = 0;
-    fc.assert(
-      fc.property(
-        pattern,
-        fc.array(input, { minLength: 1, maxLength: 4 }),
-        fc.constantFrom('', 's'),
-        (p, strings, flags) => {
-          let old: RegExp;
-          try {
-            old = xsdRegex(p, flags);
-          } catch {
-            return; // the old translation refuses it: nothing to compare
-          }
-          const re = compileXsdRegex(p, flags); // must accept what the old one accepts
-          compared++;
-          const empty = old.test('');
-          assert.equal(re.test(''), empty, `matches('', '${p}')`);
-          const global = new RegExp(old.source, `${old.flags}g`);
-          for (const s of strings) {
-            assert.equal(re.test(s), old.test(s), `matches(${JSON.stringify(s)}, '${p}', '${flags}')`);
-            if (empty) continue; // replace and tokenize refuse it (FORX0003)
-            const expected = s.replace(global, (m: string) => `<${m}>`);
-            assert.equal(re.replace(s, '<$0>'), expected, `replace(${JSON.stringify(s)}, '${p}')`);
-            assert.deepEqual(
-              re.tokenize(s),
-              s === '' ? [] : s.split(global).filter((_x, k) => k % (re.groupCount + 1) === 0),
-              `tokenize(${JSON.stringify(s)}, '${p}')`,
-            );
-          }
-        },
-      ),
-      fuzzParameters(200),
-    );
-    console.log(`  differential: ${compared} generated patterns accepted by both translations and compared`);
-    assert.ok(compared > 100, `only ${compared} patterns were accepted by both`);
   });
 });
 

@@ -4,10 +4,11 @@
 
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { Commands } from '../../../client/command-ids';
+import { skipUnless } from '../../support/shared-data';
 import {
   api,
   closeAll,
@@ -44,7 +45,7 @@ async function discard(doc: vscode.TextDocument): Promise<void> {
 suite('authoring', () => {
   let previous: string | undefined;
   suiteSetup(async function () {
-    if (!existsSync(SDK_DIR)) this.skip();
+    if (skipUnless(SDK_DIR)) this.skip();
     previous = vscode.workspace.getConfiguration('eforms').inspect<string>('sdk.path')?.globalValue;
     await setSetting('sdk.path', SDK_DIR);
   });

@@ -5,10 +5,11 @@
 // position comes from the text itself.
 
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
 import { Commands } from '../../../client/command-ids';
+import { skipUnless } from '../../support/shared-data';
 import {
   api,
   closeAll,
@@ -34,7 +35,7 @@ suite('eForms SDK rules offline', () => {
   const scratch = join(workspaceDir(), 'sdk-offline-cn.xml');
 
   suiteSetup(async function () {
-    if (!existsSync(SDK_DIR) || !existsSync(SAMPLE)) this.skip();
+    if (skipUnless(SDK_DIR) || skipUnless(SAMPLE)) this.skip();
     await vscode.commands.executeCommand(Commands.clearApiKey);
     await setSetting('sdk.path', SDK_DIR);
   });
