@@ -1,10 +1,13 @@
 // Reading the files named on the command line: one friendly sentence for each way that can fail, so
-// every subcommand says "cannot read the notice x.xml: no such file" the same way. No `vscode` import.
+// every subcommand says "cannot read the notice x.xml: no such file" the same way (the path once). A
+// folder stands for the notices in it; a --sdk-dir that holds no SDK is named as the problem. No
+// `vscode` import; nothing here writes.
 
 import { isUtf8 } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { isAbsolute, resolve, sep } from 'node:path';
-import { INPUT_LIMITS, type InputKind, overLimitMessage } from '../core/notice';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { INPUT_LIMITS, type InputKind, indexXml, noticeKindOf, overLimitMessage } from '../core/notice';
+import { listSdkReleases } from '../core/sdk';
 import { terminalName } from '../core/text';
 import { UsageError } from './io';
 
@@ -122,4 +125,99 @@ export function decodeInputText(bytes: Uint8Array, path: string, what: string): 
     );
   }
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Enough of a file to hold the prolog and the root start tag of any real notice. */
+const SNIFF_BYTES = 64 * 1024;
+/** A folder walk stops here: a mistyped `/` must not read the whole disk. */
+const MAX_FOLDER_FILES = 10_000;
+
+function looksLikeNotice(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const buf = Buffer.alloc(SNIFF_BYTES);
+    const n = readSync(fd, buf, 0, SNIFF_BYTES, 0);
+    return noticeKindOf(indexXml(buf.subarray(0, n).toString('utf8'))) !== undefined;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * The files the arguments name: a file as it is (reading it later says what is wrong with it), a
+ * folder as the eForms notices in it and its sub-folders (`*.xml` whose root is a notice; hidden
+ * folders and node_modules skipped), sorted, relative to `cwd` when given so. A folder that holds no
+ * notice is a usage error that names it.
+ */
+export function expandInputPaths(cwd: string, args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const arg of args) {
+    const abs = resolve(cwd, arg);
+    let isDir = false;
+    try {
+      isDir = statSync(abs).isDirectory();
+    } catch {
+      // Not there: kept, so that reading it says "no such file" with the rest of the files' outcomes.
+    }
+    if (!isDir) {
+      out.push(arg);
+      continue;
+    }
+    const found: string[] = [];
+    let seen = 0;
+    const walk = (dir: string) => {
+      let names: string[];
+      try {
+        names = readdirSync(dir).sort();
+      } catch {
+        return;
+      }
+      for (const name of names) {
+        if (seen++ > MAX_FOLDER_FILES) return;
+        if (name.startsWith('.') || name === 'node_modules') continue;
+        const p = join(dir, name);
+        let st: ReturnType<typeof statSync>;
+        try {
+          st = statSync(p);
+        } catch {
+          continue;
+        }
+        if (st.isDirectory()) walk(p);
+        else if (/\.xml$/i.test(name) && looksLikeNotice(p)) found.push(p);
+      }
+    };
+    walk(abs);
+    if (found.length === 0)
+      throw new InputFileError(
+        `the folder ${arg} holds no eForms notice (no .xml file whose root is a notice)`,
+      );
+    // Named as the user named the folder, so that the output reads like the command line.
+    for (const f of found) out.push(join(arg, relative(abs, f)));
+  }
+  return out;
+}
+
+/** Checks a --sdk-dir before anything else: a wrong one is the problem, not the SDK "missing" later. */
+export function checkSdkDir(cwd: string, dir: string, option = '--sdk-dir'): string {
+  const abs = resolve(cwd, dir);
+  let isDir = false;
+  try {
+    isDir = statSync(abs).isDirectory();
+  } catch {
+    throw new InputFileError(`${option} ${dir}: no such folder`);
+  }
+  if (!isDir) throw new InputFileError(`${option} ${dir} is a file: name the folder of an SDK release`);
+  if (listSdkReleases(abs).length === 0)
+    throw new InputFileError(
+      `${option} ${dir} holds no eForms SDK release (a release has fields/fields.json and schematrons/; a folder of releases has them in sub-folders named by version)`,
+    );
+  return abs;
+}
+
+/** A failure sentence about `file`, with the path said once (the sentences above already name it). */
+export function aboutFile(file: string, sentence: string): string {
+  return sentence.includes(file) ? sentence : `${file}: ${sentence}`;
 }

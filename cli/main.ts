@@ -4,7 +4,7 @@
 
 import { terminalText } from '../core/text';
 import { environmentHelp } from './environment';
-import { type CliIo, EXIT_FAILURE, UsageError } from './io';
+import { type CliIo, didYouMean, EXIT_FAILURE, UsageError } from './io';
 import { commands } from './registry';
 
 const HELP = `eforms — tools for EU eForms notices
@@ -35,7 +35,10 @@ export async function main(argv: string[], given: CliIo): Promise<number> {
   }
   const entry = commands[name];
   if (!entry) {
-    io.err(`eforms: unknown command '${name}'. Run 'eforms --help'.`);
+    const meant = didYouMean(name, Object.keys(commands));
+    io.err(
+      `eforms: unknown command '${name}'.${meant ? ` Did you mean '${meant}'?` : ''} Run 'eforms --help'.`,
+    );
     return EXIT_FAILURE;
   }
   try {

@@ -12,6 +12,8 @@ export const Commands = {
   selectEnvironment: 'eforms.selectEnvironment',
   /** Open the extension's log. */
   showLog: 'eforms.showLog',
+  /** Get an eForms SDK: download one, choose its folder, or not now (the first run's choices). */
+  getSdk: 'eforms.getSdk',
   // Publication (eNotices2)
   submitNotice: 'eforms.submitNotice',
   convertLegacyNotice: 'eforms.convertLegacyNotice',

@@ -55,6 +55,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Eforms
     await refreshKeyContext();
     for (const d of vscode.workspace.textDocuments) onDocument(s, d);
     onActiveEditor(s, vscode.window.activeTextEditor);
+    // The first run without an SDK is told at once, not when a notice fails to be checked.
+    void s.languageClient.sdk.firstRun();
     log.info('eForms extension activated');
     return {
       isServerRunning: () => s.languageClient.running,

@@ -58,6 +58,7 @@ export class EformsLanguageClient implements vscode.Disposable {
     this.sdk = new SdkDownloads(context, log, () => {
       void this.client?.sendNotification(SdkChangedNotification.type, {});
     });
+    this.sdk.onMissing((wanted) => status.setSdkMissing(wanted));
   }
 
   get running(): boolean {

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { EnvironmentName } from '../core/http';
 import type { ValidationStatusParams } from '../core/protocol';
+import { presentNoSdk } from './first-run';
 import { environmentLabel, presentStatus } from './status-presentation';
 
 const IDLE: ValidationStatusParams = { state: 'idle', errors: 0, warnings: 0, infos: 0 };
@@ -20,6 +21,10 @@ export interface StatusSnapshot {
   environment: string;
   /** The accessible label screen readers announce. */
   ariaLabel: string;
+  /** Set while no SDK is available: '' for none at all, else the missing version. */
+  sdkMissing?: string;
+  /** The item's background: 'warning' or 'error' when it asks for attention. */
+  background?: 'warning' | 'error';
 }
 
 export class ValidationStatusItem implements vscode.Disposable {
@@ -36,6 +41,9 @@ export class ValidationStatusItem implements vscode.Disposable {
   private ticker: NodeJS.Timeout | undefined;
   private relevant = false;
   private ariaLabel = '';
+  private background: StatusSnapshot['background'];
+  /** No SDK on the machine ('' for none at all): the item warns, whatever editor is active. */
+  private sdkMissing: string | undefined;
 
   constructor(private readonly environment: () => EnvironmentName) {
     this.item = vscode.window.createStatusBarItem('eforms.status', vscode.StatusBarAlignment.Left, 50);
@@ -49,6 +57,12 @@ export class ValidationStatusItem implements vscode.Disposable {
     } else if (status.uri) this.byUri.set(status.uri, status);
     else this.general = status;
     this.select();
+  }
+
+  /** Whether an SDK is missing (undefined: one is available). */
+  setSdkMissing(wanted: string | undefined): void {
+    this.sdkMissing = wanted;
+    this.render();
   }
 
   /** The active editor's document, and whether it is an eForms notice (the item shows only then). */
@@ -83,12 +97,22 @@ export class ValidationStatusItem implements vscode.Disposable {
       message,
       environment: environmentLabel(this.environment()),
       ariaLabel: this.ariaLabel,
+      ...(this.sdkMissing !== undefined ? { sdkMissing: this.sdkMissing } : {}),
+      background: this.background,
     };
   }
 
   private render(): void {
     const s = this.status;
-    const p = presentStatus(s, this.environment(), Date.now(), this.local);
+    // With no SDK, the SDK rules cannot run and New Notice cannot write: that is the story until the
+    // CVS has something to say about the active notice.
+    const noSdk =
+      this.sdkMissing !== undefined &&
+      (s.state === 'idle' || (s.engine === 'local' && s.state !== 'validated' && s.state !== 'validating'));
+    const p = noSdk
+      ? presentNoSdk(this.sdkMissing || undefined)
+      : presentStatus(s, this.environment(), Date.now(), this.local);
+    this.background = p.background;
     this.item.text = p.text;
     // A plain string: a MarkdownString's escaping (`&nbsp;`) would reach the accessible label.
     this.item.tooltip = p.tooltip;
@@ -98,7 +122,7 @@ export class ValidationStatusItem implements vscode.Disposable {
     this.item.backgroundColor = p.background
       ? new vscode.ThemeColor(`statusBarItem.${p.background}Background`)
       : undefined;
-    if (this.relevant) this.item.show();
+    if (this.relevant || noSdk) this.item.show();
     else this.item.hide();
     // "3 s ago" must keep counting while it is on screen; nothing ticks when it is not.
     const needsTick = this.relevant && s.state === 'validated';

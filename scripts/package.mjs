@@ -25,9 +25,13 @@ const SHIPPED = [
   '.vscodeignore',
 ];
 
-function run(cmd, args, what, cwd = ROOT) {
-  const r = spawnSync(cmd, args, { cwd, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error(`${what} failed (exit ${r.status ?? r.signal ?? r.error?.message}).`);
+/** Quiet: the output (vsce's file tree) is kept back, and shown only when the step fails. */
+function run(cmd, args, what, cwd = ROOT, quiet = false) {
+  const r = spawnSync(cmd, args, { cwd, stdio: quiet ? 'pipe' : 'inherit', encoding: 'utf8' });
+  if (r.status !== 0) {
+    if (quiet) process.stderr.write(`${r.stdout ?? ''}${r.stderr ?? ''}`);
+    throw new Error(`${what} failed (exit ${r.status ?? r.signal ?? r.error?.message}).`);
+  }
 }
 
 export function packageExtension({ quiet = false } = {}) {
@@ -41,12 +45,14 @@ export function packageExtension({ quiet = false } = {}) {
     process.execPath,
     [join(ROOT, 'scripts', 'build.mjs'), '--production', '--outdir', join(STAGE, 'dist')],
     'The production build',
+    ROOT,
+    quiet,
   );
   // The Market Explorer webview bundles into dist/market-explorer/ (its output folder is fixed): build
   // it there for production, then stage a copy.
   const webview = join(ROOT, 'scripts', 'build-webview.mjs');
   if (existsSync(webview)) {
-    run(process.execPath, [webview, '--production'], 'The webview build');
+    run(process.execPath, [webview, '--production'], 'The webview build', ROOT, quiet);
     const built = join(ROOT, 'dist', 'market-explorer');
     if (existsSync(built)) cpSync(built, join(STAGE, 'dist', 'market-explorer'), { recursive: true });
   }
@@ -61,7 +67,7 @@ export function packageExtension({ quiet = false } = {}) {
   // Without a repository vsce cannot turn the README's relative image links into URLs; the screenshots
   // ship in the .vsix instead, where the extension details page resolves them relative to the package.
   if (!pkg.repository) args.push('--allow-missing-repository', '--no-rewrite-relative-links');
-  run(process.execPath, args, 'vsce package', STAGE);
+  run(process.execPath, args, 'vsce package', STAGE, quiet);
   const kb = statSync(vsix).size / 1024;
   if (!quiet)
     console.log(

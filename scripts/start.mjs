@@ -3,6 +3,10 @@
 // one when taken) and code-server on loopback with the .vsix installed, on a workspace of test notices
 // plus generated samples (.cache/start-workspace/) set to the sandbox, with the sandbox demo key in the
 // editor's environment. It never binds a non-loopback address.
+// The official rules: when an eForms SDK sits in ../shared/eforms-sdk (or $EFORMS_START_SDK_DIR), the
+// sandbox's CVS answers with it and the editor is set to it (user and machine settings: code-server
+// reads a machine setting from the latter); otherwise it says how to get one. The
+// packaging is quiet: only the address and what matters are printed.
 // Whichever way it ends (Ctrl-C, SIGINT or SIGTERM to npm or to this process, SIGHUP, its parent dying,
 // or even SIGKILL), nothing it started survives: it stops its children on every signal and when its
 // parent goes, and each child runs on a tether (scripts/vscode/tether.mjs) that stops it when this
@@ -13,8 +17,8 @@
 // packaging and the toolchain.
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { packageExtension } from './package.mjs';
 import { installVsix, startCodeServer } from './vscode/code-server.mjs';
 import { writeSampleNotices } from './vscode/sample-notices.mjs';
@@ -38,6 +42,23 @@ const log = (m) => console.log(`[start] ${m}`);
 const fakeEditor = process.env.EFORMS_START_EDITOR;
 const runBase = process.env.EFORMS_START_DIR ?? join(PROJECT_ROOT, '.cache');
 const sandboxPort = process.env.EFORMS_START_SANDBOX_PORT;
+/** Where an SDK (one release, or a folder of releases) is looked for. */
+const sdkCandidate = resolve(
+  process.env.EFORMS_START_SDK_DIR ??
+    join(process.env.EFORMS_SHARED_DIR ?? join(PROJECT_ROOT, '..', 'shared'), 'eforms-sdk'),
+);
+
+/** The folder when it holds an SDK release or releases (fields/fields.json in it or in a sub-folder). */
+function findSdk(dir) {
+  const isRelease = (d) => existsSync(join(d, 'fields', 'fields.json'));
+  try {
+    if (isRelease(dir)) return dir;
+    if (readdirSync(dir).some((n) => isRelease(join(dir, n)))) return dir;
+  } catch {
+    // Absent or unreadable: no SDK here.
+  }
+  return undefined;
+}
 
 let sandbox;
 let server;
@@ -85,7 +106,7 @@ async function main() {
   let cli = join(PROJECT_ROOT, 'dist', 'cli.js');
   if (!fakeEditor) {
     log('packaging the extension…');
-    vsix = packageExtension();
+    vsix = packageExtension({ quiet: true });
     const prepared = spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts', 'vscode', 'prepare.mjs')], {
       stdio: 'inherit',
     });
@@ -100,12 +121,15 @@ async function main() {
   const logs = join(dirs.root, 'logs');
   mkdirSync(logs, { recursive: true });
 
-  // The official SDK rules when the user has an SDK in the cache (eforms validate --local --download).
+  // The official SDK rules: the SDK found beside the project, else the user's cache (eforms validate
+  // --local --download puts releases there); the sandbox's own rules only when there is neither.
+  const sdk = findSdk(sdkCandidate);
   const sandboxOptions = {
     dataDir: dirs.sandboxData,
     logFile: join(logs, 'sandbox.log'),
     cli,
     useSdkCache: true,
+    ...(sdk ? { sdkDir: sdk } : {}),
   };
   if (sandboxPort !== undefined) {
     sandbox = await startSandbox({ ...sandboxOptions, port: Number(sandboxPort) });
@@ -118,16 +142,26 @@ async function main() {
     }
   }
   log(`sandbox at ${sandbox.origin} (demo API key: ${SANDBOX_DEMO_KEY})`);
+  if (sdk) log(`eForms SDK: ${sdk} (the official rules, in the sandbox and in the editor)`);
+  else
+    log(
+      `no eForms SDK in ${sdkCandidate}: the editor offers to download one (about 20 MB), or put a release there (https://github.com/OP-TED/eForms-SDK/releases, unpacked), or name one with EFORMS_START_SDK_DIR=DIR npm start.`,
+    );
 
   mkdirSync(workspace, { recursive: true });
   copyFixtures(workspace);
   writeSampleNotices(workspace);
   mkdirSync(join(workspace, '.vscode'), { recursive: true });
+  const sdkSetting = sdk ? { 'eforms.sdk.path': sdk } : {};
   writeFileSync(
     join(workspace, '.vscode', 'settings.json'),
     `${JSON.stringify({ 'eforms.environment': 'sandbox', 'eforms.sandboxUrl': sandbox.origin }, null, 2)}\n`,
   );
-  writeUserSettings(dirs.userData, {});
+  writeUserSettings(dirs.userData, sdkSetting);
+  // eforms.sdk.path is machine-scoped (a workspace may not set it): code-server, a remote window,
+  // reads it from its machine settings and shows it in their tab, not in the User one.
+  mkdirSync(join(dirs.userData, 'Machine'), { recursive: true });
+  writeFileSync(join(dirs.userData, 'Machine', 'settings.json'), `${JSON.stringify(sdkSetting, null, 2)}\n`);
 
   // The key goes to the editor's environment (the extension's fallback), never into settings or logs.
   const env = editorEnv(dirs, { EFORMS_API_KEY: SANDBOX_DEMO_KEY });

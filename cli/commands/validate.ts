@@ -35,7 +35,14 @@ import {
 } from '../../core/validation';
 import { serviceUrlsOf } from '../environment';
 import { describeFailure, isKeyProblem } from '../failure-wording';
-import { decodeInputText, InputFileError, readInputFile } from '../input-files';
+import {
+  aboutFile,
+  checkSdkDir,
+  decodeInputText,
+  expandInputPaths,
+  InputFileError,
+  readInputFile,
+} from '../input-files';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
 import {
   type FileOutcome,
@@ -106,7 +113,10 @@ interface Run {
 }
 
 export async function validate(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args);
+  const parsed = parse(args);
+  const { values } = parsed;
+  // A folder stands for the notices in it.
+  const positionals = expandInputPaths(io.cwd, parsed.positionals);
   if (values.help) {
     io.out(USAGE);
     return EXIT_OK;
@@ -142,6 +152,7 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
     throw new UsageError(`--${localOnly[0]} goes with --local. ${HINT}`);
   if (values.local && (values.env !== undefined || values['cvs-url'] !== undefined))
     throw new UsageError(`--local runs the rules here: --env and --cvs-url do not apply. ${HINT}`);
+  if (values['sdk-dir'] !== undefined) checkSdkDir(io.cwd, values['sdk-dir']);
   if (values.today !== undefined && !isDate(values.today))
     throw new UsageError(`--today takes a date YYYY-MM-DD (got '${values.today}')`);
   const jobs = values.jobs === undefined ? 1 : Number(values.jobs);
@@ -211,9 +222,9 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
           io.err(`eforms validate: ${group.length} notices (${group.map(terminalName).join(', ')}): ${r}`);
         return;
       }
-      io.err(
-        `eforms validate: ${terminalName(positionals[i] ?? '')}: ${typeof r === 'string' ? r : describeFailure(r)}`,
-      );
+      // A sentence that names the file already ("cannot read the notice x.xml") is not prefixed again.
+      const shown = terminalName(positionals[i] ?? '');
+      io.err(`eforms validate: ${aboutFile(shown, typeof r === 'string' ? r : describeFailure(r))}`);
     } else ok.push({ ...r, findings: sortByPosition(r.findings) });
   });
   results.forEach((r, i) => {

@@ -8,12 +8,10 @@ import * as vscode from 'vscode';
 import type { RecordTypes, SectorId } from '../../core/agrifood';
 import {
   type CpvMapping,
-  DAY,
   ENDPOINTS,
   formatDmy,
   formatPct,
   formatPrice,
-  type ParamSpec,
   type Series,
   sectorForCpv,
   toSeries,
@@ -21,6 +19,7 @@ import {
 } from '../../core/agrifood';
 import { Commands } from '../command-ids';
 import { wordFailure } from '../failure-wording';
+import { euTarget } from './explorer-default';
 import type { ExplorerTarget } from './explorer-panel';
 import { type MarketData, signalOf } from './market-data';
 
@@ -52,19 +51,7 @@ export interface EuPrice {
   series: Series | undefined;
 }
 
-/** Filters of the EU-level series for a mapping, over the last ~14 months where the endpoint allows. */
-export function euTarget(mapping: CpvMapping, now = Date.now()): ExplorerTarget {
-  const names = new Set((ENDPOINTS[mapping.sector].params as readonly ParamSpec[]).map((p) => p.name));
-  const filters: Record<string, string[]> = {};
-  for (const [k, v] of Object.entries(mapping.filters)) filters[k] = String(v).split(',');
-  if (names.has('memberStateCodes')) filters.memberStateCodes = ['EU'];
-  if (names.has('beginDate')) filters.beginDate = [formatDmy(now - 430 * DAY)];
-  else if (names.has('years')) {
-    const y = new Date(now).getUTCFullYear();
-    filters.years = [String(y - 2), String(y - 1), String(y)];
-  }
-  return { sector: mapping.sector, filters };
-}
+export { euTarget } from './explorer-default';
 
 export class CpvPriceHover implements vscode.HoverProvider {
   private readonly memo = new Map<string, { at: number; value: Promise<EuPrice> }>();
@@ -106,7 +93,7 @@ export class CpvPriceHover implements vscode.HoverProvider {
     md.isTrusted = { enabledCommands: [Commands.openMarketExplorer] };
     md.appendMarkdown(`**$(graph-line) ${ENDPOINTS[mapping.sector].label} — EU market price** `);
     md.appendMarkdown(text(`(CPV ${hit.code}: ${mapping.product})\n\n`));
-    let target = euTarget(mapping);
+    let target: ExplorerTarget = euTarget(mapping);
     try {
       const p = await this.euPrice(mapping, token);
       target = p.target;

@@ -25,6 +25,7 @@ import {
 } from '../../core/agrifood';
 import type { ExtensionState } from '../extension-state';
 import { wordFailure } from '../failure-wording';
+import { DEFAULT_HINT, defaultExplorerTarget } from './explorer-default';
 import type { MarketData } from './market-data';
 
 /** What opens the explorer on a series: `eforms.openMarketExplorer` takes it as its argument. */
@@ -149,15 +150,16 @@ export class MarketExplorerPanel implements vscode.Disposable {
   }
 
   private initMessage(target?: ExplorerTarget): HostMessage {
-    const t = target ?? this.target;
+    const t = target ?? this.target ?? defaultExplorerTarget();
     return {
       type: 'init',
       // A→Z, as the tree lists them.
       sectors: sortedSectorInfos(),
       memberStates: memberStateOptions(),
-      sector: t?.sector ?? 'pigmeat',
-      filters: (t?.filters as Filters | undefined) ?? {},
+      sector: t.sector,
+      filters: (t.filters as Filters | undefined) ?? {},
       autoLoad: target !== undefined,
+      ...(target || this.target ? {} : { hint: DEFAULT_HINT }),
     };
   }
 

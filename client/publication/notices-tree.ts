@@ -3,6 +3,8 @@
 // context key eforms.myNotices.filtered, so the empty view's welcome text mentions a filter only when
 // one is set), and an automatic refresh while any notice is SUBMITTED (sooner) or PUBLISHING. Tooltips are escaped MarkdownStrings (service
 // strings are never interpreted as markdown or links). It never logs the key.
+// Rows show the title (BT-21), the buyer and the full date (notice-row.ts): the search does not
+// return title or buyer, so they are read from the workspace's notice files and open documents.
 
 import * as vscode from 'vscode';
 import { businessIdOfNotice, NOTICE_STATUSES, type Notice, type SearchCriteria } from '../../core/services';
@@ -10,6 +12,7 @@ import { Commands, Views } from '../command-ids';
 import type { ExtensionState } from '../extension-state';
 import { wordFailure } from '../failure-wording';
 import { enoticesClient } from './connection';
+import { type NoticeSummary, noticeRow, summarizeNotice } from './notice-row';
 import { autoRefreshDelay, isFiltered } from './refresh-policy';
 import type { NoticesFilter, NoticesSnapshot } from './snapshot';
 
@@ -49,6 +52,9 @@ export class NoticesTreeProvider implements vscode.TreeDataProvider<NoticeNode>,
   private generation = 0;
   private loading: Promise<void> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  /** Title and buyer by notice id, from the notices the editor can read. */
+  private readonly summaries = new Map<string, NoticeSummary>();
+  private scannedAt = 0;
 
   constructor(private readonly state: ExtensionState) {
     this.view = vscode.window.createTreeView(Views.myNotices, {
@@ -138,6 +144,8 @@ export class NoticesTreeProvider implements vscode.TreeDataProvider<NoticeNode>,
       this.notices = r.content;
       this.total = r.totalSize;
       this.problem = undefined;
+      await this.readSummaries();
+      if (gen !== this.generation) return;
     } catch (err) {
       if (gen !== this.generation) return;
       const { message, actions } = wordFailure(err, 'Loading your notices');
@@ -157,6 +165,35 @@ export class NoticesTreeProvider implements vscode.TreeDataProvider<NoticeNode>,
     this.view.message = undefined;
     this.changed.fire(undefined);
     this.scheduleAutoRefresh();
+  }
+
+  /**
+   * Reads title and buyer of the listed notices from open documents and the workspace's XML files
+   * (bounded: 500 files, 4 MB each, at most every 30 s), so that rows are named as their notices are.
+   */
+  private async readSummaries(): Promise<void> {
+    const learn = (xml: string) => {
+      const sm = summarizeNotice(xml);
+      if (sm) this.summaries.set(sm.noticeId, sm);
+    };
+    for (const d of vscode.workspace.textDocuments) if (d.languageId === 'xml') learn(d.getText());
+    const missing = this.notices.some((n) => !this.summaries.has(n.id));
+    if (!missing || Date.now() - this.scannedAt < 30_000) return;
+    this.scannedAt = Date.now();
+    try {
+      const files = await vscode.workspace.findFiles('**/*.xml', '**/node_modules/**', 500);
+      for (const f of files) {
+        try {
+          const st = await vscode.workspace.fs.stat(f);
+          if (st.size > 4 * 1024 * 1024) continue;
+          learn(new TextDecoder().decode(await vscode.workspace.fs.readFile(f)));
+        } catch {
+          // unreadable: the row keeps its id
+        }
+      }
+    } catch (err) {
+      this.state.log.warn(`My Notices: the workspace's notices could not be read: ${String(err)}`);
+    }
   }
 
   /** Seconds until the next automatic refresh (undefined: none), for the in-editor tests. */
@@ -209,15 +246,12 @@ export class NoticesTreeProvider implements vscode.TreeDataProvider<NoticeNode>,
       }
       case 'notice': {
         const n = node.notice;
-        const item = new vscode.TreeItem(
-          `${n.id.slice(0, 8)}… v${n.versionId}`,
-          vscode.TreeItemCollapsibleState.None,
-        );
+        const summary = this.summaries.get(n.id);
+        const row = noticeRow(n, summary);
+        const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
         item.id = `notice:${node.businessId}`;
-        item.description = [n.noticeType, (n.publicationDate ?? n.submittedAt ?? '').slice(0, 10)]
-          .filter(Boolean)
-          .join(' · ');
-        item.tooltip = tooltipOf(n, node.businessId);
+        item.description = row.description;
+        item.tooltip = tooltipOf(n, node.businessId, summary);
         item.contextValue = `notice-${n.status}`;
         item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[n.status] ?? 'question');
         item.command = {
@@ -256,7 +290,7 @@ export class NoticesTreeProvider implements vscode.TreeDataProvider<NoticeNode>,
   }
 }
 
-function tooltipOf(n: Notice, businessId: string): vscode.MarkdownString {
+function tooltipOf(n: Notice, businessId: string, s: NoticeSummary | undefined): vscode.MarkdownString {
   // appendText escapes: a notice type or author from the service can never become a link or markup.
   const md = new vscode.MarkdownString();
   const row = (label: string, value: string | undefined) => {
@@ -265,6 +299,8 @@ function tooltipOf(n: Notice, businessId: string): vscode.MarkdownString {
     md.appendText(value);
     md.appendMarkdown('  \n');
   };
+  row('Title', s?.title);
+  row('Buyer', s?.buyer);
   row('Business id', businessId);
   row('Status', n.status);
   row('Notice type', n.noticeType);

@@ -45,6 +45,8 @@ export type HostMessage =
       sector: SectorId;
       filters: Filters;
       autoLoad: boolean;
+      /** What the default view shows, said in the status line until the user loads. */
+      hint?: string;
     }
   | { type: 'options'; sector: SectorId; param: string; values: string[] }
   | { type: 'loading'; message: string }

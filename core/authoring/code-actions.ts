@@ -66,6 +66,8 @@ export interface ActionContext {
 }
 
 const MAX_SUGGESTIONS = 3;
+/** Codes offered for an empty code element: enough for short lists, completion has the rest. */
+const MAX_CHOICES = 12;
 
 /** Fixes for the diagnostics in the request, plus "fix all" over every diagnostic of the document. */
 export function codeActions(
@@ -229,15 +231,22 @@ function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
     const cl = c.sdk.codeListOf(field, subtype);
     const list = cl ? (c.sdk.codeList(cl.id) ?? c.sdk.codeList(cl.general)) : undefined;
     if (cl && list && !list.labels.has(value)) {
-      const nearest = nearestCodes(value, list.codes, MAX_SUGGESTIONS);
+      // An empty code is a choice still to make (New Notice leaves them so): offer the list's first
+      // values with their labels (completion offers all of them); a wrong one, the nearest.
+      const empty = value.trim() === '';
+      const nearest = empty
+        ? list.codes.slice(0, MAX_CHOICES)
+        : nearestCodes(value, list.codes, MAX_SUGGESTIONS);
       nearest.forEach((code, i) => {
         const label = c.sdk?.codeLabel(list.id, code, c.language);
         out.push({
           action: {
-            title: `Did you mean '${code}'${label ? ` (${label})` : ''}?`,
+            title: empty
+              ? `Choose '${code}'${label ? ` (${label})` : ''}`
+              : `Did you mean '${code}'${label ? ` (${label})` : ''}?`,
             kind: 'quickfix',
             edits: [{ range: valueRange as Range, newText: code }],
-            isPreferred: i === 0,
+            isPreferred: !empty && i === 0,
           },
         });
       });

@@ -1,13 +1,14 @@
 // Completion in a notice from the SDK: code-list values (the subtype's tailored list first) in elements
-// and attributes bound to a list, attributes with their fixed values, child elements after `<` (the
-// subtype's mandatory ones first) as snippets carrying their own mandatory children, and the notice's
+// and attributes bound to a list, attributes with their fixed values, child elements after `<` (only
+// those allowed and not yet there unless they repeat, named by their field, the subtype's mandatory
+// ones first) as snippets carrying their own mandatory children, and the notice's
 // identifiers of the right scheme where a reference is expected. No `vscode` import here.
 
 import type { Range } from '../findings';
 import type { XmlElement, XmlIndex } from '../notice';
 import { captionOf, entityOf, noticeFacts, placeAt, rangeOf } from './notice-facts';
 import type { Entry, FieldDef, SdkKnowledge } from './sdk-knowledge';
-import { canonicalName, type Predicate } from './sdk-paths';
+import { canonicalName, evaluatePredicate, type Predicate } from './sdk-paths';
 import {
   addPath,
   type PlaceholderContext,
@@ -236,7 +237,21 @@ function elementCompletions(
       else byPredicate.set(k, [en]);
     }
     const variants: Variant[] = [];
+    const present = parent.children
+      .map((c) => index.elements[c] as XmlElement)
+      .filter((c) => canonicalName(c) === slot.name);
     for (const [pred, entries] of byPredicate) {
+      // Only what may still be added: an element already there is offered again only if it repeats.
+      const step = entries[0]?.steps[depth];
+      const there = present.some((c) =>
+        (step?.predicates ?? []).every((p) => evaluatePredicate(index, c, p) !== false),
+      );
+      const repeats = entries.some(
+        (en) =>
+          en.steps.length === depth + 1 &&
+          (en.kind === 'node' ? en.node?.repeatable === true : en.field?.repeatable?.value === true),
+      );
+      if (there && !repeats) continue;
       const mandatory = entries.some(
         (en) => en.kind === 'field' && sdk.presence(en.id, subtype).mandatory === 'always',
       );
@@ -244,8 +259,10 @@ function elementCompletions(
         (en) => en.kind !== 'field' || sdk.presence(en.id, subtype).forbidden === 'always',
       );
       if (forbidden && entries.some((en) => en.kind === 'field') && !mandatory) continue;
+      // Variants told apart by the field they hold, in words, not by the SDK's XPath predicates.
+      const named = entries.find((en) => en.kind === 'field' && en.steps.length >= depth + 1);
       variants.push({
-        label: pred ? `${slot.name}${pred}` : slot.name,
+        label: pred && named ? `${slot.name} · ${sdk.fieldLabel(named.id, language)}` : slot.name,
         entries,
         mandatory,
         order: slot.order,
@@ -267,7 +284,7 @@ function elementCompletions(
       sortSkeleton(root);
       const leaf = v.entries.find((en) => en.kind === 'field' && en.steps.length === depth + 1);
       const detail = leaf
-        ? `${leaf.id} · ${sdk.fieldLabel(leaf.id, language)}`
+        ? `${sdk.fieldLabel(leaf.id, language)} (${leaf.id})`
         : v.entries.find((en) => en.kind === 'node' && en.steps.length === depth + 1)?.id;
       const snippet = writeSnippet(root, '', '  ').replace(/\n/g, `\n${indent}`);
       out.push({

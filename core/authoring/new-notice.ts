@@ -1,13 +1,17 @@
 // A new notice of a chosen subtype, written from the SDK: the root element its document type needs,
 // the eForms namespaces, cbc:CustomizationID of the release, fresh UUIDs, today's date, and every field
 // the subtype makes mandatory without condition (with the elements and fixed attributes their paths
-// require), in schema order, with placeholders to fill. No `vscode` import here, and no I/O.
+// require), in schema order, with placeholders to fill. It writes only what someone chose: the few
+// choices that decide the rest (subtype, procedure type, buyer country, notice language) are asked
+// for (newNoticeChoices lists them with the SDK's labels); every other code is left empty, for the
+// rules to flag and completion and quick fixes to fill. No `vscode` import here, and no I/O.
 
 import { randomUUID } from 'node:crypto';
 import type { SdkKnowledge } from './sdk-knowledge';
 import { SDK_NAMESPACES } from './sdk-paths';
 import {
   addPath,
+  noticeLanguageCode,
   type PlaceholderContext,
   placeholder,
   type SkeletonNode,
@@ -39,8 +43,14 @@ export type NewNoticeResult =
 
 export interface NewNoticeOptions {
   subtype: string;
-  /** Two-letter language of the notice (cbc:NoticeLanguageCode, languageID attributes). */
+  /** Language of the notice, `en` or `ENG` (cbc:NoticeLanguageCode, languageID attributes). */
   language?: string;
+  /** BT-105-Procedure, a code of the procedure-type list (`open`); absent: left to fill. */
+  procedureType?: string;
+  /** BT-514 of the buyer, a code of the country list (`FRA`); absent: left to fill. */
+  buyerCountry?: string;
+  /** Fields or nodes to write besides the unconditionally mandatory ones (what the rules ask for). */
+  extraFields?: readonly string[];
   /** yyyy-mm-dd; defaults to today (UTC). */
   today?: string;
   uuid?: () => string;
@@ -70,6 +80,8 @@ export function newNotice(sdk: SdkKnowledge, o: NewNoticeOptions): NewNoticeResu
         'BT-02-notice': st.type,
         'BT-03-notice': st.formType,
         'BT-01-notice': st.legalBasis,
+        'BT-105-Procedure': o.procedureType,
+        'BT-514-Organization-Company': o.buyerCountry,
       }).filter((e): e is [string, string] => typeof e[1] === 'string'),
     ),
   };
@@ -91,6 +103,22 @@ export function newNotice(sdk: SdkKnowledge, o: NewNoticeOptions): NewNoticeResu
     const mandatory = sdk.presence(f.id, st.subTypeId).mandatory === 'always';
     if (!always.has(f.id) && !(mandatory && (!form || form.has(f.id)))) continue;
     if (sdk.presence(f.id, st.subTypeId).forbidden === 'always') continue;
+    addPath(top, entry, 0, ctx);
+  }
+  // Fields the rules found mandatory for these choices (newNoticeChecked), as placeholders to fill.
+  for (const id of o.extraFields ?? []) {
+    const entry = sdk.entries.get(id);
+    if (!entry || sdk.presence(id, st.subTypeId).forbidden === 'always') continue;
+    addPath(top, entry, 0, ctx);
+  }
+  // What the user chose is written even where the form leaves it optional.
+  for (const [id, value] of [
+    ['BT-105-Procedure', o.procedureType],
+    ['BT-514-Organization-Company', o.buyerCountry],
+  ] as const) {
+    const entry = sdk.entries.get(id);
+    if (!value || !entry || sdk.presence(id, st.subTypeId).forbidden === 'always') continue;
+    if (form && !form.has(id)) continue;
     addPath(top, entry, 0, ctx);
   }
   // UBL's DocumentReference types require a cbc:ID that fields.json leaves optional: add it.
@@ -129,3 +157,92 @@ export function newNotice(sdk: SdkKnowledge, o: NewNoticeOptions): NewNoticeResu
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n${writeSkeleton(top, '', '  ', ns)}\n`;
   return { ok: true, xml, subtype: st.subTypeId, root: root.name };
 }
+
+/** A failed assert of the SDK rules, as much of it as New Notice needs (core/svrl's shape). */
+export interface RuleFailure {
+  role: string;
+  diagnosticReferences: readonly { see: string }[];
+}
+
+/**
+ * The notice, then what the official rules say of it: a field they find missing for the choices made
+ * (the buyer's contact once a country is chosen, a deadline for an open procedure) is written too, as
+ * a placeholder, until they ask for nothing new (at most `rounds` times). The rules run through
+ * `evaluate`, so that this room does not depend on the engine.
+ */
+export async function newNoticeChecked(
+  sdk: SdkKnowledge,
+  o: NewNoticeOptions,
+  evaluate: (xml: string, subtype: string) => Promise<readonly RuleFailure[]>,
+  rounds = 3,
+): Promise<NewNoticeResult> {
+  const extra = new Set(o.extraFields ?? []);
+  // The same identifiers each round, so that only the added fields change.
+  const ids: string[] = [];
+  let next = 0;
+  const uuid = o.uuid ?? randomUUID;
+  const stable = () => {
+    if (next >= ids.length) ids.push(uuid());
+    return ids[next++] as string;
+  };
+  let r = newNotice(sdk, { ...o, uuid: stable });
+  for (let i = 0; i < rounds && r.ok; i++) {
+    const failures = await evaluate(r.xml, r.subtype);
+    const before = extra.size;
+    for (const f of failures) {
+      if (!/^(ERROR|FATAL)$/i.test(f.role)) continue;
+      for (const d of f.diagnosticReferences) {
+        const m = /^(?:field|node):(.+)$/.exec(d.see.trim());
+        const id = m?.[1];
+        if (id && sdk.entries.has(id)) extra.add(id);
+      }
+    }
+    if (extra.size === before) break;
+    next = 0;
+    r = newNotice(sdk, { ...o, uuid: stable, extraFields: [...extra] });
+  }
+  return r;
+}
+
+/** A code the user may choose, with its label in the user's language. */
+export interface CodeChoice {
+  code: string;
+  label: string;
+}
+
+/** The choices that decide a new notice of a subtype, from the SDK's code lists (as tailored for it). */
+export interface NewNoticeChoices {
+  /** BT-105-Procedure; empty when the subtype has no procedure type. */
+  procedureTypes: CodeChoice[];
+  /** BT-514 of the buyer. */
+  countries: CodeChoice[];
+  /** BT-702(a)-notice: the notice languages. */
+  languages: CodeChoice[];
+}
+
+export function newNoticeChoices(sdk: SdkKnowledge, subtype: string, lang: string): NewNoticeChoices {
+  const codes = (fieldId: string): CodeChoice[] => {
+    const f = sdk.fields.get(fieldId);
+    if (!f || sdk.presence(fieldId, subtype).forbidden === 'always') return [];
+    const form = sdk.formFields(subtype);
+    if (form && !form.has(fieldId)) return [];
+    const cl = sdk.codeListOf(f, subtype);
+    const list = cl ? (sdk.codeList(cl.id) ?? sdk.codeList(cl.general)) : undefined;
+    if (!list) return [];
+    return list.codes.map((code) => ({ code, label: sdk.codeLabel(list.id, code, lang) ?? code }));
+  };
+  return {
+    procedureTypes: codes('BT-105-Procedure'),
+    countries: codes('BT-514-Organization-Company'),
+    languages: codes('BT-702(a)-notice'),
+  };
+}
+
+/** The name a new notice is offered under: `cn-standard-16.xml` (its notice type and subtype). */
+export function newNoticeFileName(sdk: SdkKnowledge, subtype: string): string {
+  const st = sdk.noticeSubtypes().find((s) => s.subTypeId === subtype);
+  const safe = (s: string) => s.replace(/[^\w.-]+/g, '-');
+  return `${st?.type ? `${safe(st.type)}-` : ''}${safe(subtype)}.xml`;
+}
+
+export { noticeLanguageCode };

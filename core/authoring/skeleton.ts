@@ -122,18 +122,57 @@ function attributeValue(f: FieldDef, ctx: PlaceholderContext): string {
   const known = ctx.known?.[f.id];
   if (known !== undefined) return known;
   if (f.presetValue !== undefined) return f.presetValue;
-  if (f.attributeName === 'languageID') return (LANG3[ctx.language] ?? 'ENG').toUpperCase();
+  if (f.attributeName === 'languageID') return noticeLanguageCode(ctx.language);
   if (f.attributeName === 'currencyID') return 'EUR';
   if (f.attributeName === 'unitCode') return firstCode(f, ctx) ?? 'DAY';
   return firstCode(f, ctx) ?? '';
 }
 
-const LANG3: Record<string, string> = { en: 'eng', fr: 'fra', de: 'deu' };
+/** The EU's official languages: two-letter (settings) to the three-letter codes notices use. */
+const LANG3: Record<string, string> = {
+  bg: 'bul',
+  cs: 'ces',
+  da: 'dan',
+  de: 'deu',
+  el: 'ell',
+  en: 'eng',
+  es: 'spa',
+  et: 'est',
+  fi: 'fin',
+  fr: 'fra',
+  ga: 'gle',
+  hr: 'hrv',
+  hu: 'hun',
+  it: 'ita',
+  lt: 'lit',
+  lv: 'lav',
+  mt: 'mlt',
+  nl: 'nld',
+  pl: 'pol',
+  pt: 'por',
+  ro: 'ron',
+  sk: 'slk',
+  sl: 'slv',
+  sv: 'swe',
+};
+
+/** The notice language as written in the notice (`ENG`), from `en` or `eng`/`ENG`. */
+export function noticeLanguageCode(language: string): string {
+  const l = language.trim().toLowerCase();
+  return (LANG3[l] ?? (/^[a-z]{3}$/.test(l) ? l : 'eng')).toUpperCase();
+}
 
 function firstCode(f: FieldDef, ctx: PlaceholderContext): string | undefined {
   const cl = ctx.sdk.codeListOf(f, ctx.subtype);
   if (!cl) return undefined;
   return ctx.sdk.codeList(cl.id)?.codes[0] ?? ctx.sdk.codeList(cl.general)?.codes[0];
+}
+
+/** The code when the field's list (as tailored for the subtype) allows only one: no choice to make. */
+function onlyCode(f: FieldDef, ctx: PlaceholderContext): string | undefined {
+  const cl = ctx.sdk.codeListOf(f, ctx.subtype);
+  const codes = cl ? (ctx.sdk.codeList(cl.id) ?? ctx.sdk.codeList(cl.general))?.codes : undefined;
+  return codes?.length === 1 ? codes[0] : undefined;
 }
 
 /** A value of the right shape, marked as one to fill where the field is free text. */
@@ -153,8 +192,10 @@ export function placeholder(f: FieldDef, ctx: PlaceholderContext): string {
       return f.idSchemes?.[0] ? `${f.idSchemes[0]}-0001` : 'TODO-ID';
     case 'code': {
       if (f.id === 'OPP-070-notice' && ctx.subtype) return ctx.subtype;
-      if (f.id === 'BT-702(a)-notice') return (LANG3[ctx.language] ?? 'eng').toUpperCase();
-      return firstCode(f, ctx) ?? 'TODO';
+      if (f.id === 'BT-702(a)-notice') return noticeLanguageCode(ctx.language);
+      // Nobody chose this code: it stays empty, and the rules, completion and quick fixes offer the
+      // list's values with their labels. A list of one code is no choice.
+      return onlyCode(f, ctx) ?? '';
     }
     case 'date':
       return `${ctx.today}Z`;

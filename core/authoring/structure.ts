@@ -139,9 +139,12 @@ function symbolOf(index: XmlIndex, e: XmlElement, shape: Shape): NoticeSymbol {
       ? `${label}: ${caption}`
       : label;
   const idEl = shape.id ? elementAt(index, e, shape.id) : undefined;
+  // The outline shows the detail beside the name: a label the name already says is left out, or a
+  // group reads "Organisations Organisations".
+  const shown = oneLine(name);
   return {
-    name: oneLine(name),
-    detail: label,
+    name: shown,
+    ...(shown === label || shown.startsWith(`${label}:`) ? {} : { detail: label }),
     kind: shape.kind,
     range: extent(index, e),
     selectionRange: idEl

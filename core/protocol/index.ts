@@ -1,7 +1,11 @@
 // Room: the custom LSP messages between the language server and its clients, declared once with their
 // types; both sides call them through `.type`, never a method string. No `vscode` import here.
 export {
+  type CodeChoiceItem,
   type EngineStatus,
+  type NewNoticeChoicesParams,
+  NewNoticeChoicesRequest,
+  type NewNoticeChoicesResult,
   type NewNoticeParams,
   NewNoticeRequest,
   type NewNoticeResult,

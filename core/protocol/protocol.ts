@@ -116,10 +116,16 @@ export interface NewNoticeParams {
   scopeUri?: string;
   /** The SDK version to write it for (`1.10`, `1.10.5`), as chosen from NoticeSdkVersionsRequest; absent: as settings say. */
   sdkVersion?: string;
+  /** BT-105-Procedure (`open`); absent: left empty to fill. */
+  procedureType?: string;
+  /** The buyer's country (BT-514, `FRA`); absent: left empty to fill. */
+  buyerCountry?: string;
+  /** The notice language (`ENG`); absent: the settings' language. */
+  language?: string;
 }
 /** The notice's XML, or a problem with a kind and fields that the client words. */
 export type NewNoticeResult =
-  | { ok: true; xml: string; sdkVersion: string }
+  | { ok: true; xml: string; sdkVersion: string /** `cn-standard-16.xml` */; fileName?: string }
   | {
       ok: false;
       kind: 'no-sdk' | 'version-missing' | 'no-version' | 'unknown-subtype' | 'sdk-unreadable';
@@ -157,6 +163,31 @@ export interface NoticeSdkVersionItem {
 export namespace NoticeSdkVersionsRequest {
   export const method = 'eforms/noticeSdkVersions';
   export const type = new RequestType<NoticeSdkVersionsParams, NoticeSdkVersionItem[], void>(method);
+}
+
+/** A code with its label, for New Notice's pickers. */
+export interface CodeChoiceItem {
+  code: string;
+  label: string;
+}
+export interface NewNoticeChoicesParams {
+  scopeUri?: string;
+  subtype: string;
+  sdkVersion?: string;
+}
+export interface NewNoticeChoicesResult {
+  /** The SDK releases on this machine, newest first, and the one the lists come from. */
+  sdkVersions: string[];
+  sdkVersion?: string;
+  procedureTypes: CodeChoiceItem[];
+  countries: CodeChoiceItem[];
+  languages: CodeChoiceItem[];
+}
+
+/** client -> server: the choices that decide a new notice of a subtype, with the SDK's labels. */
+export namespace NewNoticeChoicesRequest {
+  export const method = 'eforms/newNoticeChoices';
+  export const type = new RequestType<NewNoticeChoicesParams, NewNoticeChoicesResult, void>(method);
 }
 export interface NoticeSubtypeItem {
   id: string;

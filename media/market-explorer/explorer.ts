@@ -8,6 +8,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './explorer.css';
+import { optionText } from '../../client/market/value-notes';
 import type {
   Filters,
   HostMessage,
@@ -184,7 +185,8 @@ function renderFilters(): void {
       const sel = el('select', { multiple: true, size: Math.max(4, Math.min(LIST_ROWS, count)) });
       for (const v of new Set([...values, ...current])) {
         const name = p.memberStates ? state.memberStates.find((m) => m.code === v)?.name : undefined;
-        const o = el('option', { value: v, text: name ? `${v} — ${name}` : v });
+        // Codes are explained (pig classes S, E, R, SE): the service lists them without words.
+        const o = el('option', { value: v, text: name ? `${v} — ${name}` : optionText(p.name, v) });
         o.selected = current.includes(v);
         sel.append(o);
       }
@@ -533,6 +535,7 @@ window.addEventListener('message', (ev: MessageEvent<HostMessage>) => {
         sectorSelect.value = state.sector;
         renderFilters();
         if (m.autoLoad) load();
+        else if (m.hint && !useSaved) setStatus(m.hint);
         else setStatus('Choose filters, then Load.');
         break;
       }

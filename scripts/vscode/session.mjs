@@ -168,6 +168,8 @@ export function startSandbox({
   // false (tests): the sandbox never finds an SDK in the user's cache, so it answers with its own rules,
   // which the fixtures' expectations describe; npm start passes true to get the official rules.
   useSdkCache = false,
+  // An SDK release or folder of releases for the CVS's official rules (eforms sandbox --sdk-dir).
+  sdkDir = undefined,
 }) {
   if (!existsSync(cli)) return Promise.reject(new Error(`${cli} is missing: run \`npm run build\` first.`));
   // port undefined: the CLI's own default port (what `--env sandbox` points at).
@@ -180,6 +182,7 @@ export function startSandbox({
   ];
   for (const k of apiKeys) args.push('--api-key', k);
   if (publishDelaySeconds !== undefined) args.push('--publish-delay', String(publishDelaySeconds));
+  if (sdkDir) args.push('--sdk-dir', sdkDir);
   const env = { ...process.env };
   if (!useSdkCache) env.EFORMS_SDK_CACHE = join(dataDir, 'no-sdk-cache', 'sdk');
   const child = spawnTethered(process.execPath, args, { cwd: PROJECT_ROOT, env });

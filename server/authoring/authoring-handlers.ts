@@ -35,7 +35,9 @@ import {
   documentSymbols,
   hoverAt,
   type NoticeSymbol,
-  newNotice,
+  newNoticeChecked,
+  newNoticeChoices,
+  newNoticeFileName,
   prepareRename,
   referencesOf,
   renameIdentifier,
@@ -46,6 +48,9 @@ import {
 import type { Finding } from '../../core/findings';
 import { declaredSdkVersion, indexXml, noticeKindOf, type XmlIndex } from '../../core/notice';
 import {
+  type NewNoticeChoicesParams,
+  NewNoticeChoicesRequest,
+  type NewNoticeChoicesResult,
   type NewNoticeParams,
   NewNoticeRequest,
   type NewNoticeResult,
@@ -56,6 +61,7 @@ import {
   type NoticeSubtypesParams,
   NoticeSubtypesRequest,
 } from '../../core/protocol';
+import { loadRuleSet, phaseForSubType, RuleSetError } from '../../core/schematron';
 import {
   availableSdkReleases,
   chooseSdkRelease,
@@ -424,9 +430,29 @@ export class Authoring {
     c.onRequest(NoticeSubtypesRequest.type, (p: NoticeSubtypesParams, token) =>
       this.request('notice subtypes', [] as NoticeSubtypeItem[], token, () => this.subtypes(p)),
     );
+    c.onRequest(NewNoticeChoicesRequest.type, (p: NewNoticeChoicesParams, token) =>
+      this.request(
+        'new notice choices',
+        { sdkVersions: [], procedureTypes: [], countries: [], languages: [] } as NewNoticeChoicesResult,
+        token,
+        () => this.newNoticeChoices(p),
+      ),
+    );
     c.onRequest(NoticeSdkVersionsRequest.type, (p: NoticeSdkVersionsParams, token) =>
       this.request('notice SDK versions', [] as NoticeSdkVersionItem[], token, () => this.sdkVersions(p)),
     );
+  }
+
+  /** New Notice's pickers: the releases at hand and the deciding code lists, labelled. */
+  private async newNoticeChoices(p: NewNoticeChoicesParams): Promise<NewNoticeChoicesResult> {
+    const s = await this.d.settings(p?.scopeUri ?? '');
+    const choice = this.choose(s, undefined, p?.sdkVersion);
+    const sdkVersions = availableSdkReleases({ path: s.sdk.path, cacheRoot: this.d.sdkCacheRoot ?? '' })
+      .map((r) => r.version)
+      .sort((a, b) => compareSdkVersions(b, a));
+    if (!choice.ok) return { sdkVersions, procedureTypes: [], countries: [], languages: [] };
+    const lists = newNoticeChoices(choice.sdk, String(p?.subtype ?? ''), s.validation.language);
+    return { sdkVersions, sdkVersion: choice.sdk.version, ...lists };
   }
 
   /** The versions on disk New Notice can write for, newest first, with what TED says of each when known. */
@@ -462,10 +488,41 @@ export class Authoring {
     const s = await this.d.settings(p?.scopeUri ?? '');
     const choice = this.choose(s, undefined, p?.sdkVersion);
     if (!choice.ok) return { ok: false, kind: choice.kind, detail: choice.detail };
-    const r = newNotice(choice.sdk, { subtype: String(p?.subtype ?? ''), language: s.validation.language });
+    const subtype = String(p?.subtype ?? '');
+    const sdk = choice.sdk;
+    // The official rules say which fields the choices make mandatory: written as placeholders too.
+    const r = await newNoticeChecked(
+      sdk,
+      {
+        subtype,
+        language: p?.language || s.validation.language,
+        ...(p?.procedureType ? { procedureType: p.procedureType } : {}),
+        ...(p?.buyerCountry ? { buyerCountry: p.buyerCountry } : {}),
+      },
+      async (xml, st) => {
+        try {
+          const rules = await loadRuleSet({
+            sdkDir: sdk.dir,
+            sdkVersion: sdk.version,
+            phase: phaseForSubType(st),
+            mode: 'static',
+          });
+          return rules.evaluate(xml).failures;
+        } catch (err) {
+          // No rules for this release or phase: the notice is written from fields.json alone.
+          if (err instanceof RuleSetError) return [];
+          throw err;
+        }
+      },
+    );
     if (!r.ok)
       return { ok: false, kind: r.kind, detail: r.kind === 'unknown-subtype' ? r.subtype : r.problem };
-    return { ok: true, xml: r.xml, sdkVersion: choice.sdk.version };
+    return {
+      ok: true,
+      xml: r.xml,
+      sdkVersion: choice.sdk.version,
+      fileName: newNoticeFileName(choice.sdk, subtype),
+    };
   }
 
   private async subtypes(p: NoticeSubtypesParams): Promise<NoticeSubtypeItem[]> {

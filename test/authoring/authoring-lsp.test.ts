@@ -9,6 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { SDK_NAMESPACES } from '../../core/authoring/sdk-paths';
+import { indexXml, textContent } from '../../core/notice';
+import { resolveLocation } from '../../core/svrl/mapping';
 import { docUri, LspSession, lineCol } from '../support/lsp-session';
 import { type SandboxHarness, startHarness, TEST_API_KEY } from '../support/sandbox-harness';
 import { copySdkRelease } from '../support/sdk-copy';
@@ -212,8 +215,12 @@ describe('authoring over LSP', { skip }, () => {
 
   test('completion: attributes with their fixed values, and child elements after <, mandatory first', async () => {
     const uri = docUri('complete-elements.xml');
-    const base = sample();
-    // An empty slot in the procedure's tendering process.
+    // An empty slot in the procedure's tendering process, whose procedure type is not written yet
+    // (an element already there is not offered again).
+    const base = sample().replace(
+      /\s*<cbc:ProcedureCode listName="procurement-procedure-type">[^<]*<\/cbc:ProcedureCode>/,
+      '',
+    );
     const tp = base.indexOf('<cac:TenderingProcess>');
     const text = `${base.slice(0, tp + '<cac:TenderingProcess>'.length)}\n<${base.slice(tp + '<cac:TenderingProcess>'.length)}`;
     await s.open(uri, text);
@@ -231,7 +238,7 @@ describe('authoring over LSP', { skip }, () => {
 
     // Attributes of an element bound to a list: listName with its fixed value.
     const uri2 = docUri('complete-attrs.xml');
-    const text2 = base.replace(
+    const text2 = sample().replace(
       /<cbc:ProcedureCode listName="procurement-procedure-type">/,
       '<cbc:ProcedureCode >',
     );
@@ -415,10 +422,12 @@ describe('authoring over LSP', { skip }, () => {
       assert.ok(xml.includes(`<${last}`), `${f.id} (${last})`);
     }
     const failed = await cvsIds(xml);
+    // Codes nobody chose are left empty: the sandbox flags them as empty, which is the placeholder.
     const errorsBeyondPlaceholders = failed.filter(
       (f) =>
         !['BR-BT-00738-0901', 'BR-BT-00514-0310'].includes(f.id as string) &&
-        !/ItemClassificationCode$/.test(f.location as string),
+        !/ItemClassificationCode$/.test(f.location as string) &&
+        !onEmptyElement(xml, f.location as string),
     );
     assert.deepEqual(errorsBeyondPlaceholders, []);
   });
@@ -428,7 +437,14 @@ describe('authoring over LSP', { skip }, () => {
     // Two lots, both without their description (BR-BT-00024-0178 in the sandbox's CVS).
     const lotStart = xml.indexOf('<cac:ProcurementProjectLot>');
     const lotEnd = xml.indexOf('</cac:ProcurementProjectLot>') + '</cac:ProcurementProjectLot>'.length;
-    const lot = xml.slice(lotStart, lotEnd).replace(/\s*<cbc:Description[^>]*>[^<]*<\/cbc:Description>/, '');
+    // The description of the lot's cac:ProcurementProject (BT-24), not another cbc:Description of the
+    // lot (BT-99's review deadlines, written before it once the rules ask for it).
+    const lot = xml
+      .slice(lotStart, lotEnd)
+      .replace(
+        /(<cac:ProcurementProject>\s*(?:<cbc:ID[^>]*>[^<]*<\/cbc:ID>\s*)?(?:<cbc:Name[^>]*>[^<]*<\/cbc:Name>)?)\s*<cbc:Description[^>]*>[^<]*<\/cbc:Description>/,
+        '$1',
+      );
     const text = `${xml.slice(0, lotStart)}${lot}\n  ${lot.replace('LOT-0001', 'LOT-0002')}${xml.slice(lotEnd)}`;
     const uri = docUri('fix-missing.xml');
     const mark = s.mark;
@@ -596,3 +612,20 @@ describe('authoring with a downloaded SDK only', { skip }, () => {
     await s.closeDocument(uri);
   });
 });
+
+/** Whether an SVRL location selects an empty element of the notice: a code left for the user to choose. */
+function onEmptyElement(xml: string, location: string): boolean {
+  const index = indexXml(xml);
+  const ns = new Map<string, string>([
+    ['cn', 'urn:oasis:names:specification:ubl:schema:xsd:ContractNotice-2'],
+    ...Object.entries(SDK_NAMESPACES),
+  ]);
+  const at = resolveLocation(index, location, ns);
+  const el = at ? index.elements[at.element] : undefined;
+  return (
+    el !== undefined &&
+    at?.attribute === undefined &&
+    el.children.length === 0 &&
+    textContent(index, el).trim() === ''
+  );
+}

@@ -8,23 +8,60 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { newNotice } from '../../core/authoring/new-notice';
+import {
+  newNotice,
+  newNoticeChecked,
+  newNoticeChoices,
+  newNoticeFileName,
+} from '../../core/authoring/new-notice';
 import { sdkKnowledge } from '../../core/authoring/sdk-knowledge';
-import { runCvsValidation } from '../../sandbox/cvs/validator';
+import { indexXml, textContent } from '../../core/notice';
+import { loadRuleSet, phaseForSubType } from '../../core/schematron';
+import { resolveLocation } from '../../core/svrl/mapping';
+import { parseSvrl } from '../../core/svrl/report';
 import { SDK_DIR, skipUnless } from '../support/shared-data';
 
 const skip = skipUnless(SDK_DIR);
 
-/** Findings that are about a placeholder still to fill, or information: not errors of the generator. */
-const PLACEHOLDER_RULES = new Set([
-  // No CPV code list in the SDK copy: the main classification is left as TODO.
-  'BR-BT-00262-0153',
-  'BR-BT-00262-0155',
-  // Information: no requested publication date.
-  'BR-BT-00738-0901',
-  // LAWFULNESS warning on the placeholder country (the first code of the list).
-  'BR-BT-00514-0310',
-]);
+/**
+ * Errors of the official rules on a new notice that are not on a placeholder, by rule, with why. A new
+ * kind of error fails the test; each entry is work left (see the report of issue 18).
+ */
+const KNOWN_GAPS: { id: RegExp; why: string }[] = [
+  {
+    id: /^BR-BT-00105-01\d\d$/,
+    why: 'the procedure types a subtype allows are narrowed only in the rules; the picker offers the whole list',
+  },
+  {
+    id: /^BR-BT-00137-0214$/,
+    why: 'a lot needs a duration or start and end dates: one of several, not written',
+  },
+  {
+    id: /^BR-BT-00131-0151$|^BR-BT-00630-0150$/,
+    why: "date placeholders are today's date, which these rules compare",
+  },
+  {
+    id: /^BR-BT-1371[34]-0\d\d\d$/,
+    why: 'lot results and tenders need cross references the skeleton does not make',
+  },
+  {
+    id: /^BR-OPT-00(300|310|315|321)-0\d\d\d$/,
+    why: 'references between organisations, tenders and contracts',
+  },
+  { id: /^BR-BT-00001-0259$/, why: 'E forms: the legal basis has no single preset' },
+  { id: /^OPP-035-Tender-List_MA$|^BR-BT-00142-0055$|^BR-BT-00127-0100$/, why: 'subtype-specific structure' },
+];
+
+/** The official static rules of the subtype's phase, on a notice. */
+async function officialFailures(xml: string, subtype: string) {
+  const rules = await loadRuleSet({
+    sdkDir: SDK_DIR,
+    sdkVersion: '1.15.1',
+    phase: phaseForSubType(subtype),
+    mode: 'static',
+  });
+  return rules.evaluate(xml, { today: '2026-11-24' });
+}
 
 /**
  * Where the XSD wants more than fields.json says: E5's efac:AggregatedAmounts needs a
@@ -85,16 +122,79 @@ describe('New Notice for every subtype', { skip }, () => {
     assert.equal(!bad.ok && bad.kind, 'unknown-subtype');
   });
 
-  test('the sandbox CVS finds nothing beyond the placeholders', () => {
+  test('a notice writes only what was chosen: other codes are left empty', () => {
+    const r = newNotice(sdk, {
+      subtype: '16',
+      today: '2026-01-15',
+      procedureType: 'open',
+      buyerCountry: 'FRA',
+      language: 'FRA',
+    });
+    assert.ok(r.ok);
+    assert.match(r.xml, /<cbc:ProcedureCode listName="procurement-procedure-type">open</);
+    assert.match(r.xml, /<cbc:IdentificationCode listName="country">FRA</);
+    assert.match(r.xml, /<cbc:NoticeLanguageCode>FRA</);
+    assert.match(r.xml, /languageID="FRA"/);
+    // The codes the issue found filled with the first value of their lists: Aruba, defence, Afrikaans.
+    assert.doesNotMatch(r.xml, />ABW<|>defence<|>AFR<|>comp-dial</);
+    assert.match(r.xml, /<cbc:ActivityTypeCode listName="authority-activity"><\/cbc:ActivityTypeCode>/);
+    // Without choices, procedure and country are empty too.
+    const bare = newNotice(sdk, { subtype: '16', today: '2026-01-15' });
+    assert.ok(bare.ok);
+    assert.match(bare.xml, /<cbc:IdentificationCode listName="country"><\/cbc:IdentificationCode>/);
+  });
+
+  test('the choices come with the labels of the SDK code lists, and the file with a name', () => {
+    const c = newNoticeChoices(sdk, '16', 'en');
+    assert.equal(c.procedureTypes.find((x) => x.code === 'open')?.label, 'Open');
+    assert.equal(c.countries.find((x) => x.code === 'FRA')?.label, 'France');
+    assert.equal(c.languages.find((x) => x.code === 'ENG')?.label, 'English');
+    assert.equal(newNoticeFileName(sdk, '16'), 'cn-standard-16.xml');
+    assert.equal(
+      newNoticeFileName(sdk, 'E3'),
+      `${sdk.noticeSubtypes().find((s) => s.subTypeId === 'E3')?.type}-E3.xml`,
+    );
+  });
+
+  test('the official rules find no error but on placeholders and the listed gaps', {
+    timeout: 600000,
+  }, async () => {
+    const unexpected: string[] = [];
+    let onPlaceholders = 0;
     for (const st of subtypes()) {
-      const r = newNotice(sdk, { subtype: st, today: new Date().toISOString().slice(0, 10) });
-      assert.ok(r.ok);
-      const v = runCvsValidation(Buffer.from(r.xml), { eFormsSdkVersion: '1.15' });
-      assert.ok(v.ok, st);
-      const failed = [...v.svrl.matchAll(/<svrl:failed-assert[^>]*id="([^"]*)"/g)].map((m) => m[1] as string);
-      const unexpected = failed.filter((id) => !PLACEHOLDER_RULES.has(id));
-      assert.deepEqual(unexpected, [], `subtype ${st}`);
+      const procedures = newNoticeChoices(sdk, st, 'en').procedureTypes.map((c) => c.code);
+      const procedureType = procedures.includes('open') ? 'open' : procedures[0];
+      const r = await newNoticeChecked(
+        sdk,
+        {
+          subtype: st,
+          today: '2026-11-24',
+          buyerCountry: 'FRA',
+          language: 'ENG',
+          ...(procedureType ? { procedureType } : {}),
+        },
+        async (xml, subtype) => (await officialFailures(xml, subtype)).failures,
+      );
+      assert.ok(r.ok, st);
+      const report = await officialFailures(r.xml, st);
+      const index = indexXml(r.xml);
+      const ns = parseSvrl(report.svrl).namespaces;
+      for (const f of report.failures) {
+        if (f.role !== 'ERROR') continue;
+        const loc = resolveLocation(index, f.location, ns);
+        const el = loc ? index.elements[loc.element] : undefined;
+        const text = el ? textContent(index, el).trim() : undefined;
+        // A placeholder: an empty leaf (a code to choose) or a TODO text to write.
+        if (el && el.children.length === 0 && (text === '' || text?.startsWith('TODO'))) {
+          onPlaceholders++;
+          continue;
+        }
+        if (KNOWN_GAPS.some((g) => g.id.test(f.id))) continue;
+        unexpected.push(`${st}: ${f.id} at ${f.location}`);
+      }
     }
+    assert.deepEqual(unexpected, []);
+    assert.ok(onPlaceholders > 0, 'the empty codes are flagged by the rules, where completion fills them');
   });
 
   test('the SDK XSD accepts the notices', { skip: javaMissing, timeout: 120000 }, () => {

@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { PROJECT_ROOT } from '../support/shared-data';
+import { PROJECT_ROOT, SHARED_DIR } from '../support/shared-data';
 
 const CLI = join(PROJECT_ROOT, 'dist', 'cli.js');
 const skip = !existsSync('/proc/self/environ')
@@ -78,7 +78,12 @@ interface Run {
 }
 
 /** Starts `command args` (npm start, or start.mjs under some parent) and waits until it is ready. */
-async function startRun(id: string, command: string, args: string[]): Promise<Run> {
+async function startRun(
+  id: string,
+  command: string,
+  args: string[],
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<Run> {
   const marker = `EFORMS_START_TEST_MARK=${id}-${process.pid}-${Date.now()}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -86,6 +91,7 @@ async function startRun(id: string, command: string, args: string[]): Promise<Ru
     EFORMS_START_DIR: join(work, id),
     EFORMS_START_SANDBOX_PORT: '0',
     EFORMS_START_EDITOR: FAKE_EDITOR,
+    ...extraEnv,
   };
   delete env.NODE_TEST_CONTEXT;
   const child = spawn(command, args, { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -160,4 +166,51 @@ test('npm start: when its parent dies, start.mjs stops everything and exits', { 
   const run = await startRun('parent-dies', process.execPath, ['-e', parent]);
   run.child.kill('SIGKILL');
   await assertAllStopped(run);
+});
+
+const SHARED_SDKS = join(SHARED_DIR, 'eforms-sdk');
+
+test('npm start: the SDK beside the project reaches the sandbox and the editor settings', {
+  skip: skip ?? (existsSync(SHARED_SDKS) ? undefined : `${SHARED_SDKS} is absent`),
+}, async () => {
+  const run = await startRun('with-sdk', process.execPath, [join(PROJECT_ROOT, 'scripts', 'start.mjs')], {
+    EFORMS_START_SDK_DIR: SHARED_SDKS,
+  });
+  try {
+    // A machine setting: in code-server's machine settings (the workspace may not set it).
+    const machine = JSON.parse(
+      readFileSync(join(work, 'with-sdk', 'start', 'user-data', 'Machine', 'settings.json'), 'utf8'),
+    );
+    assert.equal(machine['eforms.sdk.path'], SHARED_SDKS);
+    const sandbox = marked(run.marker)
+      .map(cmdline)
+      .find((c) => / sandbox /.test(`${c} `));
+    assert.ok(sandbox?.includes(`--sdk-dir ${SHARED_SDKS}`), `sandbox command line: ${sandbox}`);
+    assert.match(run.output(), /eForms SDK: /);
+  } finally {
+    run.child.kill('SIGINT');
+    await assertAllStopped(run);
+  }
+});
+
+test('npm start: without an SDK it says how to get one, and sets none', { skip }, async () => {
+  const none = join(work, 'no-sdk-here');
+  const run = await startRun('no-sdk', process.execPath, [join(PROJECT_ROOT, 'scripts', 'start.mjs')], {
+    EFORMS_START_SDK_DIR: none,
+  });
+  try {
+    const machine = JSON.parse(
+      readFileSync(join(work, 'no-sdk', 'start', 'user-data', 'Machine', 'settings.json'), 'utf8'),
+    );
+    assert.equal(machine['eforms.sdk.path'], undefined);
+    assert.ok(run.output().includes(`no eForms SDK in ${none}`), run.output());
+    assert.match(run.output(), /download|github\.com\/OP-TED\/eForms-SDK/);
+    const sandbox = marked(run.marker)
+      .map(cmdline)
+      .find((c) => / sandbox /.test(`${c} `));
+    assert.doesNotMatch(sandbox ?? '', /--sdk-dir/);
+  } finally {
+    run.child.kill('SIGINT');
+    await assertAllStopped(run);
+  }
 });

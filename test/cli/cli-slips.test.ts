@@ -1,0 +1,93 @@
+// The CLI's small slips, as a user meets them: a wrong --sdk-dir is named as the problem (not "SDK
+// 1.15 is not on this machine"), a missing file's path is said once, a folder stands for the notices in
+// it (not-eforms.xml beside them is left out), and a mistyped command or option gets "did you mean".
+// Run in-process through cli/main.ts, with no key and no network.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { expandInputPaths } from '../../cli/input-files';
+import { didYouMean } from '../../cli/io';
+import { main } from '../../cli/main';
+import { PROJECT_ROOT, SDK_DIR, skipUnless } from '../support/shared-data';
+
+const FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures', 'notices');
+const work = mkdtempSync(join(tmpdir(), 'cli-slips-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const env: NodeJS.ProcessEnv = { ...process.env, EFORMS_SDK_CACHE: join(work, 'cache') };
+  delete env.EFORMS_API_KEY;
+  env.EFORMS_SDK_REPOSITORY = 'http://127.0.0.1:9/maven2';
+  const code = await main(args, {
+    out: (t) => {
+      out += `${t}\n`;
+    },
+    err: (t) => {
+      err += `${t}\n`;
+    },
+    env,
+    cwd: FIXTURES,
+  });
+  return { code, out, err };
+}
+
+test('a wrong --sdk-dir is named as the problem', async () => {
+  const missing = join(work, 'no-such-sdk');
+  const r = await run(['validate', '--local', '--sdk-dir', missing, 'valid-cn.xml']);
+  assert.equal(r.code, 2);
+  assert.match(r.err, new RegExp(`--sdk-dir ${missing.replace(/[/\\.-]/g, '\\$&')}: no such folder`));
+  const empty = mkdtempSync(join(work, 'empty-'));
+  const e = await run(['validate', '--local', '--sdk-dir', empty, 'valid-cn.xml']);
+  assert.equal(e.code, 2);
+  assert.match(e.err, /--sdk-dir .* holds no eForms SDK release/);
+  assert.doesNotMatch(e.err, /not on this machine/);
+});
+
+test("a missing file's path is printed once", { skip: skipUnless(SDK_DIR) }, async () => {
+  const r = await run(['validate', '--local', '--sdk-dir', SDK_DIR, 'nothere.xml']);
+  assert.equal(r.code, 2);
+  assert.equal(r.err.split('nothere.xml').length - 1, 1, r.err);
+  assert.match(r.err, /no such file/);
+});
+
+test('a folder argument stands for the notices in it, and only them', () => {
+  const found = expandInputPaths(PROJECT_ROOT, [join('test', 'fixtures', 'notices')]).sort();
+  // The fixtures whose root element is an eForms notice (malformed.xml's root is a ContractNotice).
+  assert.deepEqual(
+    found,
+    ['invalid-cn.xml', 'malformed.xml', 'prefixes-cn.xml', 'valid-cn.xml'].map((n) =>
+      join('test', 'fixtures', 'notices', n),
+    ),
+  );
+  const none = mkdtempSync(join(work, 'none-'));
+  writeFileSync(join(none, 'other.xml'), '<a/>');
+  assert.throws(() => expandInputPaths(work, [none]), /holds no eForms notice/);
+  // A file is kept as named (reading it says what is wrong), a folder expands in place.
+  assert.deepEqual(expandInputPaths(FIXTURES, ['x.xml']), ['x.xml']);
+});
+
+test('validating a folder validates the notices in it', { skip: skipUnless(SDK_DIR) }, async () => {
+  const r = await run(['validate', '--local', '--sdk-dir', SDK_DIR, '--today', '2024-06-01', '.']);
+  assert.doesNotMatch(r.err, /directory/);
+  for (const n of ['valid-cn.xml', 'invalid-cn.xml', 'prefixes-cn.xml'])
+    assert.ok(r.out.includes(n), `${n} validated:\n${r.out.slice(0, 500)}`);
+  assert.doesNotMatch(r.out + r.err, /not-eforms\.xml/);
+});
+
+test('a mistyped command or option gets "did you mean"', async () => {
+  const c = await run(['valdate']);
+  assert.equal(c.code, 2);
+  assert.match(c.err, /Did you mean 'validate'\?/);
+  const o = await run(['validate', '--lcoal', 'x.xml']);
+  assert.equal(o.code, 2);
+  assert.match(o.err, /Did you mean --local\?/);
+  const far = await run(['validate', '--zzzzzz', 'x.xml']);
+  assert.doesNotMatch(far.err, /Did you mean/);
+  assert.equal(didYouMean('sandbx', ['sandbox', 'search', 'submit']), 'sandbox');
+  assert.equal(didYouMean('xyz', ['sandbox', 'search']), undefined);
+});
