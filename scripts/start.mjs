@@ -24,6 +24,7 @@ import {
   editorEnv,
   freePort,
   SANDBOX_DEMO_KEY,
+  SHARED_SDK_ROOT,
   spawnTethered,
   startSandbox,
   stopProcess,
@@ -106,6 +107,8 @@ async function main() {
     logFile: join(logs, 'sandbox.log'),
     cli,
     useSdkCache: true,
+    // The SDK releases in ../shared when they are there: the sandbox answers with the official rules.
+    sdkDir: SHARED_SDK_ROOT,
   };
   if (sandboxPort !== undefined) {
     sandbox = await startSandbox({ ...sandboxOptions, port: Number(sandboxPort) });
