@@ -31,6 +31,20 @@ export interface SubmitArgs {
    * Production always asks (tests of other environments pass it to skip the error question).
    */
   submitAnyway?: boolean;
+  /**
+   * `default`: answer the pre-submit dialog as pressing Enter does, with its default (first) button,
+   * without showing it (the in-editor tests prove that the safe choice is the default).
+   */
+  dialog?: 'default';
+}
+
+/** A submission the pre-submit check stopped: why, and the count the check saw. */
+export interface SubmitRefusal {
+  submitted: false;
+  reason: 'errors' | 'unvalidated' | 'production';
+  errors: number;
+  /** The button the dialog's answer was (the safe one when the user cancelled or pressed Enter). */
+  answer: string | undefined;
 }
 
 export interface SubmitOutcome {
@@ -50,7 +64,7 @@ export class SubmitFlow {
     private readonly onSubmitted: () => void,
   ) {}
 
-  async run(args: SubmitArgs = {}): Promise<SubmitOutcome | undefined> {
+  async run(args: SubmitArgs = {}): Promise<SubmitOutcome | SubmitRefusal | undefined> {
     const doc = await this.document(args.uri);
     if (!doc) {
       void vscode.window.showWarningMessage('eForms: open the eForms notice (XML) to submit first.');
@@ -74,7 +88,10 @@ export class SubmitFlow {
     return vscode.window.activeTextEditor?.document;
   }
 
-  private async submit(doc: vscode.TextDocument, args: SubmitArgs): Promise<SubmitOutcome | undefined> {
+  private async submit(
+    doc: vscode.TextDocument,
+    args: SubmitArgs,
+  ): Promise<SubmitOutcome | SubmitRefusal | undefined> {
     const text = doc.getText();
     const id = readNoticeIdentity(text);
     if (!id.ok) {
@@ -111,18 +128,27 @@ export class SubmitFlow {
       `pre-submit check of ${businessId}: ${check.errors} errors, ${check.warnings} warnings${check.problems.length ? `; ${check.problems.join('; ')}` : ''}`,
     );
     if (gate.ask) {
-      if (args.submitAnyway === false && gate.reason !== 'production') return undefined;
+      const refused = (answer: string | undefined): SubmitRefusal => ({
+        submitted: false,
+        reason: gate.reason,
+        errors: check.errors,
+        answer,
+      });
+      if (args.submitAnyway === false && gate.reason !== 'production') return refused(undefined);
       // The safe choice first: in a modal dialog the first button is the default one (Enter).
-      const pick = await vscode.window.showWarningMessage(
-        gate.message,
-        { modal: true, detail: gate.detail },
-        { title: gate.safe, isCloseAffordance: true },
-        { title: gate.proceed },
-      );
+      const buttons = [{ title: gate.safe, isCloseAffordance: true }, { title: gate.proceed }];
+      const pick =
+        args.dialog === 'default'
+          ? buttons[0]
+          : await vscode.window.showWarningMessage(
+              gate.message,
+              { modal: true, detail: gate.detail },
+              ...buttons,
+            );
       if (pick?.title !== gate.proceed) {
-        if (pick?.title === gate.safe && gate.reason === 'errors')
+        if (pick?.title === gate.safe && gate.reason === 'errors' && args.dialog !== 'default')
           void vscode.commands.executeCommand('workbench.actions.view.problems');
-        return undefined;
+        return refused(pick?.title);
       }
     }
 
