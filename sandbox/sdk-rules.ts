@@ -3,9 +3,11 @@
 // service does, each notice with the newest patch of the MAJOR.MINOR it declares (or of the
 // eFormsSdkVersion asked for); the log says once per release which versions it answers. A notice
 // whose SDK version is not available falls back to the emulation's own rules, said once per version
-// in the log. Never downloads anything. The sandbox never imports client or server code.
+// in the log. The eNotices2 emulation judges submissions by the same rules (officialVerdict). Never
+// downloads anything. The sandbox never imports client or server code.
 
 import { availableSdkReleases, SdkError, type SdkSources } from '../core/sdk';
+import { parseSvrl, severityOf } from '../core/svrl';
 import { LocalSdkValidator, prepareNotice, requestedSdkVersion } from '../core/validation';
 import type { SandboxContext } from './context';
 
@@ -62,4 +64,22 @@ export function sandboxSdkRules(
     }
   };
   return { rules, versions };
+}
+
+/**
+ * The official verdict on a notice for the eNotices2 emulation's submissions, when the sandbox has an
+ * SDK: the report, and its errors and warnings counted as the CVS client counts them (core/svrl's
+ * severity of each failed assertion). Undefined without an SDK or a release for the notice: the
+ * caller keeps the sandbox's own verdict.
+ */
+export async function officialVerdict(
+  ctx: Pick<SandboxContext, 'sdkRules'>,
+  notice: Buffer,
+  mode: 'static' | 'dynamic',
+): Promise<{ svrl: string; errors: number; warnings: number } | undefined> {
+  const svrl = await ctx.sdkRules?.(notice, { language: 'en', mode });
+  if (!svrl) return undefined;
+  const failed = parseSvrl(svrl).assertions.filter((a) => a.kind === 'failed-assert');
+  const count = (s: string) => failed.filter((a) => severityOf(a.role) === s).length;
+  return { svrl, errors: count('error'), warnings: count('warning') };
 }

@@ -8,10 +8,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { EnoticesClient } from '../../core/services';
 import { parseSvrl } from '../../core/svrl/report';
 import { sandboxSdkRules } from '../../sandbox/sdk-rules';
 import { type RunningSandbox, startSandbox } from '../../sandbox/server';
-import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
+import { PROJECT_ROOT, SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 
 const KEY = 'sdk-rules-key';
 const skip = skipUnless(SDK_DIR) ?? skipUnless(SAMPLES_DIR);
@@ -104,6 +105,18 @@ describe('sandbox CVS with the official SDK rules', { skip }, () => {
     assert.equal(withRules.title, official.title);
     const own = await validate(without.origin, notice);
     assert.equal(own.title, 'Sandbox rules, not the official SDK rules');
+  });
+
+  test("eNotices2 judges a submission by the same rules: valid-cn.xml, which lacks the buyer's telephone (BR-BT-00503-0022), fails with the SDK and passes the sandbox's own rules", async () => {
+    const text = readFileSync(join(PROJECT_ROOT, 'test', 'fixtures', 'notices', 'valid-cn.xml'), 'utf8');
+    const meta = { noticeAuthorEmail: 'buyer@example.org', noticeAuthorLocale: 'en' };
+    const submit = (origin: string) =>
+      new EnoticesClient({ baseUrl: `${origin}/esenders`, apiKey: KEY }).submit(
+        Buffer.from(text.replace(/(<cbc:ID schemeName="notice-id">)[^<]*/, `$1${crypto.randomUUID()}`)),
+        meta,
+      );
+    assert.equal((await submit(withSdk.origin)).success, false);
+    assert.equal((await submit(without.origin)).success, true);
   });
 
   test("without an SDK, the sandbox's own rules answer (a different report)", async () => {
