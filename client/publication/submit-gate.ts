@@ -32,7 +32,8 @@ export type SubmitGate =
 
 export const REVIEW_ERRORS = 'Review errors';
 export const SUBMIT_ANYWAY = 'Submit anyway';
-export const CANCEL = 'Cancel';
+/** Not "Cancel": VS Code adds its own Cancel to a modal dialog, for Escape. */
+export const CANCEL = "Don't submit";
 
 const ENVIRONMENT_LABEL: Record<EnvironmentName, string> = {
   production: 'PRODUCTION (TED: the notice is published for real)',

@@ -135,8 +135,10 @@ export class SubmitFlow {
         answer,
       });
       if (args.submitAnyway === false && gate.reason !== 'production') return refused(undefined);
-      // The safe choice first: in a modal dialog the first button is the default one (Enter).
-      const buttons = [{ title: gate.safe, isCloseAffordance: true }, { title: gate.proceed }];
+      // The safe choice first: in a modal dialog the first button that is not the close affordance is
+      // the default one (Enter). None is marked as the close affordance: VS Code then adds its own
+      // Cancel (Escape), and would otherwise make "Submit anyway" the first, default, button.
+      const buttons = [{ title: gate.safe }, { title: gate.proceed }];
       const pick =
         args.dialog === 'default'
           ? buttons[0]
