@@ -3,7 +3,7 @@
 // (rule link, node, related places), the same the editor's diagnostics carry. Pure string building:
 // no I/O, no `vscode` import here.
 
-import { isAbsolute } from 'node:path';
+import { posix, win32 } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Finding, Severity } from '../core/findings';
 import { terminalLine } from '../core/text';
@@ -110,6 +110,26 @@ const SARIF_LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = {
   info: 'note',
 };
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * A URI reference for a file name: absolute paths as file: URLs (pathToFileURL); relative ones stay
+ * relative (portable across checkouts), every segment percent-encoded, so that no name reads as a
+ * scheme (`javascript:alert(1).xml`), a fragment (`#`), a query (`?`) or a separator it is not (`\` is
+ * one only on Windows).
+ */
+export function sarifUri(file: string, platform: NodeJS.Platform = process.platform): string {
+  const windows = platform === 'win32';
+  if (windows ? win32.isAbsolute(file) : posix.isAbsolute(file)) return pathToFileURL(file, { windows }).href;
+  return (
+    file
+      .split(windows ? /[\\/]/ : '/')
+      // A lone surrogate (possible in a Windows name) cannot be percent-encoded: U+FFFD stands for it.
+      .map((segment) => encodeURIComponent(segment.replace(LONE_SURROGATE, '\ufffd')))
+      .join('/')
+  );
+}
+
 function toSarif(findings: Finding[], file: string): object {
   const ruleIndex = new Map<string, number>();
   const rules: object[] = [];
@@ -121,8 +141,7 @@ function toSarif(findings: Finding[], file: string): object {
     if (f.help) rule.helpUri = f.help;
     rules.push(rule);
   }
-  // A URI reference: relative paths stay relative (portable across checkouts), absolute ones become file:.
-  const uri = isAbsolute(file) ? pathToFileURL(file).href : encodeURI(file.replace(/\\/g, '/'));
+  const uri = sarifUri(file);
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',

@@ -4,6 +4,7 @@ import { check } from './commands/check';
 import { convert } from './commands/convert';
 import { lsp } from './commands/lsp';
 import { prices } from './commands/prices';
+import { render } from './commands/render';
 import { report } from './commands/report';
 import { sandbox } from './commands/sandbox';
 import { search } from './commands/search';
@@ -29,6 +30,7 @@ export const commands: Record<string, CommandEntry> = {
   report: { summary: 'fetch the validation report of a submitted notice', run: report },
   search: { summary: 'list your notices in eNotices2', run: search },
   stop: { summary: 'stop the publication of a SUBMITTED notice', run: stop },
+  render: { summary: 'render a notice as TED publishes it (HTML or text, offline)', run: render },
   convert: { summary: 'convert a legacy TED XML notice to eForms', run: convert },
   prices: { summary: 'agri-food market prices by sector (table, CSV, JSON, summaries)', run: prices },
   lsp: { summary: 'run the language server (--stdio) for any LSP editor', run: lsp },

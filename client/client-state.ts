@@ -67,8 +67,12 @@ export class EformsClientState implements ExtensionState, vscode.Disposable {
     return (await vscode.commands.executeCommand<string | undefined>(Commands.setApiKey)) ?? undefined;
   }
 
-  serverRequest<P, R>(type: RequestType<P, R, void>, params: P): Promise<R | undefined> {
-    return this.languageClient.request(type, params);
+  serverRequest<P, R>(
+    type: RequestType<P, R, void>,
+    params: P,
+    token?: vscode.CancellationToken,
+  ): Promise<R | undefined> {
+    return this.languageClient.request(type, params, token);
   }
 
   isNotice(doc: vscode.TextDocument): boolean {

@@ -31,6 +31,11 @@ export const Commands = {
   // Authoring
   /** A new notice of a chosen subtype from the SDK (a subtype argument skips the picker). */
   newNotice: 'eforms.newNotice',
+  // Preview
+  /** The notice rendered as TED publishes it, in a webview (a Uri argument names the notice). */
+  openPreview: 'eforms.openPreview',
+  /** The same, beside the notice (the editor title button). */
+  openPreviewToSide: 'eforms.openPreviewToSide',
 } as const;
 
 export const Views = {

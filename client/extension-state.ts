@@ -28,8 +28,15 @@ export interface ExtensionState {
   readonly onDidChangeApiKey: vscode.Event<void>;
   /** Fires when any `eforms.*` setting changes. */
   readonly onDidChangeSettings: vscode.Event<void>;
-  /** A custom request of core/protocol.ts to the language server (started if needed); undefined if it cannot run. */
-  serverRequest<P, R>(type: RequestType<P, R, void>, params: P): Promise<R | undefined>;
+  /**
+   * A custom request of core/protocol.ts by its declared `.type` to the language server (started if
+   * needed), cancellable with `token`; undefined if it cannot run.
+   */
+  serverRequest<P, R>(
+    type: RequestType<P, R, void>,
+    params: P,
+    token?: vscode.CancellationToken,
+  ): Promise<R | undefined>;
 }
 
 /** What features add to the extension's API (EformsExtensionApi), for tests and other extensions. */

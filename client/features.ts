@@ -3,6 +3,7 @@
 import { registerNewNotice } from './authoring/new-notice-command';
 import type { Feature } from './extension-state';
 import { registerMarket } from './market';
+import { registerPreview } from './preview/preview-panel';
 import { registerPublication } from './publication';
 
-export const features: Feature[] = [registerPublication, registerMarket, registerNewNotice];
+export const features: Feature[] = [registerPublication, registerMarket, registerNewNotice, registerPreview];

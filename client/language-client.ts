@@ -12,6 +12,7 @@ import {
   type ErrorHandler,
   LanguageClient,
   type LanguageClientOptions,
+  type RequestParam,
   type RequestType,
   type ServerOptions,
   State,
@@ -80,12 +81,17 @@ export class EformsLanguageClient implements vscode.Disposable {
     return this.client.sendRequest(ValidateNowRequest.type, { uri: uri.toString() });
   }
 
-  /** A custom request of core/protocol.ts; undefined when the server is not running. */
-  async request<P, R>(type: RequestType<P, R, void>, params: P): Promise<R | undefined> {
+  /** A custom request by its declared type (core/protocol), cancellable; undefined when the server is not running. */
+  async request<P, R>(
+    type: RequestType<P, R, void>,
+    params: P,
+    token?: vscode.CancellationToken,
+  ): Promise<R | undefined> {
     await this.ensureStarted();
     if (!this.client) return undefined;
-    // P is generic here, so vscode-jsonrpc's NoInfer<RequestParam<P>> cannot be proven; callers are typed.
-    return this.client.sendRequest(type, params as never);
+    // `RequestParam<P>` is P itself for object params, which is all core/protocol declares.
+    const p = params as RequestParam<P>;
+    return token ? this.client.sendRequest(type, p, token) : this.client.sendRequest(type, p);
   }
 
   private async start(): Promise<void> {

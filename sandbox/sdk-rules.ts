@@ -3,18 +3,48 @@
 // service does, each notice with the newest patch of the MAJOR.MINOR it declares (or of the
 // eFormsSdkVersion asked for); the log says once per release which versions it answers. A notice
 // whose SDK version is not available falls back to the emulation's own rules, said once per version
-// in the log. The eNotices2 emulation judges submissions by the same rules (officialVerdict). Never
-// downloads anything. The sandbox never imports client or server code.
+// in the log. The rules run in a worker thread (core/validation's WorkerPool), never on the HTTP
+// thread: a slow notice holds only its own answer, and a run past the time budget (--time-budget) is
+// stopped and answered with an error naming the budget. Log lines cut and escape what a caller sent,
+// and what is remembered per reason is bounded. The eNotices2 emulation judges submissions by the same
+// rules (officialVerdict). Never downloads anything. The sandbox never imports client or server code.
 
+import { INPUT_LIMITS, readNoticeIdentity } from '../core/notice';
 import { availableSdkReleases, SdkError, type SdkSources } from '../core/sdk';
 import { parseSvrl, severityOf } from '../core/svrl';
-import { LocalSdkValidator, prepareNotice, requestedSdkVersion } from '../core/validation';
+import { clip, terminalLine } from '../core/text';
+import {
+  formatBudget,
+  prepareNotice,
+  RuleBudgetError,
+  requestedSdkVersion,
+  WorkerPool,
+  WorkerValidator,
+} from '../core/validation';
 import type { SandboxContext } from './context';
 
 export interface SandboxSdk {
   rules: NonNullable<SandboxContext['sdkRules']>;
   /** The releases found, newest first (for the startup log). */
   versions: string[];
+  /** Stops the rules' worker (the sandbox is closing). */
+  close(): Promise<void>;
+}
+
+/** Raised by the rules when a notice's run passed the budget: the CVS answers an error naming it. */
+export class SandboxBudgetError extends Error {
+  override name = 'SandboxBudgetError';
+}
+
+/** Distinct reasons remembered to log each once: beyond, every reason is logged (bounded state). */
+const MAX_WARNED = 256;
+
+/** Longest reason logged: a sentence of ours around values that are themselves cut. */
+const MAX_REASON_CHARS = 400;
+
+/** A value for one log line: on one line, control characters escaped, cut (`max`: the echo limit). */
+export function logValue(v: string, max: number = INPUT_LIMITS.echoChars.max): string {
+  return terminalLine(clip(v, max));
 }
 
 /** The SDK rules over `sources`, or undefined when no release is there. */
@@ -22,10 +52,15 @@ export function sandboxSdkRules(
   sources: Pick<SdkSources, 'path' | 'cacheRoot'>,
   ruleCacheDir: string | undefined,
   log: (line: string) => void,
+  budgetMs: number = INPUT_LIMITS.ruleTimeBudgetMs.max,
+  /** Test hook: told when a notice's rules start and end in the worker (the order of events). */
+  onRun?: (event: 'start' | 'end') => void,
 ): SandboxSdk | undefined {
   const versions = availableSdkReleases(sources).map((r) => r.version);
   if (versions.length === 0) return undefined;
-  const validator = new LocalSdkValidator({ sources, ruleCacheDir });
+  // One worker and one spare: a stuck notice neither blocks the HTTP thread nor the next notice.
+  const pool = new WorkerPool(1, undefined, 1);
+  const validator = new WorkerValidator(pool, sources, ruleCacheDir, budgetMs);
   const warned = new Set<string>();
   const announced = new Set<string>();
   const rules: SandboxSdk['rules'] = async (notice, o) => {
@@ -33,13 +68,14 @@ export function sandboxSdkRules(
     const n = prepareNotice(text, notice);
     const pin = o.sdkVersion?.trim() ?? '';
     try {
+      onRun?.('start');
       const r = await validator.validate({
         index: n.index,
         bytes: n.bytes,
         language: o.language,
         mode: o.mode,
         ...requestedSdkVersion(n.index, pin),
-        timeoutMs: 60_000,
+        timeoutMs: budgetMs,
       });
       const wanted = requestedSdkVersion(n.index, pin).sdkVersion.replace(/^eforms-sdk-/, '');
       if (r.sdkVersion && !announced.has(`${r.sdkVersion} ${wanted}`)) {
@@ -50,20 +86,41 @@ export function sandboxSdkRules(
       }
       if (r.notEvaluated.length > 0)
         log(
-          `CVS: ${r.notEvaluated.length} rules of eForms SDK ${r.sdkVersion} not evaluated: ${r.notEvaluated
+          `CVS: ${r.notEvaluated.length} rules of eForms SDK ${logValue(r.sdkVersion)} not evaluated: ${r.notEvaluated
             .slice(0, 10)
-            .map((x) => x.ruleId)
+            .map((x) => logValue(x.ruleId))
             .join(', ')}`,
         );
       return r.svrl;
     } catch (err) {
-      const why = err instanceof SdkError ? err.message : String(err);
-      if (!warned.has(why)) log(`CVS: the sandbox's own rules answer this notice: ${why}`);
-      warned.add(why);
+      if (err instanceof RuleBudgetError)
+        throw new SandboxBudgetError(
+          `The eForms SDK rules ran longer than the sandbox's time budget of ${formatBudget(err.budgetMs)} on ${noticeName(notice)} and were stopped (eforms sandbox --time-budget SECONDS sets it).`,
+        );
+      // The reason may hold what the caller sent (a SubTypeCode, a version): cut and escaped, and
+      // remembered only up to MAX_WARNED reasons.
+      const why = logValue(err instanceof SdkError ? err.message : String(err), MAX_REASON_CHARS);
+      if (!warned.has(why)) {
+        log(`CVS: the sandbox's own rules answer this notice: ${why}`);
+        if (warned.size < MAX_WARNED) warned.add(why);
+      }
       return undefined;
+    } finally {
+      onRun?.('end');
     }
   };
-  return { rules, versions };
+  return { rules, versions, close: () => pool.close() };
+}
+
+/** `notice 0f3c…-01` (its cbc:ID, cut), or `this notice`. */
+function noticeName(notice: Uint8Array): string {
+  try {
+    const r = readNoticeIdentity(notice);
+    const id = r.ok ? r.identity.noticeId : '';
+    return id ? `notice ${logValue(id)}` : 'this notice';
+  } catch {
+    return 'this notice';
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
-// Bundles the Market Explorer webview (media/market-explorer/explorer.ts, uPlot and its CSS included)
-// into dist/market-explorer/explorer.{js,css}: the webview loads only these local files (no remote
-// scripts; its Content-Security-Policy allows nothing else). `--check` also type-checks the sources.
+// Bundles the webviews' pages: the Market Explorer (media/market-explorer/explorer.ts, uPlot and its
+// CSS included) into dist/market-explorer/explorer.{js,css}, and the notice preview (media/preview/)
+// into dist/preview/: each webview loads only these local files (no remote scripts; its
+// Content-Security-Policy allows nothing else). `--check` also type-checks the sources.
 
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
@@ -20,10 +21,31 @@ export async function buildWebview({ outdir = 'dist/market-explorer', production
   });
 }
 
+/**
+ * The notice preview's page (media/preview/preview.ts and its CSS) into dist/preview/preview.{js,css},
+ * the only files the preview panel's webview may load.
+ */
+export async function buildPreviewWebview({ outdir = 'dist/preview', production = false } = {}) {
+  await build({
+    entryPoints: { preview: 'media/preview/preview.ts' },
+    outdir,
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    minify: production,
+    sourcemap: !production,
+    logLevel: 'warning',
+  });
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   if (process.argv.includes('--check')) {
-    const r = spawnSync('npx', ['tsc', '-p', 'media/market-explorer/tsconfig.json'], { stdio: 'inherit' });
-    if (r.status !== 0) process.exit(r.status ?? 1);
+    for (const project of ['media/market-explorer/tsconfig.json', 'media/preview/tsconfig.json']) {
+      const r = spawnSync('npx', ['tsc', '-p', project], { stdio: 'inherit' });
+      if (r.status !== 0) process.exit(r.status ?? 1);
+    }
   }
   await buildWebview({ production: process.argv.includes('--production') });
+  await buildPreviewWebview({ production: process.argv.includes('--production') });
 }

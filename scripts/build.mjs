@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
-import { buildWebview } from './build-webview.mjs';
+import { buildPreviewWebview, buildWebview } from './build-webview.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const production = process.argv.includes('--production');
@@ -36,7 +36,15 @@ await Promise.all([
     entryPoints: ['core/validation/validation-worker.ts'],
     outfile: `${outdir}/validation-worker.js`,
   }),
+  // The preview's render thread: server.js starts it from its own folder.
+  build({
+    ...common,
+    entryPoints: ['server/preview/preview-worker.ts'],
+    outfile: `${outdir}/preview-worker.js`,
+  }),
 ]);
 
 // Market Explorer webview (agri-food market data): its own bundle, for the browser, from scripts/build-webview.mjs.
 await buildWebview({ outdir: `${outdir}/market-explorer`, production });
+// The notice preview's page, likewise.
+await buildPreviewWebview({ outdir: `${outdir}/preview`, production });

@@ -29,9 +29,10 @@ import {
 import { defaultSdkCacheRoot } from '../core/sdk';
 import { VersionRangeCache, validateNotice } from '../core/services';
 import { type EformsSettings, urlsOf } from '../core/settings';
-import { WorkerPool, type WorkerSources, WorkerValidator } from '../core/validation';
+import { WorkerPool, type WorkerSources, WorkerValidator, workerScript } from '../core/validation';
 import { AUTHORING_CAPABILITIES, Authoring } from './authoring/authoring-handlers';
 import { toDiagnostic } from './diagnostics';
+import { Preview } from './preview/preview-handlers';
 import { applyClientProxySettings } from './proxy-settings';
 import { runSafe as runSafeIn } from './run-safe';
 import { SettingsCache } from './settings-cache';
@@ -76,11 +77,28 @@ export function startServer(options: ServerOptions = {}): Connection {
     versionRange: (s) =>
       apiKey ? versionRanges.get({ baseUrl: urlsOf(s).cvs, apiKey }) : Promise.resolve(undefined),
   });
+  const preview = new Preview({
+    connection,
+    documents,
+    settings: (uri) => settings.get(uri),
+    log: (m) => connection.console.log(m),
+    sdkCacheRoot,
+  });
   const clientDownloads = options.clientDownloadsSdk ?? process.env.EFORMS_SDK_DOWNLOADS === 'client';
   // One worker: the SDK's rules never run on the thread that reads the client's messages.
   let pool: WorkerPool | undefined;
   const engines = new Map<string, LocalEngine>();
+  const refusedPaths = new Set<string>();
   const localEngine = (s: EformsSettings): LocalEngine => {
+    // A relative eforms.sdk.path would resolve inside whatever repository is open: refused, said once.
+    const refused = s.sdk.refusedPath;
+    if (refused !== undefined && !refusedPaths.has(refused)) {
+      refusedPaths.add(refused);
+      const shown = JSON.stringify(refused.length > 80 ? `${refused.slice(0, 79)}…` : refused);
+      const m = `eforms.sdk.path ${shown} is a relative path, so it is not used: set the absolute path of the folder that holds the eForms SDK.`;
+      connection.console.warn(m);
+      void connection.window.showWarningMessage(m);
+    }
     const sources: WorkerSources = {
       path: s.sdk.path,
       cacheRoot: sdkCacheRoot,
@@ -88,11 +106,14 @@ export function startServer(options: ServerOptions = {}): Connection {
         ? {}
         : { download: { allowed: s.sdk.allowDownload, repositoryUrl: s.sdk.repositoryUrl } }),
     };
-    const identity = JSON.stringify(sources);
+    const budget = s.validation.timeBudgetMs;
+    const identity = JSON.stringify([sources, budget]);
     let e = engines.get(identity);
     if (!e) {
-      pool ??= new WorkerPool(1);
-      e = { validator: new WorkerValidator(pool, sources, join(dirname(sdkCacheRoot), 'rules')), identity };
+      // One spare worker: a notice whose rules are stuck never holds another notice's diagnostics.
+      pool ??= new WorkerPool(1, workerScript(), 1);
+      const cacheDir = join(dirname(sdkCacheRoot), 'rules');
+      e = { validator: new WorkerValidator(pool, sources, cacheDir, budget), identity };
       engines.set(identity, e);
     }
     return e;
@@ -168,6 +189,7 @@ export function startServer(options: ServerOptions = {}): Connection {
     settings.invalidate(pushed);
     if (configurationRequests) void applyClientProxySettings(connection);
     authoring.settingsChanged();
+    preview.settingsChanged();
     scheduler.settingsChanged();
   });
 
@@ -214,6 +236,7 @@ export function startServer(options: ServerOptions = {}): Connection {
     runSafe(`closing ${e.document.uri}`, () => {
       settings.forget(e.document.uri);
       authoring.forget(e.document.uri);
+      preview.forget(e.document.uri);
       scheduler.close(e.document.uri);
     });
   });
@@ -246,16 +269,19 @@ export function startServer(options: ServerOptions = {}): Connection {
   );
 
   authoring.register();
+  preview.register();
 
   connection.onNotification(SdkChangedNotification.type, () => {
     // A release was downloaded or named: both the rules and the authoring help may use it now.
     authoring.settingsChanged();
+    preview.settingsChanged();
     scheduler.sdkChanged();
   });
 
   connection.onShutdown(() => {
     scheduler.dispose();
     void pool?.close();
+    void preview.dispose();
   });
 
   documents.listen(connection);

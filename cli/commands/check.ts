@@ -6,6 +6,7 @@ import { type Finding, sortByPosition } from '../../core/findings';
 import type { InputKind } from '../../core/notice';
 import { indexXml } from '../../core/notice';
 import { mapSvrl, parseSvrl, type ReportMisfit, reportMisfits, SvrlFormatError } from '../../core/svrl';
+import { terminalName } from '../../core/text';
 import { decodeInputText, InputFileError, readInputFile } from '../input-files';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
 import { formatFindings, isOutputFormat, OUTPUT_FORMATS, summarize } from '../output-formats';
@@ -58,7 +59,7 @@ export async function check(args: string[], io: CliIo): Promise<number> {
     try {
       report = parseSvrl(svrlText);
     } catch (e) {
-      if (e instanceof SvrlFormatError) throw new InputFileError(`${svrlArg}: ${e.message}`);
+      if (e instanceof SvrlFormatError) throw new InputFileError(`${terminalName(svrlArg)}: ${e.message}`);
       throw e;
     }
     const index = indexXml(noticeText);
@@ -67,13 +68,13 @@ export async function check(args: string[], io: CliIo): Promise<number> {
       const p = index.positionAt(first.offset);
       const more = index.errors.length > 1 ? ` (and ${index.errors.length - 1} more)` : '';
       throw new InputFileError(
-        `${noticeArg}:${p.line + 1}:${p.character + 1}: the notice is not well-formed XML: ${first.message}${more}`,
+        `${terminalName(noticeArg)}:${p.line + 1}:${p.character + 1}: the notice is not well-formed XML: ${first.message}${more}`,
       );
     }
     findings = sortByPosition(mapSvrl(index, report));
     // On stderr, so that json and sarif output stay clean.
     for (const m of reportMisfits(index, report, findings))
-      io.err(`eforms check: warning: ${misfitText(m, svrlArg, noticeArg)}`);
+      io.err(`eforms check: warning: ${misfitText(m, terminalName(svrlArg), terminalName(noticeArg))}`);
   } catch (e) {
     if (e instanceof InputFileError) {
       io.err(`eforms check: ${e.message}`);
@@ -85,7 +86,7 @@ export async function check(args: string[], io: CliIo): Promise<number> {
   const output = formatFindings(findings, noticeArg, format);
   if (format === 'text') {
     if (output) io.out(output);
-    io.out(`${noticeArg}: ${summarize(findings)}`);
+    io.out(`${terminalName(noticeArg)}: ${summarize(findings)}`);
   } else io.out(output);
   return findings.some((f) => f.severity === 'error') ? EXIT_FINDINGS : EXIT_OK;
 }

@@ -4,6 +4,7 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readNoticeIdentity } from '../../core/notice';
+import { terminalName } from '../../core/text';
 import { type CliIo, EXIT_FAILURE, EXIT_OK, parseCommandLine, UsageError } from '../io';
 import {
   CONNECTION_OPTIONS,
@@ -55,12 +56,12 @@ export async function convert(args: string[], io: CliIo): Promise<number> {
     writeFileSync(tmp, xml, 'utf8');
     renameSync(tmp, target);
   } catch (e) {
-    io.err(`eforms convert: cannot write ${out}: ${(e as Error).message}`);
+    io.err(`eforms convert: cannot write ${terminalName(out)}: ${(e as Error).message}`);
     return EXIT_FAILURE;
   }
   const id = readNoticeIdentity(xml);
   const what = id.ok ? `${id.identity.rootName} ${id.identity.businessId ?? ''}`.trim() : 'eForms notice';
-  io.err(`Wrote ${out} (${what}). Review it, then: eforms validate ${out}`);
+  io.err(`Wrote ${terminalName(out)} (${what}). Review it, then: eforms validate ${terminalName(out)}`);
   return EXIT_OK;
 }
 

@@ -5,7 +5,7 @@
 import { type Finding, sortByPosition } from '../../core/findings';
 import { businessIdProblem, indexXml, isNoticeId } from '../../core/notice';
 import { mapSvrl, parseSvrl, reportMisfits, type SvrlReport, severityOf } from '../../core/svrl';
-import { terminalLine } from '../../core/text';
+import { terminalLine, terminalName } from '../../core/text';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
 import { formatFindings, isOutputFormat, summarize } from '../output-formats';
 import { misfitText } from './check';
@@ -60,7 +60,9 @@ export async function report(args: string[], io: CliIo): Promise<number> {
   try {
     parsedReport = parseSvrl(svrl);
   } catch (e) {
-    io.err(`eforms report: the report of ${id} is not a readable SVRL report (${(e as Error).message}).`);
+    io.err(
+      `eforms report: the report of ${terminalName(id)} is not a readable SVRL report (${(e as Error).message}).`,
+    );
     return EXIT_FAILURE;
   }
   if (notice && values.notice) {
@@ -68,10 +70,12 @@ export async function report(args: string[], io: CliIo): Promise<number> {
     const noticeIndex = indexXml(text);
     const findings: Finding[] = sortByPosition(mapSvrl(noticeIndex, parsedReport));
     for (const m of reportMisfits(noticeIndex, parsedReport, findings))
-      io.err(`eforms report: warning: ${misfitText(m, `the report of ${id}`, values.notice)}`);
+      io.err(
+        `eforms report: warning: ${misfitText(m, `the report of ${terminalName(id)}`, terminalName(values.notice ?? ''))}`,
+      );
     const out = formatFindings(findings, values.notice, format as 'text' | 'json' | 'sarif');
     if (out) io.out(out);
-    if (format === 'text') io.out(`${id}: ${summarize(findings)}`);
+    if (format === 'text') io.out(`${terminalName(id)}: ${summarize(findings)}`);
     return findings.some((f) => f.severity === 'error') ? EXIT_FINDINGS : EXIT_OK;
   }
   const asserts = parsedReport.assertions;

@@ -4,9 +4,11 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SANDBOX_DEFAULT_PORT } from '../../core/http';
+import { INPUT_LIMITS } from '../../core/notice';
 import { installCrashGuard } from '../../core/process';
 import { defaultSdkCacheRoot, listSdkReleases } from '../../core/sdk';
 import { SANDBOX_DEMO_KEY } from '../../sandbox/context';
+import { createRenderService } from '../../sandbox/render/service';
 import { sandboxSdkRules } from '../../sandbox/sdk-rules';
 import { startSandbox } from '../../sandbox/server';
 import { type CliIo, UsageError } from '../io';
@@ -17,12 +19,13 @@ import { type CliIo, UsageError } from '../io';
  */
 export const SANDBOX_PUBLISH_DELAY_SECONDS = 120;
 
-const USAGE = `Usage: eforms sandbox [--port N] [--api-key KEY]... [--data-dir DIR] [--publish-delay SECONDS] [--sdk-dir DIR]
+const USAGE = `Usage: eforms sandbox [--port N] [--api-key KEY]... [--data-dir DIR] [--publish-delay SECONDS] [--sdk-dir DIR] [--time-budget SECONDS]
 
 Serves the emulated services on http://127.0.0.1:PORT:
   /cvs       Central Validation Service   (POST /cvs/v1/notices/validation)
   /esenders  eNotices2                    (/esenders/api/v2/notice/...)
   /agrifood  agri-food market data        (/agrifood/api/...)
+  /ted       TED Visualisation API        (POST /ted/v3/notices/render, HTML from the SDK's view templates)
 --port 0 takes a free port; the default is ${SANDBOX_DEFAULT_PORT} (what --env sandbox uses).
 --data-dir is where submitted notices are kept across restarts; the default is
 ${defaultDataDir()}.
@@ -31,7 +34,9 @@ PUBLISHED (default ${SANDBOX_PUBLISH_DELAY_SECONDS}, or $EFORMS_SANDBOX_PUBLISH_
 GET /cvs/v1/version-range answers the SDK versions accepted for publication.
 --sdk-dir names an eForms SDK release (or a folder of releases): the CVS then answers with the
 official SDK rules, as the real service does. Without it, releases in the download cache
-($EFORMS_SDK_CACHE or ~/.cache/eforms/sdk) are used; with none, the sandbox's own 45 rules answer.`;
+($EFORMS_SDK_CACHE or ~/.cache/eforms/sdk) are used; with none, the sandbox's own 45 rules answer.
+--time-budget is how long the SDK rules may take on one notice (default ${INPUT_LIMITS.ruleTimeBudgetMs.max / 1000}): they run in a
+worker, never on the HTTP thread, and a run past it is stopped and answered with a 500 naming it.`;
 
 /** A stable folder, so that notices submitted to the sandbox survive its restart as the real ones do. */
 function defaultDataDir(): string {
@@ -46,6 +51,7 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
     'data-dir'?: string;
     'publish-delay'?: string;
     'sdk-dir'?: string;
+    'time-budget'?: string;
     help?: boolean;
   };
   try {
@@ -57,6 +63,7 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
         'data-dir': { type: 'string' },
         'publish-delay': { type: 'string' },
         'sdk-dir': { type: 'string' },
+        'time-budget': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -74,6 +81,12 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
   const publishStepSeconds = delayText === undefined ? SANDBOX_PUBLISH_DELAY_SECONDS : Number(delayText);
   if (!Number.isFinite(publishStepSeconds) || publishStepSeconds <= 0 || publishStepSeconds > 86400)
     throw new UsageError(`--publish-delay takes a number of seconds between 1 and 86400\n${USAGE}`);
+  const budgetSec =
+    values['time-budget'] === undefined
+      ? INPUT_LIMITS.ruleTimeBudgetMs.max / 1000
+      : Number(values['time-budget']);
+  if (!Number.isFinite(budgetSec) || budgetSec < 1 || budgetSec > 3600)
+    throw new UsageError(`--time-budget takes a number of seconds between 1 and 3600\n${USAGE}`);
   const keys = values['api-key'] ?? [];
   // The sandbox serves every test and every editor of the machine: an error no handler caught is logged,
   // and it keeps serving.
@@ -84,8 +97,11 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
       `--sdk-dir ${values['sdk-dir']} holds no eForms SDK release (no schematrons/, fields/ or codelists/ folder)`,
     );
   const cacheRoot = defaultSdkCacheRoot(io.env);
-  const sdk = sandboxSdkRules({ path: sdkDir, cacheRoot }, join(dirname(cacheRoot), 'rules'), (l) =>
-    io.err(l),
+  const sdk = sandboxSdkRules(
+    { path: sdkDir, cacheRoot },
+    join(dirname(cacheRoot), 'rules'),
+    (l) => io.err(l),
+    budgetSec * 1000,
   );
   const running = await startSandbox({
     port,
@@ -93,11 +109,12 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
     dataDir: values['data-dir'] ?? defaultDataDir(),
     publishStepSeconds,
     ...(sdk ? { sdkRules: sdk.rules } : {}),
+    services: [(ctx) => createRenderService(ctx, { path: sdkDir, cacheRoot })],
   });
   io.out(`sandbox listening on ${running.origin}`);
   if (keys.length === 0) io.out(`demo API key: ${SANDBOX_DEMO_KEY}`);
   io.out(
-    `  CVS       ${running.origin}/cvs\n  eNotices2 ${running.origin}/esenders\n  agri-food ${running.origin}/agrifood`,
+    `  CVS       ${running.origin}/cvs\n  eNotices2 ${running.origin}/esenders\n  agri-food ${running.origin}/agrifood\n  render    ${running.origin}/ted`,
   );
   io.out(`  data      ${running.context.dataDir}`);
   io.out(`  publish   SUBMITTED ${publishStepSeconds} s, then PUBLISHING ${publishStepSeconds} s`);
@@ -110,7 +127,10 @@ export async function sandbox(args: string[], io: CliIo): Promise<number> {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      running.close().then(resolve, resolve);
+      running
+        .close()
+        .then(() => sdk?.close())
+        .then(resolve, resolve);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

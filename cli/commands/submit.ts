@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import type { Finding } from '../../core/findings';
 import { readNoticeIdentity } from '../../core/notice';
 import { defaultSdkCacheRoot } from '../../core/sdk';
+import { terminalName } from '../../core/text';
 import {
   cvsPipeline,
   type EngineRun,
@@ -76,7 +77,7 @@ export async function submit(args: string[], io: CliIo): Promise<number> {
   if (!values.force) {
     const check = await checkBeforeSubmit(file, bytes, values, io);
     if (typeof check === 'string') {
-      io.err(`${file}: not submitted: ${check}. Submit without the check with --force.`);
+      io.err(`${terminalName(file)}: not submitted: ${check}. Submit without the check with --force.`);
       return EXIT_FAILURE;
     }
     const errors = check.filter((f) => f.severity === 'error');
@@ -99,12 +100,12 @@ export async function submit(args: string[], io: CliIo): Promise<number> {
         if (errors.length > ERRORS_SHOWN) io.out(`… and ${errors.length - ERRORS_SHOWN} more errors.`);
       }
       io.err(
-        `${file}: NOT submitted: the notice has ${errors.length} error${errors.length === 1 ? '' : 's'}. Fix ${errors.length === 1 ? 'it' : 'them'}, or submit anyway with --force (eNotices2 would create the notice but not submit it for publication).`,
+        `${terminalName(file)}: NOT submitted: the notice has ${errors.length} error${errors.length === 1 ? '' : 's'}. Fix ${errors.length === 1 ? 'it' : 'them'}, or submit anyway with --force (eNotices2 would create the notice but not submit it for publication).`,
       );
       return EXIT_SUBMIT_REFUSED;
     }
   }
-  io.err(`Submitting ${file} to ${client.baseUrl}…`);
+  io.err(`Submitting ${terminalName(file)} to ${client.baseUrl}…`);
   let result: Awaited<ReturnType<typeof client.submit>>;
   try {
     result = await client.submit(bytes, { noticeAuthorEmail: email, noticeAuthorLocale: locale });
@@ -119,7 +120,7 @@ export async function submit(args: string[], io: CliIo): Promise<number> {
     );
   else
     io.out(
-      `Created ${bid} but NOT submitted: validation failed.\nSee why with: eforms report ${bid} --notice ${file}\nFix the notice, increase cbc:VersionID, and submit again.`,
+      `Created ${bid} but NOT submitted: validation failed.\nSee why with: eforms report ${bid} --notice ${terminalName(file)}\nFix the notice, increase cbc:VersionID, and submit again.`,
     );
   return result.success ? EXIT_OK : EXIT_FINDINGS;
 }
@@ -146,7 +147,7 @@ async function checkBeforeSubmit(
   const apiKey = io.env.EFORMS_API_KEY?.trim();
   const verdict = servicePreflight({ apiKey, baseUrl });
   if (!verdict.ok) return `the validation service cannot be asked (${verdict.reason})`;
-  io.err(`Validating ${file} with ${baseUrl} before submitting…`);
+  io.err(`Validating ${terminalName(file)} with ${baseUrl} before submitting…`);
   runs.push(await validateOnce(notice, cvsPipeline({ baseUrl, apiKey }), request));
   const failed = runs.map(why).find((w) => w !== undefined);
   if (failed !== undefined) return failed;

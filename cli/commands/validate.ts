@@ -5,6 +5,7 @@
 // the SVRL report itself. SDK errors are worded here, naming this command's flags.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { completeFindings, type SdkKnowledge, sdkKnowledge } from '../../core/authoring';
 import { type Finding, sortByPosition } from '../../core/findings';
@@ -17,6 +18,7 @@ import {
   SDK_REPOSITORY_URL,
   type ValidationMode,
 } from '../../core/settings';
+import { terminalName } from '../../core/text';
 import {
   affinityOf,
   type EngineReport,
@@ -55,7 +57,10 @@ Options:
                    checked against its published SHA-1) from $EFORMS_SDK_REPOSITORY or Maven Central
   --today DATE     (--local) the date current-date() answers, YYYY-MM-DD (default: today), for
                    reproducible runs
-  --jobs N         (--local) worker threads (default 1)
+  --jobs N         (--local) worker threads (default 1; never more than the cores, the notices or the
+                   rule sets they need)
+  --time-budget SEC (--local) how long the rules may take on one notice (default ${DEFAULT_SETTINGS.validation.timeBudgetMs / 1000}):
+                   a run past it is stopped and the notice fails, naming the budget
   --sdk VERSION    SDK version of the rules: 1.15, 1.15.1 or eforms-sdk-1.15 (default: the notice's
                    cbc:CustomizationID; a notice that declares none gets the only SDK available). The
                    CVS gets it only when given, as eforms-sdk-MAJOR.MINOR
@@ -120,7 +125,7 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
     values.timeout === undefined ? DEFAULT_SETTINGS.validation.timeoutMs / 1000 : Number(values.timeout);
   if (!Number.isFinite(timeoutSec) || timeoutSec <= 0 || timeoutSec > 3600)
     throw new UsageError('--timeout takes a number of seconds between 1 and 3600');
-  const localOnly = (['sdk-dir', 'download', 'today', 'jobs'] as const).filter(
+  const localOnly = (['sdk-dir', 'download', 'today', 'jobs', 'time-budget'] as const).filter(
     (k) => values[k] !== undefined,
   );
   if (!values.local && localOnly.length > 0)
@@ -132,6 +137,12 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
   const jobs = values.jobs === undefined ? 1 : Number(values.jobs);
   if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64)
     throw new UsageError('--jobs takes a number from 1 to 64');
+  const budgetSec =
+    values['time-budget'] === undefined
+      ? DEFAULT_SETTINGS.validation.timeBudgetMs / 1000
+      : Number(values['time-budget']);
+  if (!Number.isFinite(budgetSec) || budgetSec < 1 || budgetSec > 3600)
+    throw new UsageError('--time-budget takes a number of seconds between 1 and 3600');
   const run: Run = {
     format: format as Format,
     mode,
@@ -147,6 +158,7 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
       sdkDir: values['sdk-dir'],
       download: values.download === true,
       jobs,
+      budgetMs: budgetSec * 1000,
     });
     if (typeof outcome === 'string') {
       io.err(`eforms validate: ${outcome}`);
@@ -161,7 +173,8 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
     }
     results = [];
     for (const file of positionals) {
-      if (positionals.length > 1 && format === 'text') io.err(`Validating ${file} at ${cvs.baseUrl}…`);
+      if (positionals.length > 1 && format === 'text')
+        io.err(`Validating ${terminalName(file)} at ${cvs.baseUrl}…`);
       const r = await validateOne(file, io, run, cvs.pipeline);
       results.push(r);
       // A refused key fails every file the same way: say it once.
@@ -183,10 +196,12 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
       const group = typeof r === 'string' ? sdkShared.get(r) : undefined;
       if (group && group.length > 1) {
         if (group[0] === positionals[i])
-          io.err(`eforms validate: ${group.length} notices (${group.join(', ')}): ${r}`);
+          io.err(`eforms validate: ${group.length} notices (${group.map(terminalName).join(', ')}): ${r}`);
         return;
       }
-      io.err(`eforms validate: ${positionals[i]}: ${typeof r === 'string' ? r : describeFailure(r)}`);
+      io.err(
+        `eforms validate: ${terminalName(positionals[i] ?? '')}: ${typeof r === 'string' ? r : describeFailure(r)}`,
+      );
     } else ok.push({ ...r, findings: sortByPosition(r.findings) });
   });
   print(ok, run.format, io, values.output === undefined ? undefined : resolve(io.cwd, values.output));
@@ -269,7 +284,7 @@ function resultOf(
       return { file, findings: complete(r.findings) };
     case 'not-sent':
       if (r.verdict.reason === 'malformed') {
-        io.err(`${file}: ${notRun}: the XML is not well-formed (fix the error shown first).`);
+        io.err(`${terminalName(file)}: ${notRun}: the XML is not well-formed (fix the error shown first).`);
         return { file, findings: complete(r.findings) };
       }
       if (r.verdict.reason === 'too-large')
@@ -296,7 +311,7 @@ async function validateLocally(
   files: string[],
   io: CliIo,
   o: Run,
-  l: { sdkDir?: string; download: boolean; jobs: number },
+  l: { sdkDir?: string; download: boolean; jobs: number; budgetMs?: number },
 ): Promise<(FileResult | string)[] | string> {
   const sources: SdkSources = {
     path: l.sdkDir ? resolve(io.cwd, l.sdkDir) : '',
@@ -349,11 +364,17 @@ async function validateLocally(
   if (wanted.size > 0 && sdkFailure.size === wanted.size && distinct.size === 1)
     return [...distinct][0] as string;
 
-  const pool = new WorkerPool(l.jobs);
+  const pool = new WorkerPool(
+    usefulJobs(
+      l.jobs,
+      notices.map((n) => (typeof n === 'string' ? '' : affinityKey(n, o))),
+    ),
+  );
   const validator = new WorkerValidator(
     pool,
     { path: sources.path, cacheRoot: sources.cacheRoot },
     join(dirname(sources.cacheRoot), 'rules'),
+    l.budgetMs ?? 0,
   );
   const pipeline = new ValidationPipeline(validator, sources.path, 0);
   const results: (FileResult | string)[] = new Array(files.length);
@@ -424,11 +445,11 @@ async function validateLocalOne(
     const r = run.report;
     if (r.because === 'only')
       io.err(
-        `${file}: the notice declares no SDK version: validated with eForms SDK ${r.sdkVersion}, the only one available.`,
+        `${terminalName(file)}: the notice declares no SDK version: validated with eForms SDK ${r.sdkVersion}, the only one available.`,
       );
     if (r.notEvaluated.length > 0)
       io.err(
-        `${file}: ${r.notEvaluated.length} rule${r.notEvaluated.length === 1 ? ' was' : 's were'} not evaluated by the local engine (${r.notEvaluated
+        `${terminalName(file)}: ${r.notEvaluated.length} rule${r.notEvaluated.length === 1 ? ' was' : 's were'} not evaluated by the local engine (${r.notEvaluated
           .slice(0, 5)
           .map((x) => `${x.ruleId}: ${x.reason}`)
           .join('; ')}${r.notEvaluated.length > 5 ? '; …' : ''}).`,
@@ -481,7 +502,7 @@ function print(results: FileResult[], format: Format, io: CliIo, outDir?: string
     for (const r of results) {
       const svrl = r.report?.svrl;
       if (!svrl) {
-        io.err(`${r.file}: no report (the notice was not validated).`);
+        io.err(`${terminalName(r.file)}: no report (the notice was not validated).`);
         continue;
       }
       if (!outDir) {
@@ -493,7 +514,7 @@ function print(results: FileResult[], format: Format, io: CliIo, outDir?: string
       used.add(name);
       writeFileSync(join(outDir, name), svrl);
       io.out(
-        `${r.file}: ${join(outDir, name)} (${r.findings.length === 0 ? 'no findings' : summarize(r.findings)})`,
+        `${terminalName(r.file)}: ${terminalName(join(outDir, name))} (${r.findings.length === 0 ? 'no findings' : summarize(r.findings)})`,
       );
     }
     return;
@@ -522,7 +543,7 @@ function print(results: FileResult[], format: Format, io: CliIo, outDir?: string
     const out = formatFindings(r.findings, r.file, 'text');
     if (out) io.out(out);
     io.out(
-      `${r.file}: ${r.findings.length === 0 ? 'no findings' : summarize(r.findings)}${releaseNote(r.report)}`,
+      `${terminalName(r.file)}: ${r.findings.length === 0 ? 'no findings' : summarize(r.findings)}${releaseNote(r.report)}`,
     );
   }
 }
@@ -540,6 +561,18 @@ function isDate(s: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
   const d = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+}
+
+/**
+ * Workers that help: never more than the cores, nor than the rule sets the notices need (each worker
+ * compiles the phases it runs, so two workers on one phase double the memory and save little).
+ */
+export function usefulJobs(
+  jobs: number,
+  affinities: readonly string[],
+  cores = availableParallelism(),
+): number {
+  return Math.max(1, Math.min(jobs, cores, new Set(affinities.filter(Boolean)).size));
 }
 
 function parse(args: string[]) {
@@ -561,6 +594,7 @@ function parse(args: string[]) {
       lang: { type: 'string' },
       format: { type: 'string', short: 'f' },
       timeout: { type: 'string' },
+      'time-budget': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

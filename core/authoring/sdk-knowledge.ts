@@ -5,9 +5,9 @@
 // first time they are asked for. Missing or malformed files give empty answers, never exceptions.
 // No `vscode` import here; reads only the release folder it is given.
 
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeXmlText, type XmlElement, type XmlIndex } from '../notice';
+import { readSdkFile } from '../sdk';
 import { canonicalName, evaluatePredicate, type PathStep, parseSdkPath, pathKey } from './sdk-paths';
 
 export interface Constraint {
@@ -172,7 +172,7 @@ export class SdkKnowledge {
   ) {
     let problem: string | undefined;
     try {
-      const json = JSON.parse(readFileSync(join(dir, 'fields', 'fields.json'), 'utf8')) as {
+      const json = JSON.parse(readSdkFile(dir, join('fields', 'fields.json'), 'sdkFieldsBytes')) as {
         xmlStructure?: NodeDef[];
         fields?: FieldDef[];
       };
@@ -371,7 +371,7 @@ export class SdkKnowledge {
     const file = join(this.dir, 'translations', `${k}.xml`);
     let text = '';
     try {
-      text = readFileSync(file, 'utf8');
+      text = readSdkFile(this.dir, file, 'sdkTranslationBytes');
     } catch {
       return t;
     }
@@ -398,9 +398,8 @@ export class SdkKnowledge {
     for (const name of candidates) {
       if (!/^[\w.-]+\.gc$/.test(name)) continue;
       const file = join(this.dir, 'codelists', name);
-      if (!existsSync(file)) continue;
       try {
-        list = parseGenericode(id, readFileSync(file, 'utf8'));
+        list = parseGenericode(id, readSdkFile(this.dir, file, 'sdkCodelistBytes'));
         break;
       } catch {
         list = undefined;
@@ -421,7 +420,9 @@ export class SdkKnowledge {
     if (this.codeListFiles) return this.codeListFiles;
     const out = new Map<string, { filename: string; parentId?: string }>();
     try {
-      const json = JSON.parse(readFileSync(join(this.dir, 'codelists', 'codelists.json'), 'utf8')) as {
+      const json = JSON.parse(
+        readSdkFile(this.dir, join('codelists', 'codelists.json'), 'sdkCodelistBytes'),
+      ) as {
         codelists?: { id?: string; filename?: string; parentId?: string }[];
       };
       for (const c of json.codelists ?? [])
@@ -438,7 +439,9 @@ export class SdkKnowledge {
   noticeSubtypes(): NoticeSubtype[] {
     if (this.subtypes) return this.subtypes;
     try {
-      const json = JSON.parse(readFileSync(join(this.dir, 'notice-types', 'notice-types.json'), 'utf8')) as {
+      const json = JSON.parse(
+        readSdkFile(this.dir, join('notice-types', 'notice-types.json'), 'sdkNoticeTypeBytes'),
+      ) as {
         noticeSubTypes?: NoticeSubtype[];
       };
       this.subtypes = (json.noticeSubTypes ?? []).filter((s) => typeof s.subTypeId === 'string');
@@ -452,7 +455,9 @@ export class SdkKnowledge {
   formFields(subtype: string): Set<string> | undefined {
     if (!/^[\w-]+$/.test(subtype)) return undefined;
     try {
-      const json = JSON.parse(readFileSync(join(this.dir, 'notice-types', `${subtype}.json`), 'utf8')) as {
+      const json = JSON.parse(
+        readSdkFile(this.dir, join('notice-types', `${subtype}.json`), 'sdkNoticeTypeBytes'),
+      ) as {
         metadata?: unknown[];
         content?: unknown[];
       };

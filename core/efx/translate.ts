@@ -12,6 +12,7 @@
 // text read in every language unless `multilingual: 'preferred-language'`, concat of one argument
 // padded with ''. Label keys and values are given apart (the toolkit's markup formats dates itself).
 
+import { addAxis, contextualize, joinPaths } from '../xpath';
 import type {
   CallExpr,
   EfxCastType,
@@ -28,7 +29,6 @@ import type {
 } from './ast';
 import { EfxSyntaxError, EfxTranslationError, lineColumn } from './errors';
 import { parseEfxExpression } from './parser';
-import { addAxis, contextualize, joinPaths } from './paths';
 import type { EfxField, EfxSymbols } from './symbols';
 
 /** The value types of EFX; `node` is a context (ND-… or a context variable). */

@@ -56,6 +56,26 @@ export const INPUT_LIMITS = {
   sdkNameBytes: { what: 'name in the SDK archive', max: 255, unit: 'bytes' },
   /** A download from the SDK repository fails when no byte arrives for this long (it may take longer in all). */
   sdkStallMs: { what: 'SDK repository silence', max: 30_000, unit: 'milliseconds' },
+  /** An SDK release's fields/fields.json: 2 MB in SDK 1.15. */
+  sdkFieldsBytes: { what: 'SDK fields file', max: 64 * MiB, unit: 'bytes' },
+  /** One notice-types/*.json file of an SDK release: the largest is 230 KB in SDK 1.15. */
+  sdkNoticeTypeBytes: { what: 'SDK notice type file', max: 16 * MiB, unit: 'bytes' },
+  /** One translations/*.xml file of an SDK release: the largest is 1.6 MB in SDK 1.15. */
+  sdkTranslationBytes: { what: 'SDK translation file', max: 32 * MiB, unit: 'bytes' },
+  /** One .sch file of an SDK release: the largest is 1.4 MB in SDK 1.15. */
+  sdkSchematronBytes: { what: 'SDK Schematron file', max: 32 * MiB, unit: 'bytes' },
+  /** One codelists/ file of an SDK release (.gc or codelists.json): the largest is 1.2 MB in SDK 1.15. */
+  sdkCodelistBytes: { what: 'SDK code list file', max: 32 * MiB, unit: 'bytes' },
+  /** An SDK release's VERSION file: one line. */
+  sdkVersionFileBytes: { what: 'SDK VERSION file', max: 1 * KiB, unit: 'bytes' },
+  /** One entry of the compiled-rule cache (one SDK phase): about 10 MB for the largest 1.15 phase. */
+  ruleCacheBytes: { what: 'compiled-rule cache entry', max: 256 * MiB, unit: 'bytes' },
+  /**
+   * The time one validation by the SDK's rules may take (default; eforms.validation.timeBudgetMs,
+   * --time-budget): a run still going after it is stopped, its worker replaced, and the notice gets one
+   * finding naming the budget. The slowest 1.15 phase runs in under 5 s on a large notice.
+   */
+  ruleTimeBudgetMs: { what: 'SDK rules run', max: 60_000, unit: 'milliseconds' },
 } as const satisfies Record<string, InputLimit>;
 
 export type InputKind = keyof typeof INPUT_LIMITS;

@@ -4,6 +4,7 @@
 
 import { type Diagnostic, NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { FailureFields, ServiceName } from '../http';
+import type { RenderedNotice } from '../preview';
 
 /** What the status item shows about the service side of validation. */
 export type ValidationState =
@@ -173,6 +174,36 @@ export namespace NoticeSubtypesRequest {
 export namespace SdkChangedNotification {
   export const method = 'eforms/sdkChanged';
   export const type = new NotificationType<Record<string, never>>(method);
+}
+
+// Preview (issue 20): the notice rendered as TED publishes it, for the editor's preview panel.
+
+export interface RenderPreviewParams {
+  uri: string;
+  /** Language of the labels (`en`, `de`); absent: `eforms.preview.language`, else the notice's own. */
+  language?: string;
+}
+/** Why a preview could not be rendered; `superseded` means a newer request for the document replaced it. */
+export type RenderPreviewErrorKind =
+  | 'no-document'
+  | 'not-a-notice'
+  | 'no-sdk'
+  | 'version-missing'
+  | 'superseded'
+  | 'failed';
+export type RenderPreviewResult =
+  | (RenderedNotice & {
+      /** The document version rendered: ranges are offsets in that version's text. */
+      version?: number;
+      /** Milliseconds the server spent rendering (after the SDK was loaded). */
+      ms?: number;
+    })
+  | { error: string; kind?: RenderPreviewErrorKind };
+
+/** client -> server: render the open notice as TED publishes it, in a language of its SDK release. */
+export namespace RenderPreviewRequest {
+  export const method = 'eforms/renderPreview';
+  export const type = new RequestType<RenderPreviewParams, RenderPreviewResult, void>(method);
 }
 
 // Submit (issue 18): the pre-submit check counts exactly what the editor shows.

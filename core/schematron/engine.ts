@@ -149,9 +149,14 @@ class RuleSet implements CompiledRuleSet {
         try {
           out = compile(p.ast, rt, scope);
         } catch (e) {
-          if (!(e instanceof XPathUnsupportedError)) throw e;
-          out = e.message;
+          // A tree that cannot compile (a damaged cache entry) is "not evaluated", never a crash.
+          out =
+            e instanceof XPathUnsupportedError
+              ? e.message
+              : `the expression tree is malformed (${String((e as Error)?.message ?? e).slice(0, 200)})`;
         }
+        // Nor is a tree that compiles to nothing ever skipped silently.
+        if (typeof out !== 'function' && typeof out !== 'string') out = 'the expression tree is malformed';
       }
       if (reusable) shared.set(k, out);
       return out;
@@ -396,6 +401,11 @@ export function ruleLayout(
   } catch (e) {
     return toRuleSetError(e, { sdkDir, sdkVersion: '', phase: '', mode });
   }
+}
+
+/** A rule set from a prepared phase as the cache holds it (tests of damaged entries). */
+export function compilePrepared(key: RuleSetKey, prepared: PreparedPhase): CompiledRuleSet {
+  return new RuleSet(key, 'cache', prepared);
 }
 
 /** Builds the rule set synchronously: from the disk cache when it holds this phase, else from the SDK. */

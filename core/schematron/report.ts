@@ -4,9 +4,9 @@
 // `translations/rule_<lang>.xml` when it has one, else a sentence composed from the field labels of
 // `field_<lang>.xml` and the shape of the test. No `vscode` import here; reads only the SDK folder.
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { attributeValue, findAttribute, indexXml, textContent } from '../notice';
+import { readSdkFile } from '../sdk';
 import type { SvrlAssertion } from '../svrl';
 import { ATTRIBUTE, DOCUMENT, ELEMENT, TEXT, type XNode } from '../xpath';
 import type { SchAssert, SchDiagnostic } from './schema';
@@ -56,10 +56,11 @@ export interface Messages {
 
 const messageCache = new Map<string, Messages>();
 
-function readEntries(path: string): Map<string, string> | undefined {
+function readEntries(sdkDir: string, path: string): Map<string, string> | undefined {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // Untrusted: a regular file inside the release, under the cap (a link to /dev/zero is refused).
+    text = readSdkFile(sdkDir, path, 'sdkTranslationBytes');
   } catch {
     return undefined;
   }
@@ -78,10 +79,10 @@ export function loadMessages(sdkDir: string, language: string): Messages {
   const hit = messageCache.get(key);
   if (hit) return hit;
   const dir = join(sdkDir, 'translations');
-  let rule = readEntries(join(dir, `rule_${language}.xml`));
-  let field = readEntries(join(dir, `field_${language}.xml`));
-  if (!rule && language !== 'en') rule = readEntries(join(dir, 'rule_en.xml'));
-  if (!field && language !== 'en') field = readEntries(join(dir, 'field_en.xml'));
+  let rule = readEntries(sdkDir, join(dir, `rule_${language}.xml`));
+  let field = readEntries(sdkDir, join(dir, `field_${language}.xml`));
+  if (!rule && language !== 'en') rule = readEntries(sdkDir, join(dir, 'rule_en.xml'));
+  if (!field && language !== 'en') field = readEntries(sdkDir, join(dir, 'field_en.xml'));
   const m: Messages = { rule: rule ?? new Map(), field: field ?? new Map(), hasRuleFile: rule !== undefined };
   messageCache.set(key, m);
   return m;

@@ -1,13 +1,19 @@
 // The disk cache of prepared phases: one JSON file per release (SDK version and folder), layout, mode
 // and phase, holding the schema content and every parsed expression, with a fingerprint of the
 // release, its layout, the .sch files (path, size and mtime) and this engine's format, so that rules
-// prepared from different releases or layouts never mix. A stale, foreign or corrupt entry is ignored and rewritten; a write goes to a
-// temporary file renamed into place, so a reader never sees half a file. No `vscode` import here.
+// prepared from different releases or layouts never mix. A stale, foreign or corrupt entry is ignored
+// and rewritten; a write goes to a temporary file renamed into place, so a reader never sees half a
+// file. An entry is untrusted input: it is read only when it is a regular file under the cap of the
+// limits table (never a FIFO or a link to a device), and used only when its digest and its whole shape
+// check (prepared-shape.ts). No `vscode` import here.
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { INPUT_LIMITS } from '../notice';
+import { readRegularFileBytes } from '../sdk';
 import type { PreparedPhase } from './engine';
+import { isPreparedPhase } from './prepared-shape';
 import type { RuleLayout, RuleSetKey } from './rule-set';
 import { schematronFiles } from './schema';
 
@@ -26,6 +32,11 @@ function fingerprint(key: RuleSetKey, layout: RuleLayout): string {
   return h.digest('hex');
 }
 
+/** The sha256 of an entry's prepared phase as JSON: what was written, read back the same. */
+export function digest(preparedJson: string): string {
+  return createHash('sha256').update(preparedJson).digest('hex');
+}
+
 function entryPath(cacheDir: string, key: RuleSetKey, layout: RuleLayout): string {
   const safe = (s: string): string => s.replace(/[^0-9A-Za-z._-]/g, '_');
   // Two folders holding the same version (a download and a named folder) each keep their entry.
@@ -39,11 +50,17 @@ export function readPrepared(
   layout: RuleLayout,
 ): PreparedPhase | undefined {
   try {
-    const raw = readFileSync(entryPath(cacheDir, key, layout), 'utf8');
-    const entry = JSON.parse(raw) as { fingerprint?: string; prepared?: PreparedPhase };
-    if (entry.fingerprint !== fingerprint(key, layout) || !entry.prepared?.schema || !entry.prepared.parsed)
+    const path = entryPath(cacheDir, key, layout);
+    const raw = readRegularFileBytes(path, INPUT_LIMITS.ruleCacheBytes.max, 'rule cache entry').toString(
+      'utf8',
+    );
+    const entry = JSON.parse(raw) as { fingerprint?: unknown; digest?: unknown; prepared?: unknown };
+    if (typeof entry !== 'object' || entry === null || entry.fingerprint !== fingerprint(key, layout))
       return undefined;
-    return entry.prepared;
+    // A damaged entry (a bit flipped, a value changed by hand) no longer matches the digest written.
+    if (entry.digest !== digest(JSON.stringify(entry.prepared ?? null))) return undefined;
+    // One mismatch anywhere and the entry is rebuilt (and rewritten) from the SDK.
+    return isPreparedPhase(entry.prepared, key) ? (entry.prepared as PreparedPhase) : undefined;
   } catch {
     return undefined;
   }
@@ -59,7 +76,11 @@ export function writePrepared(
   const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
   try {
     mkdirSync(join(path, '..'), { recursive: true });
-    writeFileSync(tmp, JSON.stringify({ fingerprint: fingerprint(key, layout), prepared }));
+    const body = JSON.stringify(prepared);
+    writeFileSync(
+      tmp,
+      `{"fingerprint":${JSON.stringify(fingerprint(key, layout))},"digest":"${digest(body)}","prepared":${body}}`,
+    );
     renameSync(tmp, path);
   } catch {
     // A cache that cannot be written only costs the next start its speed.

@@ -3,8 +3,8 @@
 // their lets, rules, asserts/reports and the diagnostics they name. Expressions stay text here; the
 // XPath is parsed elsewhere. Reads only the files of the SDK folder it is given. No `vscode` import.
 
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import {
   attributeValue,
   findAttribute,
@@ -13,6 +13,7 @@ import {
   type XmlElement,
   type XmlIndex,
 } from '../notice';
+import { isInside, readSdkFile, SdkFileError } from '../sdk';
 
 export const SCH_NS = 'http://purl.oclc.org/dsdl/schematron';
 
@@ -102,7 +103,7 @@ export function readRuleLayout(
   mode: 'static' | 'dynamic',
 ): { layout: RuleLayout; phases: string[] } {
   const path = schematronPath(sdkDir, mode);
-  const index = readIndexed(path);
+  const index = readIndexed(sdkDir, path);
   const root = index.elements[0];
   if (!root || root.ns !== SCH_NS || root.local !== 'schema') {
     throw new SchematronReadError('malformed', path, 'the root element is not a Schematron <schema>');
@@ -115,15 +116,25 @@ export function schematronPath(sdkDir: string, mode: 'static' | 'dynamic'): stri
   return join(sdkDir, 'schematrons', mode, 'complete-validation.sch');
 }
 
-function readIndexed(path: string, includedFrom?: string): XmlIndex {
-  let text: string;
+/**
+ * A file of the release as untrusted input: regular, inside the release, under the size cap. A file that
+ * another one includes and that is missing is named with the file that includes it.
+ */
+function readSchFile(sdkDir: string, path: string, includedFrom?: string): string {
   try {
-    text = readFileSync(path, 'utf8');
+    return readSdkFile(sdkDir, path, 'sdkSchematronBytes');
   } catch (e) {
-    if (includedFrom !== undefined)
+    const missing = !(e instanceof SdkFileError) || e.problem === 'missing';
+    if (missing && includedFrom !== undefined)
       throw new SchematronReadError('missing-include', includedFrom, (e as Error).message, [], path);
+    if (e instanceof SdkFileError)
+      throw new SchematronReadError(e.problem === 'missing' ? 'missing' : 'malformed', path, e.message);
     throw new SchematronReadError('missing', path, (e as Error).message);
   }
+}
+
+function readIndexed(sdkDir: string, path: string, includedFrom?: string): XmlIndex {
+  const text = readSchFile(sdkDir, path, includedFrom);
   const index = indexXml(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   if (index.errors.length > 0) {
     throw new SchematronReadError('malformed', path, `not well-formed XML: ${index.errors[0].message}`);
@@ -176,20 +187,15 @@ function readPattern(index: XmlIndex, el: XmlElement): SchPattern {
 }
 
 /** The pattern id a file holds, read from its first start tags without parsing the whole file. */
-function patternIdOf(path: string, includedFrom: string): string | undefined {
-  let head: string;
-  try {
-    head = readFileSync(path, 'utf8').slice(0, 600);
-  } catch (e) {
-    throw new SchematronReadError('missing-include', includedFrom, (e as Error).message, [], path);
-  }
+function patternIdOf(sdkDir: string, path: string, includedFrom: string): string | undefined {
+  const head = readSchFile(sdkDir, path, includedFrom).slice(0, 600);
   return /<(?:[\w-]+:)?pattern\b[^>]*\bid\s*=\s*["']([^"']+)["']/.exec(head)?.[1];
 }
 
 /** Reads the schema and the patterns active in `phase` (`#ALL` = every pattern). */
 export function readSchematron(sdkDir: string, mode: 'static' | 'dynamic', phase: string): SchPhase {
   const path = schematronPath(sdkDir, mode);
-  const index = readIndexed(path);
+  const index = readIndexed(sdkDir, path);
   const root = index.elements[0];
   if (!root || root.ns !== SCH_NS || root.local !== 'schema') {
     throw new SchematronReadError('malformed', path, 'the root element is not a Schematron <schema>');
@@ -215,10 +221,18 @@ export function readSchematron(sdkDir: string, mode: 'static' | 'dynamic', phase
       found.set(pat.id, pat);
       ordered.push(pat);
     } else if (el.local === 'include') {
-      const file = join(dir, attr(index, el, 'href') ?? '');
-      const id = patternIdOf(file, path);
+      const href = attr(index, el, 'href') ?? '';
+      const file = join(dir, href);
+      // An include that leaves the release (`../../…`, an absolute path) is refused by name.
+      if (!isInside(resolve(sdkDir), resolve(file)))
+        throw new SchematronReadError(
+          'malformed',
+          path,
+          `the include "${href.slice(0, 200)}" leads outside the SDK release ${sdkDir}: it was not read`,
+        );
+      const id = patternIdOf(sdkDir, file, path);
       if (active && id !== undefined && !active.includes(id)) continue;
-      const inc = readIndexed(file, path);
+      const inc = readIndexed(sdkDir, file, path);
       const top = inc.elements[0];
       if (top?.ns === SCH_NS && top.local === 'pattern') {
         const pat = readPattern(inc, top);

@@ -8,5 +8,6 @@ export * from './sdk-errors';
 export { SdkError, type SdkErrorFields, type SdkErrorKind } from './sdk-errors';
 export * from './sdk-folder';
 export { minorOf } from './sdk-folder';
+export * from './sdk-read';
 export * from './sdk-store';
 export { defaultSdkCacheRoot, resolveSdk, type SdkSources } from './sdk-store';

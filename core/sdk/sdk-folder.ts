@@ -3,8 +3,9 @@
 // folder of such releases named by version (`1.15.1/`, `1.14.0/`). Downloads and the cache live in
 // their own module; this one only reads folders. No `vscode` import here.
 
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { readSdkFile } from './sdk-read';
 
 export interface SdkRelease {
   /** `MAJOR.MINOR.PATCH` (a pre-release suffix such as `-rc.2` is kept). */
@@ -20,8 +21,12 @@ const VERSION_RE = /^(\d+)\.(\d+)\.(\d+)([-+][0-9A-Za-z.-]+)?$/;
 export function readSdkRelease(dir: string): SdkRelease | undefined {
   if (!isDir(dir) || !RELEASE_MARKERS.some((m) => isDir(join(dir, m)))) return undefined;
   let version = '';
-  const versionFile = join(dir, 'VERSION');
-  if (existsSync(versionFile)) version = readFileSync(versionFile, 'utf8').trim();
+  try {
+    // A VERSION that is a link out of the release, a FIFO or a huge file is ignored, never waited on.
+    version = readSdkFile(dir, 'VERSION', 'sdkVersionFileBytes').trim();
+  } catch {
+    version = '';
+  }
   if (!VERSION_RE.test(version)) version = basename(dir).replace(/^eforms-sdk-/, '');
   if (!VERSION_RE.test(version)) return undefined;
   return { version, dir };

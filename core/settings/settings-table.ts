@@ -43,6 +43,7 @@ export const SETTING_SECTIONS = [
   { title: 'eForms SDK', order: 2 },
   { title: 'Publication', order: 3 },
   { title: 'Market Data', order: 4 },
+  { title: 'Preview', order: 5 },
 ] as const;
 
 export type SettingSection = (typeof SETTING_SECTIONS)[number]['title'];
@@ -155,6 +156,16 @@ export const SETTINGS_TABLE: readonly SettingSpec[] = [
     markdownDescription: 'How long to wait for the validation service before reporting a timeout.',
   },
   {
+    key: 'validation.timeBudgetMs',
+    section: 'Validation',
+    type: 'integer',
+    default: 60000,
+    minimum: 1000,
+    maximum: 600000,
+    markdownDescription:
+      'How long one run of the local eForms SDK rules may take. A run still going after it is stopped (its worker is replaced), and the notice gets one finding naming the budget.',
+  },
+  {
     key: 'validation.language',
     section: 'Validation',
     type: 'string',
@@ -214,9 +225,9 @@ export const SETTINGS_TABLE: readonly SettingSpec[] = [
     section: 'eForms SDK',
     type: 'string',
     default: '',
-    scope: 'machine-overridable',
+    scope: 'machine',
     markdownDescription:
-      "A folder holding one eForms SDK release (with `schematrons/`, `fields/`, `codelists/`…, as the official archive unpacks), or a folder of releases named by version (`1.15.1/`, `1.14.0/`). The local rules use the release the notice's `cbc:CustomizationID` asks for, unless `#eforms.validation.sdkVersion#` pins one. Hover, completion, quick fixes and **New Notice** read field, code list and label metadata from it. Empty: none (releases downloaded before are still used).",
+      "An absolute path (a relative one is refused) to a folder holding one eForms SDK release (with `schematrons/`, `fields/`, `codelists/`…, as the official archive unpacks), or a folder of releases named by version (`1.15.1/`, `1.14.0/`). The local rules use the release the notice's `cbc:CustomizationID` asks for, unless `#eforms.validation.sdkVersion#` pins one. Hover, completion, quick fixes and **New Notice** read field, code list and label metadata from it. Empty: none (releases downloaded before are still used).",
   },
   {
     key: 'sdk.allowDownload',
@@ -287,6 +298,15 @@ export const SETTINGS_TABLE: readonly SettingSpec[] = [
     minimum: 1000,
     maximum: 3600000,
     markdownDescription: 'How long to wait for an agri-food answer (broad queries return 100,000+ records).',
+  },
+  {
+    key: 'preview.language',
+    section: 'Preview',
+    type: 'string',
+    default: '',
+    pattern: '^([a-z]{2})?$',
+    markdownDescription:
+      "Language of the labels in the notice preview (**eForms: Open Preview**), as a two-letter code (`en`, `de`, `fr`…) among those the notice's SDK release translates. The preview's language picker sets it. Empty: the notice's own language (`cbc:NoticeLanguageCode`), else English.",
   },
 ];
 

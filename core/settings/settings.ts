@@ -3,6 +3,7 @@
 // allowed values come from the one table (settings-table.ts), from which package.json's contribution
 // is generated: none is written here a second time. No `vscode` import here.
 
+import { isAbsolute, win32 } from 'node:path';
 import { type EnvironmentName, isEnvironmentName, type ServiceUrls, serviceUrls } from '../http';
 import { normalizeSdkVersion } from '../notice';
 import { REPORT_LANGUAGES, SDK_REPOSITORY_URL, SETTINGS_TABLE, settingSpec } from './settings-table';
@@ -28,6 +29,8 @@ export interface EformsSettings {
     run: ValidationRun;
     debounceMs: number;
     timeoutMs: number;
+    /** How long one run of the SDK's rules may take before it is stopped (its worker replaced). */
+    timeBudgetMs: number;
     language: ReportLanguage;
     mode: ValidationMode;
     /** `MAJOR.MINOR` (normalized from `1.15` or `eforms-sdk-1.15`); empty: the notice's cbc:CustomizationID. */
@@ -37,6 +40,8 @@ export interface EformsSettings {
   sdk: {
     /** A folder holding one SDK release, or a folder of releases named by version; '' for none. */
     path: string;
+    /** A relative `eforms.sdk.path` as given: refused (it would resolve inside an opened repository). */
+    refusedPath?: string;
     /** Whether a missing release may be downloaded from `repositoryUrl` (asked once in VS Code). */
     allowDownload: boolean;
     /** Base of the Maven repository the SDK is downloaded from. */
@@ -44,6 +49,8 @@ export interface EformsSettings {
   };
   publication: { apiFamily: PublicationApiFamily; autoRefreshSeconds: number; pageSize: number };
   agrifood: { cacheTtlHours: number; timeoutMs: number };
+  /** `language`: of the preview's labels (`en`, `de`); '' for the notice's own language. */
+  preview: { language: string };
 }
 
 /**
@@ -72,6 +79,12 @@ function int(flat: Record<string, unknown>, key: string): number {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
   if (!Number.isFinite(n)) return spec.default as number;
   return Math.min(spec.maximum ?? Number.MAX_SAFE_INTEGER, Math.max(spec.minimum ?? 0, Math.round(n)));
+}
+/** A trimmed string that matches the table's pattern for `key`, else its default. */
+function matching(flat: Record<string, unknown>, key: string): string {
+  const spec = settingSpec(key);
+  const v = str(flat, key);
+  return spec.pattern === undefined || new RegExp(spec.pattern).test(v) ? v : (spec.default as string);
 }
 /** A trimmed string, else the table's default (a blank string too when `blankIsDefault`). */
 function str(flat: Record<string, unknown>, key: string, blankIsDefault = false): string {
@@ -103,6 +116,7 @@ export function readSettings(raw: Raw): EformsSettings {
       run: oneOf(flat, 'validation.run'),
       debounceMs: int(flat, 'validation.debounceMs'),
       timeoutMs: int(flat, 'validation.timeoutMs'),
+      timeBudgetMs: int(flat, 'validation.timeBudgetMs'),
       language: oneOf(flat, 'validation.language'),
       mode: oneOf(flat, 'validation.mode'),
       // Both spellings users meet: `1.15` and the CustomizationID form `eforms-sdk-1.15`.
@@ -110,7 +124,7 @@ export function readSettings(raw: Raw): EformsSettings {
       engine: oneOf(flat, 'validation.engine'),
     },
     sdk: {
-      path: str(flat, 'sdk.path'),
+      ...sdkPath(str(flat, 'sdk.path')),
       allowDownload: flat['sdk.allowDownload'] === true,
       repositoryUrl: str(flat, 'sdk.repositoryUrl', true).replace(/\/+$/, '') || SDK_REPOSITORY_URL,
     },
@@ -123,11 +137,21 @@ export function readSettings(raw: Raw): EformsSettings {
       cacheTtlHours: int(flat, 'agrifood.cacheTtlHours'),
       timeoutMs: int(flat, 'agrifood.timeoutMs'),
     },
+    // A two-letter code; which ones exist depends on the SDK release, so anything else means "the notice's".
+    preview: {
+      language: matching(flat, 'preview.language'),
+    },
   };
 }
 
 /** Every setting at its default: what readSettings gives for nothing. */
 export const DEFAULT_SETTINGS: EformsSettings = readSettings({});
+
+/** Only an absolute `eforms.sdk.path` is used: a relative one is refused and kept to say so. */
+function sdkPath(p: string): { path: string; refusedPath?: string } {
+  if (p === '' || isAbsolute(p) || win32.isAbsolute(p)) return { path: p };
+  return { path: '', refusedPath: p };
+}
 
 function flatten(
   o: Record<string, unknown>,

@@ -31,6 +31,15 @@ export function terminalLine(s: string): string {
 }
 
 /**
+ * A name (a file name, an id) inside one line: every unsafe character escaped, and line breaks and
+ * tabs too, so that a name never starts a line of its own (`a.xml\nb.xml:1:1: error …` would forge a
+ * finding). Nothing is dropped or merged: two names that differ are shown differently.
+ */
+export function terminalName(s: string): string {
+  return terminalText(s).replace(/[\t\n]/g, escapeUnit);
+}
+
+/**
  * At most `max` UTF-16 units of `s`, cut with `…` (never inside a surrogate pair): for echoing a
  * caller's value (an element name, a path, a locale) inside a message without echoing megabytes.
  */

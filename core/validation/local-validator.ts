@@ -8,6 +8,7 @@ import { noticeSubType, type XmlIndex } from '../notice';
 import { type CompiledRuleSet, loadRuleSet, phaseFor, RuleSetError, ruleLayout } from '../schematron';
 import { resolveSdk, SdkError, type SdkSources } from '../sdk';
 import type { SvrlReport } from '../svrl';
+import { clip } from '../text';
 import { abortError } from './abort';
 import type { EngineReport, ValidationInput, Validator } from './validator';
 
@@ -75,7 +76,7 @@ export class LocalSdkValidator implements Validator {
           wanted: release.version,
           reason:
             err.kind === 'unknown-phase'
-              ? `eForms SDK ${release.version} has no rules for notice subtype ${subType}`
+              ? `eForms SDK ${release.version} has no rules for notice subtype ${JSON.stringify(clip(subType ?? '', 40))}`
               : err.message,
         });
       throw err;

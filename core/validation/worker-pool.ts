@@ -1,8 +1,12 @@
 // A small pool of worker threads that run the SDK's rules (validation-worker.ts), and the Validator
-// that hands jobs to it. The language server uses one worker, so typing never waits on the rules; the
-// CLI uses `--jobs N`. Aborting a job's signal removes it from the queue, or flips the shared flag the
-// running worker polls. A worker that dies fails its job and is replaced on the next one. No `vscode`
-// import here.
+// that hands jobs to it. The language server and the sandbox use one worker (plus one spare, see
+// below), so no server thread ever evaluates a rule; the CLI uses `--jobs N`. Aborting a job's signal
+// removes it from the queue, or flips the shared flag the running worker polls; a worker that does not
+// answer within ABORT_GRACE_MS (a rule stuck in one expression, a RegExp that cannot be interrupted) is
+// terminated and replaced. A job past its time budget is stopped the same way and fails with a
+// RuleBudgetError naming the budget. A job that waits while every worker has been busy for SPARE_AFTER_MS
+// gets a spare worker, so one stuck notice never holds the others. A worker that dies fails its job and
+// is replaced on the next one. No `vscode` import here.
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,8 +42,36 @@ interface Job {
   msg: JobMessage;
   /** The rule set the job needs (release, phase, mode): a worker that compiled it runs it at once. */
   affinity: string;
+  /** Milliseconds the run may take once a worker has it; 0: no budget. */
+  budgetMs: number;
+  /** When a worker took it (performance.now()), for the spare worker. */
+  startedAt?: number;
+  /** The budget's timer, and the grace timer after an abort. */
+  timers: NodeJS.Timeout[];
   resolve(r: EngineReport): void;
   reject(e: unknown): void;
+}
+
+/** Rule sets remembered per worker for affinity (a phase is one; the SDK has about 50 per mode). */
+const MAX_WARM = 128;
+
+/** How long a worker asked to stop may take to answer before it is terminated. */
+export const ABORT_GRACE_MS = 500;
+/** How long every worker must have been busy before a waiting job gets a spare worker. */
+export const SPARE_AFTER_MS = 1500;
+
+/** A run stopped because it took longer than its budget: the front ends word it with the budget. */
+export class RuleBudgetError extends SdkError {
+  constructor(readonly budgetMs: number) {
+    super('engine', {
+      reason: `the rules ran longer than their time budget of ${formatBudget(budgetMs)} and were stopped; the notice was not checked by them`,
+    });
+  }
+}
+
+/** `60 s`, `1.5 s`. */
+export function formatBudget(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
 }
 
 /** The worker script beside this module (out/core/validation/) or beside the bundle (dist/). */
@@ -53,13 +85,26 @@ export class WorkerPool {
   private readonly queue: Job[] = [];
   /** The rule sets each worker has compiled (compiling a phase costs far more than running it). */
   private readonly warm = new Map<Worker, Set<string>>();
+  /** Workers terminated by the pool: whatever they still send is ignored. */
+  private readonly stopped = new WeakSet<Worker>();
+  private spareTimer: NodeJS.Timeout | undefined;
   private nextId = 1;
   private closed = false;
 
+  /**
+   * `size` workers run jobs side by side; `spares` more are started only while every worker has been
+   * busy with one job for SPARE_AFTER_MS and a job waits (a stuck run), and stop once idle.
+   */
   constructor(
     readonly size = 1,
     private readonly script = workerScript(),
+    private readonly spares = 0,
   ) {}
+
+  /** Workers alive (busy or idle): for tests and the status. */
+  get workers(): number {
+    return this.idle.length + this.busy.size;
+  }
 
   run(
     text: string,
@@ -68,6 +113,7 @@ export class WorkerPool {
     ruleCacheDir?: string,
     signal?: AbortSignal,
     affinity = '',
+    budgetMs = 0,
   ): Promise<EngineReport> {
     if (this.closed) return Promise.reject(new SdkError('engine', { reason: 'the worker pool is closed' }));
     // A broken installation fails each run with a reason, never the caller's thread.
@@ -79,7 +125,7 @@ export class WorkerPool {
     const cancel = new SharedArrayBuffer(4);
     const msg: JobMessage = { id: this.nextId++, text, input, sources, ruleCacheDir, cancel };
     return new Promise<EngineReport>((resolve, reject) => {
-      const job: Job = { msg, affinity, resolve, reject };
+      const job: Job = { msg, affinity, budgetMs, timers: [], resolve, reject };
       signal?.addEventListener(
         'abort',
         () => {
@@ -87,7 +133,12 @@ export class WorkerPool {
           if (at >= 0) {
             this.queue.splice(at, 1);
             reject(abortError());
-          } else Atomics.store(new Int32Array(cancel), 0, 1);
+            return;
+          }
+          Atomics.store(new Int32Array(cancel), 0, 1);
+          // A worker inside one long expression never polls the flag: it is stopped for real.
+          const w = this.workerOf(job);
+          if (w) job.timers.push(setTimeout(() => this.stop(w, job, abortError()), ABORT_GRACE_MS));
         },
         { once: true },
       );
@@ -98,9 +149,53 @@ export class WorkerPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.spareTimer) clearTimeout(this.spareTimer);
     for (const j of this.queue.splice(0)) j.reject(abortError());
+    for (const j of this.busy.values()) {
+      clearTimers(j);
+      j.reject(abortError());
+    }
     const all = [...this.idle.splice(0), ...this.busy.keys()];
+    this.busy.clear();
+    for (const w of all) this.stopped.add(w);
     await Promise.all(all.map((w) => w.terminate()));
+  }
+
+  private workerOf(job: Job): Worker | undefined {
+    for (const [w, j] of this.busy) if (j === job) return w;
+    return undefined;
+  }
+
+  /** Terminates `w` if it still runs `job`, fails the job with `error`, and lets the queue go on. */
+  private stop(w: Worker, job: Job, error: Error): void {
+    if (this.busy.get(w) !== job) return;
+    this.busy.delete(w);
+    this.warm.delete(w);
+    this.stopped.add(w);
+    clearTimers(job);
+    void w.terminate();
+    job.reject(error);
+    if (!this.closed) this.pump();
+  }
+
+  /** Whether a waiting job may start a spare worker now, else when to look again. */
+  private spareDue(): boolean {
+    if (this.busy.size >= this.size + this.spares) return false;
+    const now = performance.now();
+    let due = Number.POSITIVE_INFINITY;
+    for (const j of this.busy.values()) due = Math.min(due, (j.startedAt ?? now) + SPARE_AFTER_MS);
+    if (due <= now) return true;
+    if (!this.spareTimer && Number.isFinite(due)) {
+      this.spareTimer = setTimeout(
+        () => {
+          this.spareTimer = undefined;
+          if (!this.closed) this.pump();
+        },
+        Math.max(1, due - now),
+      );
+      this.spareTimer.unref();
+    }
+    return false;
   }
 
   private pump(): void {
@@ -126,7 +221,7 @@ export class WorkerPool {
         );
         w = this.idle.pop();
         if (!w) {
-          if (this.busy.size >= this.size) return;
+          if (this.busy.size >= this.size && (this.spares === 0 || !this.spareDue())) return;
           w = this.spawn();
         }
       }
@@ -134,7 +229,16 @@ export class WorkerPool {
       this.busy.set(w, job);
       const warm = this.warm.get(w) ?? new Set<string>();
       this.warm.set(w, warm);
+      // Bounded: a worker remembers the last rule sets it compiled, not every one ever asked for.
+      if (warm.size >= MAX_WARM) warm.delete(warm.values().next().value as string);
       warm.add(job.affinity);
+      job.startedAt = performance.now();
+      const worker = w;
+      if (job.budgetMs > 0)
+        job.timers.push(
+          setTimeout(() => this.stop(worker, job, new RuleBudgetError(job.budgetMs)), job.budgetMs),
+        );
+      w.ref();
       w.postMessage(job.msg);
     }
   }
@@ -142,14 +246,31 @@ export class WorkerPool {
   private spawn(): Worker {
     const w = new Worker(this.script);
     w.on('message', (m: ResultMessage) => {
+      if (this.stopped.has(w)) return;
       const job = this.busy.get(w);
       this.busy.delete(w);
-      if (!this.closed) this.idle.push(w);
+      if (job) clearTimers(job);
+      if (!this.closed) {
+        // A spare worker beyond the pool's size goes once nothing waits for it and no run is stuck
+        // (while one is, it stays for the next notice); an idle one never keeps the process alive.
+        const now = performance.now();
+        const stuck = [...this.busy.values()].some((j) => now - (j.startedAt ?? now) >= SPARE_AFTER_MS);
+        if (this.queue.length === 0 && this.idle.length + this.busy.size >= this.size && !stuck) {
+          this.stopped.add(w);
+          this.warm.delete(w);
+          void w.terminate();
+        } else {
+          w.unref();
+          this.idle.push(w);
+        }
+      }
       if (job) settle(job, m);
       this.pump();
     });
     const died = (reason: string) => {
+      if (this.stopped.has(w)) return;
       const job = this.busy.get(w);
+      if (job) clearTimers(job);
       this.busy.delete(w);
       const at = this.idle.indexOf(w);
       if (at >= 0) this.idle.splice(at, 1);
@@ -163,6 +284,10 @@ export class WorkerPool {
     });
     return w;
   }
+}
+
+function clearTimers(job: Job): void {
+  for (const t of job.timers.splice(0)) clearTimeout(t);
 }
 
 function settle(job: Job, m: ResultMessage): void {
@@ -182,15 +307,26 @@ export class WorkerValidator implements Validator {
     private readonly pool: WorkerPool,
     private readonly sources: WorkerSources,
     private readonly ruleCacheDir?: string,
+    /** Milliseconds one notice's run may take (eforms.validation.timeBudgetMs, --time-budget); 0: none. */
+    private readonly budgetMs = 0,
   ) {}
 
   validate(input: ValidationInput): Promise<EngineReport> {
     const { index, bytes: _b, signal, isCancelled: _c, ...rest } = input;
-    return this.pool.run(index.text, rest, this.sources, this.ruleCacheDir, signal, affinityOf(input));
+    return this.pool.run(
+      index.text,
+      rest,
+      this.sources,
+      this.ruleCacheDir,
+      signal,
+      affinityOf(input),
+      this.budgetMs,
+    );
   }
 }
 
 /** What decides the rule set a notice needs, as far as it can be read without resolving the SDK. */
 export function affinityOf(input: Pick<ValidationInput, 'index' | 'sdkVersion' | 'mode'>): string {
-  return `${input.sdkVersion}|${noticeSubTypeOf(input.index) ?? ''}|${input.mode}`;
+  // Cut: the pool keeps affinities per worker, and a notice may hold a subtype code of megabytes.
+  return `${input.sdkVersion.slice(0, 40)}|${(noticeSubTypeOf(input.index) ?? '').slice(0, 40)}|${input.mode}`;
 }

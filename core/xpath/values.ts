@@ -80,7 +80,16 @@ export function numberToString(n: number): string {
   if (n === Number.POSITIVE_INFINITY) return 'INF';
   if (n === Number.NEGATIVE_INFINITY) return '-INF';
   if (Object.is(n, -0)) return '-0';
-  return String(n);
+  const js = String(n);
+  // Where JavaScript switches to an exponent (below 1e-6, from 1e21), XPath 2.0 F&O 17.1.2 writes the
+  // canonical xs:double: a mantissa with one digit before the point and at least one after, `E`, and
+  // the exponent without `+` (`1.0E21`, `1.5E-7`). Between, numbers are written as decimals, as
+  // integers and decimals are (the engine does not tell a double from a decimal there).
+  const e = js.indexOf('e');
+  if (e < 0) return js;
+  const mantissa = js.slice(0, e);
+  const exponent = js.slice(e + 1).replace(/^\+/, '');
+  return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}E${exponent}`;
 }
 
 const NUMBER_RE = /^\s*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*$/;
@@ -231,7 +240,8 @@ export function parseDuration(s: string, kind: 'dayTime' | 'yearMonth'): XDurati
   if (m[2] !== undefined || m[3] !== undefined) return fail();
   const ms =
     (((Number(m[4] ?? 0) * 24 + Number(m[5] ?? 0)) * 60 + Number(m[6] ?? 0)) * 60 + Number(m[7] ?? 0)) * 1000;
-  return new XDuration('dayTime', 0, Math.round(ms) * sign || 0);
+  // Not rounded: a fraction of a millisecond (`PT0.0001S`) is kept, as xs:dayTimeDuration requires.
+  return new XDuration('dayTime', 0, ms * sign || 0);
 }
 
 export function durationToString(d: XDuration): string {
@@ -248,7 +258,8 @@ export function durationToString(d: XDuration): string {
   a -= h * 3_600_000;
   const mi = Math.floor(a / 60_000);
   a -= mi * 60_000;
-  const sec = a / 1000;
+  // Written with at most nine decimals: what parsing and arithmetic in binary floating point can hold.
+  const sec = Number((a / 1000).toFixed(9));
   let t = '';
   if (h) t += `${h}H`;
   if (mi) t += `${mi}M`;
@@ -319,7 +330,7 @@ export function arithmetic(op: '+' | '-' | '*' | 'div' | 'idiv' | 'mod', a: Atom
   }
   if (x instanceof XDuration && typeof y === 'number' && (op === '*' || op === 'div')) {
     const f = op === '*' ? y : 1 / y;
-    return new XDuration(x.kind, Math.round(x.months * f), Math.round(x.ms * f));
+    return new XDuration(x.kind, Math.round(x.months * f), x.kind === 'dayTime' ? x.ms * f : 0);
   }
   if (typeof x === 'number' && y instanceof XDuration && op === '*') return arithmetic('*', y, x);
   throw new XPathDynamicError('XPTY0004', `${typeName(x)} ${op} ${typeName(y)} is not defined`);

@@ -15,6 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { INPUT_LIMITS } from '../../core/notice';
 import type { SandboxContext, SandboxService } from '../context';
 import { BodyTooLargeError, readBody, sendJson, sendText } from '../http-kit';
+import { SandboxBudgetError } from '../sdk-rules';
 import { runCvsValidation, SDK_MAJOR, SDK_MAX_MINOR } from './validator';
 
 export const VALIDATION_PATH = '/v1/notices/validation';
@@ -158,11 +159,18 @@ async function validate(req: IncomingMessage, res: ServerResponse, ctx: SandboxC
   });
   if (!result.ok) return sendError(res, 400, result.message);
   // With an SDK, the answer is what the real service answers: the official rules' report.
-  const official = await ctx.sdkRules?.(notice, {
-    language: typeof input.language === 'string' ? input.language : 'en',
-    mode: input.validationMode === 'dynamic' ? 'dynamic' : 'static',
-    sdkVersion: typeof input.eFormsSdkVersion === 'string' ? input.eFormsSdkVersion : undefined,
-  });
+  let official: string | undefined;
+  try {
+    official = await ctx.sdkRules?.(notice, {
+      language: typeof input.language === 'string' ? input.language : 'en',
+      mode: input.validationMode === 'dynamic' ? 'dynamic' : 'static',
+      sdkVersion: typeof input.eFormsSdkVersion === 'string' ? input.eFormsSdkVersion : undefined,
+    });
+  } catch (err) {
+    // A run stopped at its time budget: one clear error naming the notice and the budget.
+    if (err instanceof SandboxBudgetError) return sendError(res, 500, err.message);
+    throw err;
+  }
   sendText(res, 200, official ?? result.svrl, 'application/xml; charset=UTF-8');
 }
 

@@ -216,7 +216,15 @@ export function createEnoticesService(
       const own = runCvsValidation(noticeBytes, { validationMode: mode, now: ctx.now() });
       if (!own.ok) throw new Refusal(400, C.noticeInvalid, `The notice is invalid: ${own.message}`);
       // With an SDK, the official rules judge, as the real eNotices2's CVS does.
-      const cvs = (await officialVerdict(ctx, noticeBytes, mode === 'dynamic' ? 'dynamic' : 'static')) ?? own;
+      const official = await officialVerdict(
+        ctx,
+        noticeBytes,
+        mode === 'dynamic' ? 'dynamic' : 'static',
+      ).catch(() => {
+        // The rules did not finish (the sandbox's time budget): as the real service says it.
+        throw new Refusal(500, C.cvsFailed, 'CVS could not execute validation.');
+      });
+      const cvs = official ?? own;
       const now = ctx.now();
       const success = cvs.errors === 0;
       const rec: StoredNotice = {

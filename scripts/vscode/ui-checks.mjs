@@ -1,7 +1,8 @@
 // User-level checks on the real workbench, driven through the browser like a person would: set the key
 // from the command palette, open a notice with problems, see the squiggles, the status bar item and
 // every eForms command in the palette, the "My Notices" view of the eForms side bar with the notices
-// submitted to the sandbox, and the Market Explorer drawing a series picked in "Market Prices".
+// submitted to the sandbox, the Market Explorer drawing a series picked in "Market Prices", and the
+// notice preview (two languages, scroll sync, restored after a reload).
 // Each check records ok/message; it never throws past its check. The screenshots it writes are the
 // ones the README shows (media/screenshots/), so it tidies the workbench (no empty secondary side
 // bar, no leftover quick input or toast) before taking them.
@@ -603,6 +604,83 @@ export async function runUiChecks(page, { apiKey, resultsDir, log }) {
       const row = page.locator('.monaco-list-row', { hasText: 'ORG-0001' });
       await row.first().waitFor({ state: 'visible', timeout: 20000 });
       await page.screenshot({ path: join(resultsDir, 'authoring-outline.png') });
+    });
+  }
+
+  if (SDK_AVAILABLE) {
+    // The notice preview, as a user sees it: opened by the editor title button, drawn beside the notice,
+    // switched to German by its picker, and synchronised with the XML both ways.
+    const previewTab = page.locator('.tab', { hasText: 'Preview valid-cn.xml' });
+    await check('the preview opens beside the notice, in two languages, synced with the XML', async () => {
+      await closeAllEditors(page).catch(() => {});
+      await runFromPalette(page, 'View: Close Primary Side Bar').catch(() => {});
+      await quickOpen(page, 'valid-cn.xml');
+      const button = page.locator('.editor-actions .action-label[aria-label*="Open Preview to the Side"]');
+      await button.first().waitFor({ state: 'visible', timeout: 20000 });
+      await button.first().click();
+      await previewTab.first().waitFor({ timeout: 20000 });
+      const view = webviewContent(page);
+      const rows = view.locator('.tree .row');
+      await rows.first().waitFor({ state: 'visible', timeout: 30000 });
+      const languages = await view.locator('select.language option').count();
+      if (languages < 2) throw new Error(`the language picker offers ${languages} language(s)`);
+      await tidyForScreenshot(page);
+      await page.screenshot({ path: join(resultsDir, 'preview-en.png') });
+      // The picker: a German render (the page's lang follows the render's language).
+      await view.locator('select.language').selectOption('de');
+      await view.locator('html[lang="de"]').waitFor({ state: 'attached', timeout: 20000 });
+      await tidyForScreenshot(page);
+      await page.screenshot({ path: join(resultsDir, 'preview-de.png') });
+      // Cursor in the XML → the line of its element is highlighted in the preview.
+      const code = fixturePosition('valid-cn.xml', '>open<', 2);
+      // Back to the notice through its tab: a click in its text would move the cursor (and scroll).
+      await page.locator('.tab[data-resource-name="valid-cn.xml"]').first().click();
+      await goTo(page, code.line, code.column);
+      const active = view.locator('.tree .row.active');
+      await active.first().waitFor({ state: 'visible', timeout: 20000 });
+      const activeText = (await active.first().textContent()) ?? '';
+      if (!/open|offen/i.test(activeText))
+        throw new Error(`highlighted for the procedure type: ${activeText}`);
+      // A click on a line in the preview → its element is selected in the XML (the status bar shows
+      // where, and how much). Tidied first: Escape, which tidying presses, would clear the selection.
+      await tidyForScreenshot(page);
+      const city = fixturePosition('valid-cn.xml', '<cbc:CityName>');
+      const cityLength = '<cbc:CityName>Springfield</cbc:CityName>'.length;
+      await view
+        .locator('.tree .row', { has: view.locator('.value', { hasText: /^Springfield$/ }) })
+        .first()
+        .click();
+      const where = page.locator('.statusbar-item', {
+        hasText: new RegExp(`Ln ${city.line + 1}, Col ${city.column + 1} \\(${cityLength} selected\\)`),
+      });
+      await where.first().waitFor({ state: 'visible', timeout: 20000 });
+      await page.mouse.move(1, 1);
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: join(resultsDir, 'preview-scroll-sync.png') });
+      // The keyboard: a line focused, then Enter, selects its element too.
+      const board = fixturePosition('valid-cn.xml', '<cbc:Name languageID="ENG">Review Board');
+      const boardRow = view.locator('.tree .row', {
+        has: view.locator('.value', { hasText: /^Review Board$/ }),
+      });
+      await boardRow.first().focus();
+      await page.keyboard.press('Enter');
+      await page
+        .locator('.statusbar-item', {
+          hasText: new RegExp(`Ln ${board.line + 1}, Col ${board.column + 1} \\(`),
+        })
+        .first()
+        .waitFor({ state: 'visible', timeout: 20000 });
+      await view.locator('select.language').selectOption('en');
+      return `${await rows.count()} lines, ${languages} languages; highlighted "${activeText.trim()}"`;
+    });
+
+    await check('the preview is restored after a reload', async () => {
+      await previewTab.first().waitFor({ timeout: 5000 });
+      await runFromPalette(page, 'Developer: Reload Window');
+      await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 60000 });
+      await previewTab.first().waitFor({ timeout: 60000 });
+      await previewTab.first().click();
+      await webviewContent(page).locator('.tree .row').first().waitFor({ state: 'visible', timeout: 60000 });
     });
   }
 

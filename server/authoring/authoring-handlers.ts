@@ -16,6 +16,7 @@ import {
   type Connection,
   type Diagnostic,
   type DocumentSymbol,
+  ErrorCodes,
   InsertTextFormat,
   InsertTextMode,
   type Location,
@@ -380,7 +381,14 @@ export class Authoring {
       }),
     );
     c.onRenameRequest(async (p, token) => {
-      const at = await this.safe('rename', undefined, () => this.at(p.textDocument.uri));
+      // Params are whatever a client sent: a name that is not text, or no position, is refused cleanly.
+      const pos = (p as { position?: { line?: unknown; character?: unknown } } | undefined)?.position;
+      if (typeof p?.newName !== 'string' || !Number.isInteger(pos?.line) || !Number.isInteger(pos?.character))
+        return new ResponseError(
+          ErrorCodes.InvalidParams,
+          'A rename needs a position and a new name as text, such as ORG-0002.',
+        );
+      const at = await this.safe('rename', undefined, () => this.at(p.textDocument?.uri));
       if (token.isCancellationRequested) return cancelled();
       if (!at) return null;
       const r = renameIdentifier(

@@ -5,20 +5,13 @@
 // under test. Skips, saying why, when ../shared is absent.
 
 import assert from 'node:assert/strict';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { docUri, LspSession, lineCol } from '../support/lsp-session';
 import { type SandboxHarness, startHarness, TEST_API_KEY } from '../support/sandbox-harness';
+import { copySdkRelease } from '../support/sdk-copy';
 import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 
 const skip = skipUnless(SDK_DIR) ?? skipUnless(SAMPLES_DIR);
@@ -95,13 +88,10 @@ describe('authoring over LSP', { skip }, () => {
 
   before(async () => {
     h = await startHarness();
-    // A copy of the SDK whose codelists/ adds a small generated cpv.gc; other folders are symlinks.
+    // A copy of the SDK whose codelists/ adds a small generated cpv.gc (a copy: links leading out of
+    // the release are refused).
     tmpSdk = mkdtempSync(join(tmpdir(), 'eforms-sdk-'));
-    for (const name of readdirSync(SDK_DIR))
-      if (name !== 'codelists') symlinkSync(join(SDK_DIR, name), join(tmpSdk, name));
-    mkdirSync(join(tmpSdk, 'codelists'));
-    for (const f of readdirSync(join(SDK_DIR, 'codelists')))
-      symlinkSync(join(SDK_DIR, 'codelists', f), join(tmpSdk, 'codelists', f));
+    copySdkRelease(SDK_DIR, tmpSdk, ['view-templates', 'schemas', 'efx-grammar']);
     writeFileSync(
       join(tmpSdk, 'codelists', 'cpv.gc'),
       `<?xml version="1.0" encoding="UTF-8"?>

@@ -9,6 +9,7 @@ import { type BenchSection, isRow, type Row } from './bench-kit';
 import { indexSections } from './index-bench';
 import { lspSections } from './lsp-bench';
 import { regexSections } from './regex-bench';
+import { renderSections } from './render-bench';
 import { reportSections } from './report-bench';
 import { scalingSections } from './scaling-bench';
 import { schematronSections } from './schematron-bench';
@@ -24,6 +25,7 @@ const SECTIONS: BenchSection[] = [
   ...schematronSections,
   ...sdkPipelineSections,
   ...regexSections,
+  ...renderSections,
 ];
 
 function formatValue(row: Row): string {

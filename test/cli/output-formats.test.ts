@@ -72,7 +72,7 @@ describe('formatFindings', () => {
   });
 
   test('sarif: 2.1.0, driver eforms, rules, levels and one-based regions', () => {
-    const log = JSON.parse(formatFindings(findings, 'dir\\notice 1.xml', 'sarif'));
+    const log = JSON.parse(formatFindings(findings, 'dir/notice 1.xml', 'sarif'));
     assert.equal(log.version, '2.1.0');
     const run = log.runs[0];
     assert.equal(run.tool.driver.name, 'eforms');

@@ -10,15 +10,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  contextualize,
   EfxTranslationError,
   EfxTranslator,
-  joinPaths,
   parseEfxSingleExpression,
   parseEfxTemplate,
   symbolsFromFieldsJson,
   type TranslateOptions,
 } from '../../core/efx';
+import { contextualize, joinPaths } from '../../core/xpath';
 import type { XNode } from '../../core/xpath/document';
 import { stringOf } from '../../core/xpath/values';
 import { NoticeRunner, parsesAsXPath } from './efx-support';

@@ -7,12 +7,12 @@
 
 import assert from 'node:assert/strict';
 import {
+  copyFileSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
-  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,7 @@ import { after, describe, test } from 'node:test';
 import { loadRuleSet, phaseFor, phaseForSubType, RuleSetError, ruleLayout } from '../../core/schematron';
 import { clearRuleSetMemory } from '../../core/schematron/engine';
 import { clearMessageCache } from '../../core/schematron/report';
+import { copySdkRelease } from '../support/sdk-copy';
 import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 
 const temp = mkdtempSync(join(tmpdir(), 'eforms-schematron-'));
@@ -366,11 +367,9 @@ describe('messages from the SDK', { skip: skipUnless(SDK_DIR) ?? skipUnless(SAMP
   test('with a rule_en.xml: its messages', async () => {
     // A copy of the release whose translations folder also holds a small generated rule_en.xml.
     const copy = join(temp, 'sdk-with-rules');
+    copySdkRelease(SDK_DIR, copy, ['translations', 'view-templates', 'schemas', 'codelists']);
     mkdirSync(join(copy, 'translations'), { recursive: true });
-    for (const entry of readdirSync(SDK_DIR)) {
-      if (entry !== 'translations') symlinkSync(join(SDK_DIR, entry), join(copy, entry));
-    }
-    symlinkSync(join(SDK_DIR, 'translations', 'field_en.xml'), join(copy, 'translations', 'field_en.xml'));
+    copyFileSync(join(SDK_DIR, 'translations', 'field_en.xml'), join(copy, 'translations', 'field_en.xml'));
     writeFileSync(
       join(copy, 'translations', 'rule_en.xml'),
       `<?xml version="1.0" encoding="UTF-8"?>

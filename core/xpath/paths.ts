@@ -1,11 +1,13 @@
-// Location paths as the EFX translator combines them: a field's absolute XPath made relative to the
-// context it is read from, two relative paths joined, an axis put in front. The rules are those the
+// Location paths as EFX combines them (core/efx's translator is the caller): a field's absolute XPath
+// made relative to the context it is read from, two relative paths joined, an axis put in front. It
+// lives in the XPath room because it reads XPath text (steps and predicates), which no module outside
+// core/xpath does. The rules are those the
 // Publications Office's toolkit documents for EFX 1 (eforms-core-java XPathProcessor: contextualize,
 // join, addAxis), written anew here: steps are compared with their predicates, a step with more
 // predicates than the context's is "narrower" and becomes `.[…]` or `..[…]`. Text in, text out:
-// no XPath parser, no I/O.
+// no I/O.
 
-import { splitTopLevel } from '../xpath';
+import { splitTopLevel } from './text';
 
 export interface Step {
   /** The step without its predicates: `cac:ProcurementProjectLot`, `*`, `@listName`, `..`, `$x`. */

@@ -1,0 +1,193 @@
+// The whole shape of a prepared phase read back from the disk cache: the schema's content (every
+// pattern, rule, assert, let and diagnostic with the types rule-set.ts gives them) and every parsed
+// expression tree, node by node, against the parser's Ast type. A cache file is untrusted input (a
+// crash, another version, another tool or a person may have written it): one mismatch and the entry is
+// rebuilt from the SDK. Iterative (no recursion as deep as the input) and bounded. No I/O here.
+
+import type { RuleSetKey } from './rule-set';
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const isStrArray = (v: unknown): boolean => Array.isArray(v) && v.every(isStr);
+const isArrayOf = (v: unknown, each: (x: unknown) => boolean): boolean => Array.isArray(v) && v.every(each);
+
+const AXES = new Set([
+  'child',
+  'attribute',
+  'parent',
+  'self',
+  'descendant',
+  'descendant-or-self',
+  'ancestor',
+  'ancestor-or-self',
+  'preceding-sibling',
+  'following-sibling',
+]);
+const KIND_TESTS = new Set(['node', 'text', 'element', 'attribute', 'comment', 'document-node']);
+const GENERAL_OPS = new Set(['=', '!=', '<', '<=', '>', '>=']);
+const ARITH_OPS = new Set(['+', '-', '*', 'div', 'idiv', 'mod']);
+const SET_OPS = new Set(['union', 'intersect', 'except']);
+const NODE_OPS = new Set(['is', '<<', '>>']);
+
+/** Most tree nodes checked in one entry: far above the SDK's largest phase. */
+const MAX_NODES = 20_000_000;
+
+function isLet(v: unknown): boolean {
+  return isObj(v) && isStr(v.name) && isStr(v.value);
+}
+
+function isAssert(v: unknown): boolean {
+  return (
+    isObj(v) &&
+    (v.kind === 'assert' || v.kind === 'report') &&
+    isStr(v.id) &&
+    isStr(v.role) &&
+    isStr(v.test) &&
+    isStr(v.text) &&
+    isStrArray(v.diagnostics) &&
+    (v.flag === undefined || isStr(v.flag))
+  );
+}
+
+function isRule(v: unknown): boolean {
+  return isObj(v) && isStr(v.context) && isArrayOf(v.lets, isLet) && isArrayOf(v.asserts, isAssert);
+}
+
+function isPattern(v: unknown): boolean {
+  return isObj(v) && isStr(v.id) && isArrayOf(v.lets, isLet) && isArrayOf(v.rules, isRule);
+}
+
+function isDiagnostic(v: unknown): boolean {
+  return isObj(v) && isStr(v.id) && isStr(v.see) && isStr(v.text);
+}
+
+function isSchema(v: unknown, phase: string): boolean {
+  return (
+    isObj(v) &&
+    isStr(v.title) &&
+    v.phase === phase &&
+    isArrayOf(v.namespaces, (n) => Array.isArray(n) && n.length === 2 && isStr(n[0]) && isStr(n[1])) &&
+    isArrayOf(v.lets, isLet) &&
+    isArrayOf(v.patterns, isPattern) &&
+    isArrayOf(v.diagnostics, isDiagnostic) &&
+    isStrArray(v.phases)
+  );
+}
+
+/** One node's own fields; its children are pushed on `todo`. False on any mismatch. */
+function checkNode(n: unknown, todo: unknown[]): boolean {
+  if (!isObj(n) || !isStr(n.t)) return false;
+  const kids = (...xs: unknown[]) => {
+    for (const x of xs) todo.push(x);
+    return true;
+  };
+  const list = (xs: unknown) => Array.isArray(xs) && kids(...xs);
+  switch (n.t) {
+    case 'str':
+      return isStr(n.v);
+    case 'num':
+      return typeof n.v === 'number' && typeof n.int === 'boolean';
+    case 'var':
+      return isStr(n.name);
+    case 'ctx':
+    case 'root':
+      return true;
+    case 'seq':
+      return list(n.items);
+    case 'strs':
+      return isStrArray(n.v);
+    case 'call':
+      return isStr(n.fn) && list(n.args);
+    case 'path':
+      return Array.isArray(n.steps) && n.steps.length > 0 && list(n.steps);
+    case 'step': {
+      const test = n.test;
+      const testOk =
+        isObj(test) &&
+        ((test.k === 'name' &&
+          (test.ns === undefined || isStr(test.ns)) &&
+          (test.local === undefined || isStr(test.local))) ||
+          (test.k === 'kind' && isStr(test.kind) && KIND_TESTS.has(test.kind)));
+      return isStr(n.axis) && AXES.has(n.axis) && testOk && list(n.preds);
+    }
+    case 'filter':
+      return isObj(n.base) && list(n.preds) && kids(n.base);
+    case 'for':
+      return (
+        (n.kind === 'for' || n.kind === 'some' || n.kind === 'every') &&
+        Array.isArray(n.bindings) &&
+        n.bindings.length > 0 &&
+        n.bindings.every((b) => isObj(b) && isStr(b.name) && kids(b.in)) &&
+        kids(n.body)
+      );
+    case 'if':
+      return kids(n.cond, n.yes, n.no);
+    case 'or':
+    case 'and':
+      return list(n.args);
+    case 'cmp':
+      return (
+        isStr(n.op) && GENERAL_OPS.has(n.op) && (n.kind === 'general' || n.kind === 'value') && kids(n.l, n.r)
+      );
+    case 'node-cmp':
+      return isStr(n.op) && NODE_OPS.has(n.op) && kids(n.l, n.r);
+    case 'arith':
+      return isStr(n.op) && ARITH_OPS.has(n.op) && kids(n.l, n.r);
+    case 'neg':
+      return kids(n.arg);
+    case 'range':
+      return kids(n.l, n.r);
+    case 'set':
+      return isStr(n.op) && SET_OPS.has(n.op) && kids(n.l, n.r);
+    default:
+      return false;
+  }
+}
+
+/** True when `ast` is a whole expression tree of the parser's Ast type. */
+export function isAst(ast: unknown, budget = { nodes: MAX_NODES }): boolean {
+  const todo: unknown[] = [ast];
+  while (todo.length > 0) {
+    if (--budget.nodes < 0) return false;
+    if (!checkNode(todo.pop(), todo)) return false;
+  }
+  return true;
+}
+
+/** The expressions a schema needs parsed, as `parseAll` keys them. */
+function expressionKeys(schema: Obj): string[] {
+  const out: string[] = [];
+  const lets = (ls: unknown) => {
+    for (const l of ls as { value: string }[]) out.push(l.value);
+  };
+  lets(schema.lets);
+  for (const p of schema.patterns as { lets: unknown; rules: Obj[] }[]) {
+    lets(p.lets);
+    for (const r of p.rules) {
+      out.push(`context:${r.context as string}`);
+      lets(r.lets);
+      for (const a of r.asserts as { test: string }[]) out.push(a.test);
+    }
+  }
+  return out;
+}
+
+/**
+ * True when `v` is a prepared phase for `key` in every detail: the schema's shape, its phase, a
+ * parsed entry for every expression it holds, and each entry an error text or a whole tree.
+ */
+export function isPreparedPhase(v: unknown, key: Pick<RuleSetKey, 'phase'>): boolean {
+  if (!isObj(v) || !isSchema(v.schema, key.phase) || !isObj(v.parsed)) return false;
+  const parsed = v.parsed;
+  const budget = { nodes: MAX_NODES };
+  for (const k of expressionKeys(v.schema as Obj)) if (!Object.hasOwn(parsed, k)) return false;
+  for (const p of Object.values(parsed)) {
+    if (!isObj(p)) return false;
+    if ('error' in p) {
+      if (!isStr(p.error) || 'ast' in p) return false;
+    } else if (!isAst(p.ast, budget)) return false;
+  }
+  return true;
+}

@@ -1,0 +1,195 @@
+// Issue 21, item 5: the compiled-rule cache is untrusted input. Truth here is a fresh load from the
+// SDK folder (no cache): an entry of any shape (fast-check mutates a real entry at a random place with
+// a random JSON value), a consistent entry of the wrong shape, a link to /dev/zero or a FIFO in place of
+// the entry, must each give the fresh load's report, and the entry must be rewritten whole. A damaged
+// expression tree given straight to the compiler is "not evaluated", never passing silently.
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import fc from 'fast-check';
+import { loadRuleSet } from '../../core/schematron';
+import { clearRuleSetMemory, compilePrepared, type PreparedPhase } from '../../core/schematron/engine';
+import { fuzzParameters } from '../support/fuzz';
+
+const temp = mkdtempSync(join(tmpdir(), 'eforms-rule-cache-'));
+after(() => rmSync(temp, { recursive: true, force: true }));
+
+const SCHEMA = `<?xml version="1.0" encoding="UTF-8"?>
+<schema xmlns="http://purl.oclc.org/dsdl/schematron" queryBinding="xslt2">
+  <title>cache rules</title>
+  <ns prefix="cbc" uri="urn:cbc"/>
+  <let name="kind" value="/*/cbc:Kind/text()"/>
+  <phase id="eforms-1"><active pattern="p1"/></phase>
+  <pattern id="p1">
+    <rule context="/*/cbc:Lot">
+      <assert id="R-ID" role="ERROR" test="@id = ('a', 'b')">rule|text|R-ID</assert>
+      <assert id="R-KIND" role="WARN" test="$kind = 'x' and count(../cbc:Lot) lt 2">rule|text|R-KIND</assert>
+      <report id="R-SUM" role="INFO" test="sum(for $i in 1 to 3 return $i) = 6">rule|text|R-SUM</report>
+    </rule>
+  </pattern>
+</schema>`;
+const NOTICE = '<N xmlns:cbc="urn:cbc"><cbc:Kind>x</cbc:Kind><cbc:Lot id="a"/><cbc:Lot id="c"/></N>';
+
+const sdkDir = join(temp, 'sdk');
+mkdirSync(join(sdkDir, 'schematrons', 'static'), { recursive: true });
+writeFileSync(join(sdkDir, 'schematrons', 'static', 'complete-validation.sch'), SCHEMA);
+const key = { sdkDir, sdkVersion: '0.0.9', phase: 'eforms-1', mode: 'static' as const };
+
+/** What a report says: failures and rules not evaluated, in a comparable form. */
+function summary(r: { failures: { id: string; location: string }[]; notEvaluated: { ruleId: string }[] }) {
+  return {
+    failures: r.failures.map((f) => `${f.id}@${f.location}`).sort(),
+    notEvaluated: r.notEvaluated.map((n) => n.ruleId).sort(),
+  };
+}
+
+clearRuleSetMemory();
+const truthPromise = loadRuleSet(key).then((r) => summary(r.evaluate(NOTICE)));
+
+let n = 0;
+/** A fresh cache folder holding one valid entry; returns the folder and the entry's path. */
+async function freshCache(): Promise<{ dir: string; file: string }> {
+  const dir = join(temp, `cache-${n++}`);
+  clearRuleSetMemory();
+  await loadRuleSet(key, { cacheDir: dir });
+  const sub = join(dir, '0.0.9', 'static');
+  return { dir, file: join(sub, readdirSync(sub)[0] as string) };
+}
+
+async function loadFrom(dir: string) {
+  clearRuleSetMemory();
+  return loadRuleSet(key, { cacheDir: dir });
+}
+
+function rewrittenWhole(file: string): void {
+  const entry = JSON.parse(readFileSync(file, 'utf8'));
+  assert.equal(typeof entry.fingerprint, 'string');
+  assert.ok(entry.prepared?.schema && entry.prepared.parsed, 'a whole entry was written back');
+}
+
+describe('the compiled-rule cache reads hostile entries', () => {
+  test('a valid entry is served from the cache, with the fresh report', async () => {
+    const { dir } = await freshCache();
+    const r = await loadFrom(dir);
+    assert.equal(r.source, 'cache');
+    assert.deepEqual(summary(r.evaluate(NOTICE)), await truthPromise);
+    // Worked out by hand from the schema: lot a fails R-KIND (two lots), lot c fails R-ID and R-KIND,
+    // and the report R-SUM fires on both.
+    assert.deepEqual(await truthPromise, {
+      failures: [
+        'R-ID@/N/cbc:Lot[2]',
+        'R-KIND@/N/cbc:Lot[1]',
+        'R-KIND@/N/cbc:Lot[2]',
+        'R-SUM@/N/cbc:Lot[1]',
+        'R-SUM@/N/cbc:Lot[2]',
+      ],
+      notEvaluated: [],
+    });
+  });
+
+  test('an entry with the right fingerprint and digest but the wrong shape is rebuilt', async () => {
+    const { dir, file } = await freshCache();
+    const entry = JSON.parse(readFileSync(file, 'utf8'));
+    entry.prepared.schema.patterns[0].rules[0].asserts = 'not a list';
+    const body = JSON.stringify(entry.prepared);
+    entry.digest = createHash('sha256').update(body).digest('hex');
+    writeFileSync(file, JSON.stringify(entry));
+    const r = await loadFrom(dir);
+    assert.equal(r.source, 'sdk');
+    assert.deepEqual(summary(r.evaluate(NOTICE)), await truthPromise);
+    rewrittenWhole(file);
+    assert.equal((await loadFrom(dir)).source, 'cache', 'and served from the cache next time');
+  });
+
+  test('a link to /dev/zero and a FIFO in place of the entry are not read', { timeout: 60_000 }, async () => {
+    const { dir, file } = await freshCache();
+    rmSync(file);
+    symlinkSync('/dev/zero', file);
+    let r = await loadFrom(dir);
+    assert.equal(r.source, 'sdk');
+    assert.deepEqual(summary(r.evaluate(NOTICE)), await truthPromise);
+    rmSync(file, { force: true });
+    if (spawnSync('mkfifo', [file]).status === 0) {
+      r = await loadFrom(dir);
+      assert.equal(r.source, 'sdk');
+      assert.deepEqual(summary(r.evaluate(NOTICE)), await truthPromise);
+    }
+  });
+
+  test('entries of every shape: the fresh report, or a rebuild (fast-check)', async () => {
+    const { dir, file } = await freshCache();
+    const original = readFileSync(file, 'utf8');
+    const truth = await truthPromise;
+    /** Every path to a value inside the entry (objects and arrays), the root excluded. */
+    const paths: (string | number)[][] = [];
+    const walk = (v: unknown, at: (string | number)[]) => {
+      if (at.length > 0) paths.push(at);
+      if (Array.isArray(v)) for (const [i, x] of v.entries()) walk(x, [...at, i]);
+      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...at, k]);
+    };
+    walk(JSON.parse(original), []);
+    const value = fc.oneof(
+      fc.constantFrom(null, true, 0, -1, 1e308, '', 'x', [], {}, { t: 'bogus' }, { t: 'path', steps: [] }),
+      fc.jsonValue({ maxDepth: 2 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.nat(paths.length - 1), value, fc.boolean(), async (at, v, redigest) => {
+        const entry = JSON.parse(original);
+        const path = paths[at] as (string | number)[];
+        let o = entry;
+        for (const k of path.slice(0, -1)) o = o[k];
+        o[path[path.length - 1] as string] = v;
+        // Half the time the digest is recomputed: only the shape check can then refuse the entry.
+        if (redigest && entry.prepared !== undefined)
+          entry.digest = createHash('sha256')
+            .update(JSON.stringify(entry.prepared ?? null))
+            .digest('hex');
+        writeFileSync(file, JSON.stringify(entry));
+        const r = await loadFrom(dir);
+        const got = summary(r.evaluate(NOTICE));
+        if (r.source === 'sdk') {
+          assert.deepEqual(got, truth);
+          rewrittenWhole(file);
+        } else {
+          // Served from the cache: a change the shape allows (a literal, a name) may change the
+          // findings, but every rule is either evaluated or named, never skipped silently.
+          const rr = r.evaluate(NOTICE);
+          assert.ok(
+            rr.assertsEvaluated > 0 || rr.notEvaluated.length > 0 || r.assertCount === 0,
+            'a rule set that evaluates nothing says so',
+          );
+        }
+      }),
+      fuzzParameters(60),
+    );
+  });
+});
+
+describe('a damaged expression tree given to the compiler', () => {
+  test('is "not evaluated", never silently passing', async () => {
+    const { file } = await freshCache();
+    const prepared = JSON.parse(readFileSync(file, 'utf8')).prepared as PreparedPhase;
+    const test = prepared.schema.patterns[0]?.rules[0]?.asserts[0]?.test as string;
+    const test2 = prepared.schema.patterns[0]?.rules[0]?.asserts[1]?.test as string;
+    // A node type the compiler does not know, and a path without its steps.
+    (prepared.parsed as Record<string, unknown>)[test] = { ast: { t: 'bogus' } };
+    (prepared.parsed as Record<string, unknown>)[test2] = { ast: { t: 'path' } };
+    const r = compilePrepared(key, prepared).evaluate(NOTICE);
+    const named = r.notEvaluated.map((x) => x.ruleId).sort();
+    assert.deepEqual(named, ['R-ID', 'R-KIND']);
+    assert.ok(!r.failures.some((f) => f.id === 'R-ID' || f.id === 'R-KIND'));
+  });
+});
