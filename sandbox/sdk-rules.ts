@@ -6,11 +6,12 @@
 // in the log. The rules run in a worker thread (core/validation's WorkerPool), never on the HTTP
 // thread: a slow notice holds only its own answer, and a run past the time budget (--time-budget) is
 // stopped and answered with an error naming the budget. Log lines cut and escape what a caller sent,
-// and what is remembered per reason is bounded. Never downloads anything. The sandbox never imports
-// client or server code.
+// and what is remembered per reason is bounded. The eNotices2 emulation judges submissions by the same
+// rules (officialVerdict). Never downloads anything. The sandbox never imports client or server code.
 
 import { INPUT_LIMITS, readNoticeIdentity } from '../core/notice';
 import { availableSdkReleases, SdkError, type SdkSources } from '../core/sdk';
+import { parseSvrl, severityOf } from '../core/svrl';
 import { clip, terminalLine } from '../core/text';
 import {
   formatBudget,
@@ -120,4 +121,22 @@ function noticeName(notice: Uint8Array): string {
   } catch {
     return 'this notice';
   }
+}
+
+/**
+ * The official verdict on a notice for the eNotices2 emulation's submissions, when the sandbox has an
+ * SDK: the report, and its errors and warnings counted as the CVS client counts them (core/svrl's
+ * severity of each failed assertion). Undefined without an SDK or a release for the notice: the
+ * caller keeps the sandbox's own verdict.
+ */
+export async function officialVerdict(
+  ctx: Pick<SandboxContext, 'sdkRules'>,
+  notice: Buffer,
+  mode: 'static' | 'dynamic',
+): Promise<{ svrl: string; errors: number; warnings: number } | undefined> {
+  const svrl = await ctx.sdkRules?.(notice, { language: 'en', mode });
+  if (!svrl) return undefined;
+  const failed = parseSvrl(svrl).assertions.filter((a) => a.kind === 'failed-assert');
+  const count = (s: string) => failed.filter((a) => severityOf(a.role) === s).length;
+  return { svrl, errors: count('error'), warnings: count('warning') };
 }

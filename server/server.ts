@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import {
   type Connection,
   createConnection,
+  type Diagnostic,
   DidChangeConfigurationNotification,
   type InitializeResult,
   ProposedFeatures,
@@ -17,6 +18,8 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { withoutCredentials, withoutUrlCredentials } from '../core/http';
 import { installCrashGuard } from '../core/process';
 import {
+  NoticeFindingsRequest,
+  type NoticeFindingsResult,
   SdkChangedNotification,
   type ValidateNowParams,
   ValidateNowRequest,
@@ -116,6 +119,8 @@ export function startServer(options: ServerOptions = {}): Connection {
     return e;
   };
 
+  /** What was last published per document: the pre-submit check answers exactly that. */
+  const published = new Map<string, { version: number | undefined; diagnostics: Diagnostic[] }>();
   const scheduler = new ValidationScheduler({
     settings: (uri) => settings.get(uri),
     apiKey: apiKey || undefined,
@@ -124,6 +129,8 @@ export function startServer(options: ServerOptions = {}): Connection {
     publish: (uri, version, findings, index) => {
       const diagnostics = authoring.completeFindings(uri, findings, index).map((f) => toDiagnostic(f, uri));
       authoring.diagnosticsPublished(uri, diagnostics);
+      if (index) published.set(uri, { version, diagnostics });
+      else published.delete(uri);
       void connection.sendDiagnostics({ uri, version, diagnostics });
     },
     status: (s) => {
@@ -240,6 +247,24 @@ export function startServer(options: ServerOptions = {}): Connection {
       if (typeof params?.uri !== 'string')
         return { started: false, message: 'validateNow needs a document uri.' };
       return scheduler.validateNow(params.uri);
+    },
+  );
+
+  connection.onRequest(
+    NoticeFindingsRequest.type,
+    async (params: { uri?: unknown }): Promise<NoticeFindingsResult> => {
+      if (typeof params?.uri !== 'string')
+        return { ok: false, message: 'noticeFindings needs a document uri.' };
+      const r = await scheduler.noticeFindings(params.uri);
+      if (!r.ok) return r;
+      // The scheduler has just published: the answer is that very publication.
+      const last = published.get(params.uri);
+      return {
+        ok: true,
+        version: r.version,
+        diagnostics: last?.version === r.version ? last.diagnostics : [],
+        engines: r.engines,
+      };
     },
   );
 

@@ -102,6 +102,10 @@ interface Lane {
   seq: number;
   appliedSeq: number;
   result?: EngineResult;
+  /** The latest run's answer, applied or failed (awaited by noticeFindings). */
+  done?: Promise<void>;
+  /** Why the latest run could not validate (refused before sending, or failed); cleared by an answer. */
+  problem?: string;
 }
 
 interface DocState {
@@ -206,6 +210,40 @@ export class ValidationScheduler {
     return result;
   }
 
+  /**
+   * NoticeFindingsRequest (the pre-submit check): every enabled engine runs now on the current text,
+   * whatever the run mode and any back-off; once each has answered or failed, the merged findings are
+   * published and returned, so the caller counts exactly what the editor shows.
+   */
+  async noticeFindings(uri: string): Promise<NoticeFindingsOutcome> {
+    const s = this.docs.get(uri);
+    if (!s) return { ok: false, message: 'The document is not open in the eForms language server.' };
+    if (!s.kind) return { ok: false, message: 'The document is not an eForms notice.' };
+    this.resetFailures();
+    const settings = await this.deps.settings(s.uri);
+    const engines = this.pipelines.enginesOf(settings);
+    const started = await Promise.all(
+      engines.map(async (engine) => {
+        const lane = s.lanes[engine];
+        this.clearTimer(lane);
+        lane.problem = undefined;
+        const r = await this.run(s, engine, true);
+        return { engine, r };
+      }),
+    );
+    const report: { engine: EngineName; problem?: string }[] = [];
+    for (const { engine, r } of started) {
+      const lane = s.lanes[engine];
+      if (r.started) await lane.done;
+      const problem = r.started ? lane.problem : (r.message ?? 'it did not run');
+      report.push(problem ? { engine, problem } : { engine });
+    }
+    if (s.closed || !s.kind)
+      return { ok: false, message: 'The document is no longer an open eForms notice.' };
+    const findings = this.publishCurrent(s);
+    return { ok: true, version: s.version, findings, engines: report };
+  }
+
   dispose(): void {
     for (const s of this.docs.values()) this.stop(s);
     this.docs.clear();
@@ -298,6 +336,7 @@ export class ValidationScheduler {
     const health = this.health[engine];
     const baseUrl = engine === 'cvs' ? urlsOf(settings).cvs : undefined;
     const refuse = (status: ValidationStatusParams): ValidateNowResult => {
+      lane.problem = status.message;
       const what = engine === 'cvs' ? 'the validation service' : 'the SDK rules';
       const line = `Not asking ${what} about ${s.uri}: ${status.message}`;
       // Once per reason and document: a pause in typing must not add a log line each time.
@@ -361,7 +400,7 @@ export class ValidationScheduler {
     const started = this.clock.now();
     const version = s.version;
     this.deps.log(validatingLine(s.uri, version, bytes.length, input, baseUrl));
-    void pipeline.report({ ...input, signal: controller.signal }).then(
+    lane.done = pipeline.report({ ...input, signal: controller.signal }).then(
       (report) => {
         if (lane.inflight?.controller === controller) lane.inflight = undefined;
         // Aborted (a newer run took over) but finished anyway: never applied, even if it lands first.
@@ -405,6 +444,7 @@ export class ValidationScheduler {
   ): void {
     if (s.closed || seq < lane.appliedSeq || !s.kind) return;
     lane.appliedSeq = seq;
+    lane.problem = undefined;
     lane.result = { ...answer, findings: [], mappedText: '\u0000unmapped' };
     const all = this.publishCurrent(s);
     const { report } = answer;
@@ -460,6 +500,7 @@ export class ValidationScheduler {
     );
     const delay = this.health[engine].failed(failure.retry, fingerprint, status, this.clock.now());
     const lane = s.lanes[engine];
+    if (seq >= lane.appliedSeq) lane.problem = status.message ?? 'it failed';
     if (delay !== undefined && !s.closed && !lane.timer) this.schedule(s, engine, delay);
     this.sendStatus(status);
   }
@@ -541,6 +582,15 @@ export class ValidationScheduler {
     return { ...p, sdkLifecycle: sdkLifecycle(declaredSdkVersion(s.index), s.range, [], today) };
   }
 }
+
+export type NoticeFindingsOutcome =
+  | { ok: false; message: string }
+  | {
+      ok: true;
+      version: number;
+      findings: Finding[];
+      engines: { engine: EngineName; problem?: string }[];
+    };
 
 function newLane(engine: EngineName): Lane {
   return { engine, seq: 0, appliedSeq: 0 };

@@ -1,10 +1,29 @@
-// `eforms submit NOTICE.xml --email X --locale en`: submits a notice to eNotices2. The notice is
-// validated by the service (CVS) and created whether or not validation succeeds; only a valid one is
+// `eforms submit NOTICE.xml --email X --locale en`: submits a notice to eNotices2. First it validates the
+// notice through the one pipeline (the CVS of the same environment, and the official SDK rules here
+// with --sdk-dir) and refuses a notice with errors (exit EXIT_SUBMIT_REFUSED) unless --force is given:
+// eNotices2 would create it but not submit it, and a business id would be spent on it. eNotices2
+// validates again and creates the notice whether or not validation succeeds; only a valid one is
 // submitted for publication. Never retried (a retry could submit twice).
 
+import { resolve } from 'node:path';
+import type { Finding } from '../../core/findings';
 import { readNoticeIdentity } from '../../core/notice';
+import { defaultSdkCacheRoot } from '../../core/sdk';
 import { terminalName } from '../../core/text';
-import { type CliIo, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
+import {
+  cvsPipeline,
+  type EngineRun,
+  LocalSdkValidator,
+  mergeEngineFindings,
+  prepareNotice,
+  servicePreflight,
+  ValidationPipeline,
+  validateOnce,
+} from '../../core/validation';
+import { serviceUrlsOf } from '../environment';
+import { decodeInputText } from '../input-files';
+import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
+import { formatFindings } from '../output-formats';
 import {
   CONNECTION_OPTIONS,
   CONNECTION_USAGE,
@@ -13,18 +32,29 @@ import {
   reportFailure,
 } from './enotices-connection';
 
-const USAGE = `Usage: eforms submit NOTICE.xml --email AUTHOR@EXAMPLE.ORG [--locale en] [--format text|json]
+/** The exit status of a submission refused before sending, because the notice has errors. */
+export const EXIT_SUBMIT_REFUSED = 3;
+/** Errors listed before the refusal; the rest are counted. */
+const ERRORS_SHOWN = 20;
 
-Submits the notice to eNotices2. eNotices2 validates it: when validation succeeds the notice is SUBMITTED
-for publication; otherwise it is created but not submitted, and 'eforms report' shows why.
+const USAGE = `Usage: eforms submit NOTICE.xml --email AUTHOR@EXAMPLE.ORG [--locale en] [--format text|json] [--force]
+
+Validates the notice first (the CVS of the environment, with EFORMS_API_KEY; and the official eForms SDK
+rules on this machine with --sdk-dir), and refuses it when it has errors, unless --force is given. Then
+submits it to eNotices2, which validates it again: when validation succeeds the notice is SUBMITTED for
+publication; otherwise it is created but not submitted, and 'eforms report' shows why.
 
 Options:
   --email ADDRESS   e-mail of the person responsible for the notice (or $EFORMS_AUTHOR_EMAIL)
   --locale CODE     language of that person (default en)
   --format FORMAT   text (default) or json
+  --force           submit even when the check finds errors, or cannot run
+  --cvs-url URL     base URL of the CVS for the check (default: the environment's, or $EFORMS_CVS_URL)
+  --sdk-dir DIR     also check with the official SDK rules of this release (or folder of releases)
 ${CONNECTION_USAGE}
 
-Exit status: 0 submitted, 1 created but not submitted or refused by eNotices2, 2 usage error or service failure.`;
+Exit status: 0 submitted, 1 created but not submitted or refused by eNotices2, 2 usage error, service
+failure or a check that could not run, ${EXIT_SUBMIT_REFUSED} not sent: the notice has errors (--force sends it anyway).`;
 
 export async function submit(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args);
@@ -44,6 +74,37 @@ export async function submit(args: string[], io: CliIo): Promise<number> {
   const file = positionals[0];
   const bytes = readInput(io, file, 'notice');
   const id = readNoticeIdentity(bytes);
+  if (!values.force) {
+    const check = await checkBeforeSubmit(file, bytes, values, io);
+    if (typeof check === 'string') {
+      io.err(`${terminalName(file)}: not submitted: ${check}. Submit without the check with --force.`);
+      return EXIT_FAILURE;
+    }
+    const errors = check.filter((f) => f.severity === 'error');
+    if (errors.length > 0) {
+      if (format === 'json')
+        io.out(
+          JSON.stringify(
+            {
+              submitted: false,
+              reason: 'errors',
+              errors: errors.length,
+              findings: JSON.parse(formatFindings(errors, file, 'json')),
+            },
+            null,
+            2,
+          ),
+        );
+      else {
+        io.out(formatFindings(errors.slice(0, ERRORS_SHOWN), file, 'text'));
+        if (errors.length > ERRORS_SHOWN) io.out(`… and ${errors.length - ERRORS_SHOWN} more errors.`);
+      }
+      io.err(
+        `${terminalName(file)}: NOT submitted: the notice has ${errors.length} error${errors.length === 1 ? '' : 's'}. Fix ${errors.length === 1 ? 'it' : 'them'}, or submit anyway with --force (eNotices2 would create the notice but not submit it for publication).`,
+      );
+      return EXIT_SUBMIT_REFUSED;
+    }
+  }
   io.err(`Submitting ${terminalName(file)} to ${client.baseUrl}…`);
   let result: Awaited<ReturnType<typeof client.submit>>;
   try {
@@ -64,6 +125,55 @@ export async function submit(args: string[], io: CliIo): Promise<number> {
   return result.success ? EXIT_OK : EXIT_FINDINGS;
 }
 
+/**
+ * The notice's findings through every engine asked for (the CVS of the environment; the SDK rules with
+ * --sdk-dir), merged as the editor merges them; a string says why the check could not run.
+ */
+async function checkBeforeSubmit(
+  file: string,
+  bytes: Buffer,
+  values: ReturnType<typeof parse>['values'],
+  io: CliIo,
+): Promise<Finding[] | string> {
+  const notice = prepareNotice(decodeInputText(bytes, file, 'notice'), bytes);
+  const request = { language: 'en', mode: 'static' as const, sdkVersion: '', timeoutMs: 60_000 };
+  const runs: EngineRun[] = [];
+  if (values['sdk-dir']) {
+    const sources = { path: resolve(io.cwd, values['sdk-dir']), cacheRoot: defaultSdkCacheRoot(io.env) };
+    const local = new ValidationPipeline(new LocalSdkValidator({ sources }), JSON.stringify(sources));
+    runs.push(await validateOnce(notice, local, request));
+  }
+  const baseUrl = serviceUrlsOf(values, io).cvs;
+  const apiKey = io.env.EFORMS_API_KEY?.trim();
+  const verdict = servicePreflight({ apiKey, baseUrl });
+  if (!verdict.ok) return `the validation service cannot be asked (${verdict.reason})`;
+  io.err(`Validating ${terminalName(file)} with ${baseUrl} before submitting…`);
+  runs.push(await validateOnce(notice, cvsPipeline({ baseUrl, apiKey }), request));
+  const failed = runs.map(why).find((w) => w !== undefined);
+  if (failed !== undefined) return failed;
+  // The local checks come with each run: kept once, then the engines' findings merged.
+  const local = notice.local;
+  const engine = (r: EngineRun) => r.findings.slice(local.length);
+  const merged = runs.length === 2 ? mergeEngineFindings(engine(runs[0]), engine(runs[1])) : engine(runs[0]);
+  return [...local, ...merged];
+}
+
+/** Why a run did not validate, or undefined when it did (a refused notice is a finding, not a failure). */
+function why(r: EngineRun): string | undefined {
+  switch (r.outcome) {
+    case 'validated':
+    case 'notice-refused':
+      return undefined;
+    case 'not-sent':
+      // Not well-formed: the syntax errors are the findings (errors), so the notice is refused for them.
+      return r.verdict.reason === 'malformed' ? undefined : `it was not validated (${r.verdict.reason})`;
+    case 'failed':
+      return r.failure.class === 'cancelled'
+        ? 'the check was cancelled'
+        : `the check failed: ${r.failure.cause.error.message}`;
+  }
+}
+
 function parse(args: string[]) {
   return parseCommandLine('submit', {
     args,
@@ -73,6 +183,9 @@ function parse(args: string[]) {
       email: { type: 'string' },
       locale: { type: 'string' },
       format: { type: 'string' },
+      force: { type: 'boolean' },
+      'cvs-url': { type: 'string' },
+      'sdk-dir': { type: 'string' },
     },
   });
 }

@@ -1,10 +1,15 @@
-// "eForms: Submit Notice": validates the notice first (the CVS, through core/validation's pipeline), offers "Submit anyway"
-// when it has errors, asks once per workspace for the author e-mail and locale, submits with progress,
-// and shows the outcome (SUBMITTED, or created but not submitted with its report). A notice already
-// being submitted cannot be submitted again meanwhile. Never retries a submission.
+// "eForms: Submit Notice": checks the notice first with what the editor shows (the language server runs
+// every engine the settings enable on the current text and answers the diagnostics it publishes:
+// NoticeFindingsRequest; without a server, the CVS through core/validation's pipeline), asks when it
+// has errors with "Review errors" as the default button, always asks before production (naming the
+// notice and the environment: submit-gate.ts decides), asks once per workspace for the author e-mail
+// and locale, submits with progress, and shows the outcome (SUBMITTED, or created but not submitted
+// with its report). A notice already being submitted cannot be submitted again meanwhile. Never
+// retries a submission.
 
 import * as vscode from 'vscode';
-import { readNoticeIdentity } from '../../core/notice';
+import { indexXml, readNoticeIdentity } from '../../core/notice';
+import { NoticeFindingsRequest } from '../../core/protocol';
 import { EnoticesError } from '../../core/services';
 import { REPORT_LANGUAGES } from '../../core/settings';
 import { cvsPipeline, prepareNotice, validateOnce } from '../../core/validation';
@@ -14,14 +19,32 @@ import type { ExtensionState } from '../extension-state';
 import { wordFailure } from '../failure-wording';
 import { emailProblem, emailValidation, localeChoices } from './author';
 import { enoticesClient, showFailure } from './connection';
+import { noticeName, type SubmitCheck, submitGate } from './submit-gate';
 
 export interface SubmitArgs {
   /** The notice (default: the active editor's document). */
   uri?: string | vscode.Uri;
   email?: string;
   locale?: string;
-  /** true: submit even with errors, without asking; false: cancel when there are errors. */
+  /**
+   * true: submit even with errors, without asking about them; false: cancel when there are errors.
+   * Production always asks (tests of other environments pass it to skip the error question).
+   */
   submitAnyway?: boolean;
+  /**
+   * `default`: answer the pre-submit dialog as pressing Enter does, with its default (first) button,
+   * without showing it (the in-editor tests prove that the safe choice is the default).
+   */
+  dialog?: 'default';
+}
+
+/** A submission the pre-submit check stopped: why, and the count the check saw. */
+export interface SubmitRefusal {
+  submitted: false;
+  reason: 'errors' | 'unvalidated' | 'production';
+  errors: number;
+  /** The button the dialog's answer was (the safe one when the user cancelled or pressed Enter). */
+  answer: string | undefined;
 }
 
 export interface SubmitOutcome {
@@ -41,7 +64,7 @@ export class SubmitFlow {
     private readonly onSubmitted: () => void,
   ) {}
 
-  async run(args: SubmitArgs = {}): Promise<SubmitOutcome | undefined> {
+  async run(args: SubmitArgs = {}): Promise<SubmitOutcome | SubmitRefusal | undefined> {
     const doc = await this.document(args.uri);
     if (!doc) {
       void vscode.window.showWarningMessage('eForms: open the eForms notice (XML) to submit first.');
@@ -65,7 +88,10 @@ export class SubmitFlow {
     return vscode.window.activeTextEditor?.document;
   }
 
-  private async submit(doc: vscode.TextDocument, args: SubmitArgs): Promise<SubmitOutcome | undefined> {
+  private async submit(
+    doc: vscode.TextDocument,
+    args: SubmitArgs,
+  ): Promise<SubmitOutcome | SubmitRefusal | undefined> {
     const text = doc.getText();
     const id = readNoticeIdentity(text);
     if (!id.ok) {
@@ -91,18 +117,40 @@ export class SubmitFlow {
       },
       () => this.validate(doc, bytes),
     );
-    if (check.errors > 0 || check.problem) {
-      if (args.submitAnyway === false) return undefined;
-      if (args.submitAnyway !== true) {
-        const why = check.problem
-          ? `It could not be validated first (${check.problem}).`
-          : `It has ${check.errors} validation error${check.errors === 1 ? '' : 's'}: eNotices2 will create it but not submit it for publication.`;
-        const pick = await vscode.window.showWarningMessage(
-          `Submit ${businessId}? ${why}`,
-          { modal: true },
-          'Submit anyway',
-        );
-        if (pick !== 'Submit anyway') return undefined;
+    const environment = this.state.settings(doc.uri).environment;
+    const gate = submitGate({
+      notice: noticeName(indexXml(text), businessId),
+      environment,
+      check,
+      force: args.submitAnyway === true,
+    });
+    this.state.log.info(
+      `pre-submit check of ${businessId}: ${check.errors} errors, ${check.warnings} warnings${check.problems.length ? `; ${check.problems.join('; ')}` : ''}`,
+    );
+    if (gate.ask) {
+      const refused = (answer: string | undefined): SubmitRefusal => ({
+        submitted: false,
+        reason: gate.reason,
+        errors: check.errors,
+        answer,
+      });
+      if (args.submitAnyway === false && gate.reason !== 'production') return refused(undefined);
+      // The safe choice first: in a modal dialog the first button that is not the close affordance is
+      // the default one (Enter). None is marked as the close affordance: VS Code then adds its own
+      // Cancel (Escape), and would otherwise make "Submit anyway" the first, default, button.
+      const buttons = [{ title: gate.safe }, { title: gate.proceed }];
+      const pick =
+        args.dialog === 'default'
+          ? buttons[0]
+          : await vscode.window.showWarningMessage(
+              gate.message,
+              { modal: true, detail: gate.detail },
+              ...buttons,
+            );
+      if (pick?.title !== gate.proceed) {
+        if (pick?.title === gate.safe && gate.reason === 'errors' && args.dialog !== 'default')
+          void vscode.commands.executeCommand('workbench.actions.view.problems');
+        return refused(pick?.title);
       }
     }
 
@@ -153,8 +201,40 @@ export class SubmitFlow {
     return { businessId, success: result.success };
   }
 
+  /**
+   * What the editor shows for the current text: the language server runs every enabled engine now and
+   * answers the diagnostics it publishes. Without a server, the CVS's findings (the former check).
+   */
+  private async validate(doc: vscode.TextDocument, bytes: Buffer): Promise<SubmitCheck> {
+    const r = await this.state
+      .serverRequest(NoticeFindingsRequest.type, { uri: doc.uri.toString() })
+      .catch((err: unknown) => {
+        this.state.log.warn(`the pre-submit check could not ask the language server: ${String(err)}`);
+        return undefined;
+      });
+    if (r?.ok) {
+      const count = (sev: number) => r.diagnostics.filter((d) => d.severity === sev).length;
+      const problems = r.engines.flatMap((e) =>
+        e.problem ? [`${e.engine === 'cvs' ? 'the validation service' : 'the SDK rules'}: ${e.problem}`] : [],
+      );
+      return {
+        errors: count(1),
+        warnings: count(2),
+        problems,
+        answered: r.engines.some((e) => !e.problem),
+      };
+    }
+    const cvs = await this.validateWithCvs(doc, bytes);
+    return {
+      errors: cvs.errors,
+      warnings: 0,
+      problems: cvs.problem ? [cvs.problem] : [],
+      answered: !cvs.problem,
+    };
+  }
+
   /** Errors the CVS finds now, or why it could not be asked. */
-  private async validate(
+  private async validateWithCvs(
     doc: vscode.TextDocument,
     bytes: Buffer,
   ): Promise<{ errors: number; problem?: string }> {

@@ -2,7 +2,7 @@
 // imported by both sides (the vscode-eslint pattern) so a renamed message cannot drift.
 // Standard LSP covers everything else. No `vscode` import here.
 
-import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import { type Diagnostic, NotificationType, RequestType } from 'vscode-languageserver-protocol';
 import type { FailureFields, ServiceName } from '../http';
 import type { RenderedNotice } from '../preview';
 
@@ -235,4 +235,30 @@ export type RenderPreviewResult =
 export namespace RenderPreviewRequest {
   export const method = 'eforms/renderPreview';
   export const type = new RequestType<RenderPreviewParams, RenderPreviewResult, void>(method);
+}
+
+// Submit (issue 18): the pre-submit check counts exactly what the editor shows.
+
+export interface NoticeFindingsParams {
+  uri: string;
+}
+export type NoticeFindingsResult =
+  | { ok: false; message: string }
+  | {
+      ok: true;
+      /** The document version the diagnostics are for. */
+      version: number;
+      /** Exactly the diagnostics published for that version (textDocument/publishDiagnostics). */
+      diagnostics: Diagnostic[];
+      /** Engines that ran, each with why it could not validate when it could not. */
+      engines: { engine: 'local' | 'cvs'; problem?: string }[];
+    };
+
+/**
+ * client -> server: run every engine the settings enable on the document's current text now (whatever
+ * the run mode and any back-off), wait for their answers, publish, and return what was published.
+ */
+export namespace NoticeFindingsRequest {
+  export const method = 'eforms/noticeFindings';
+  export const type = new RequestType<NoticeFindingsParams, NoticeFindingsResult, void>(method);
 }

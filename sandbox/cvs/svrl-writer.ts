@@ -2,6 +2,9 @@
 // attributes, the same `svrl:ns-prefix-in-attribute-values` list, active patterns, fired rules and
 // failed assertions with their diagnostic references. Everything taken from a notice or a rule is
 // escaped; this module never emits anything that is not well-formed XML.
+// The report says in its text that it comes from the sandbox's own rules (its title and a comment), so
+// that nobody takes its verdict for the official one: with an SDK the sandbox answers the official
+// report instead (sandbox/sdk-rules.ts).
 
 import { SVRL_NAMESPACES } from './notice-tree';
 import type { Role } from './rules';
@@ -23,10 +26,18 @@ export type ReportEntry =
 
 const SVRL_NS = 'http://purl.oclc.org/dsdl/svrl';
 
+/** The title of the sandbox's own reports: what a reader of the report (or of a view of it) sees. */
+export const SANDBOX_RULES_TITLE = 'Sandbox rules, not the official SDK rules';
+/** The comment at the top of the sandbox's own reports: why, and how to get the official rules. */
+export const SANDBOX_RULES_NOTE =
+  "Sandbox rules, not the official SDK rules: the sandbox's own 45 hand-written rules answered, because it has no eForms SDK. Name one with the sdk-dir option of eforms sandbox, or download one into the cache, for the official rules.";
+
 export function writeSvrl(phase: string, entries: readonly ReportEntry[]): string {
   const out: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<svrl:schematron-output xmlns:svrl="${SVRL_NS}" phase="${attr(phase)}" title="eForms schematron rules">`,
+    `<svrl:schematron-output xmlns:svrl="${SVRL_NS}" phase="${attr(phase)}" title="${attr(SANDBOX_RULES_TITLE)}">`,
+    // A comment may not hold two hyphens in a row.
+    `   <!-- ${SANDBOX_RULES_NOTE.replace(/-(?=-)/g, '- ')} -->`,
   ];
   for (const [prefix, uri] of SVRL_NAMESPACES) {
     out.push(`   <svrl:ns-prefix-in-attribute-values prefix="${prefix}" uri="${attr(uri)}"/>`);

@@ -34,6 +34,7 @@ import { EnoticesCodes as C, type EnoticesCode, NOTICE_STATUSES } from '../../co
 import type { SandboxContext, SandboxService } from '../context';
 import { parseSdkVersion, runCvsValidation, SDK_MAJOR, SDK_MAX_MINOR } from '../cvs/validator';
 import { BodyTooLargeError, readBody, sendJson } from '../http-kit';
+import { officialVerdict } from '../sdk-rules';
 import { convertLegacyNotice } from './convert';
 import { MultipartError, readMultipart } from './multipart';
 import { accountOf, type NoticeStatusName, NoticeStore, type StoredNotice } from './store';
@@ -212,8 +213,18 @@ export function createEnoticesService(
       throw new Refusal(500, C.cvsFailed, 'CVS could not execute validation.');
     inFlight.add(bid);
     try {
-      const cvs = runCvsValidation(noticeBytes, { validationMode: mode, now: ctx.now() });
-      if (!cvs.ok) throw new Refusal(400, C.noticeInvalid, `The notice is invalid: ${cvs.message}`);
+      const own = runCvsValidation(noticeBytes, { validationMode: mode, now: ctx.now() });
+      if (!own.ok) throw new Refusal(400, C.noticeInvalid, `The notice is invalid: ${own.message}`);
+      // With an SDK, the official rules judge, as the real eNotices2's CVS does.
+      const official = await officialVerdict(
+        ctx,
+        noticeBytes,
+        mode === 'dynamic' ? 'dynamic' : 'static',
+      ).catch(() => {
+        // The rules did not finish (the sandbox's time budget): as the real service says it.
+        throw new Refusal(500, C.cvsFailed, 'CVS could not execute validation.');
+      });
+      const cvs = official ?? own;
       const now = ctx.now();
       const success = cvs.errors === 0;
       const rec: StoredNotice = {

@@ -104,11 +104,12 @@ export function testSettings(sandboxOrigin) {
   };
 }
 
-const SHARED_SDK = join(
+/** The folder of SDK releases beside the project (../shared/eforms-sdk), when it is there. */
+export const SHARED_SDK_ROOT = join(
   process.env.EFORMS_SHARED_DIR ?? join(PROJECT_ROOT, '..', 'shared'),
   'eforms-sdk',
-  '1.15.1',
 );
+const SHARED_SDK = join(SHARED_SDK_ROOT, '1.15.1');
 
 /**
  * The environment of the editor process, isolated in the run folder. EFORMS_API_KEY is removed
@@ -168,7 +169,8 @@ export function startSandbox({
   // false (tests): the sandbox never finds an SDK in the user's cache, so it answers with its own rules,
   // which the fixtures' expectations describe; npm start passes true to get the official rules.
   useSdkCache = false,
-  // An SDK release or folder of releases for the CVS's official rules (eforms sandbox --sdk-dir).
+  // A folder of SDK releases (or one release) for the official rules (eforms sandbox --sdk-dir);
+  // ignored when it does not exist.
   sdkDir = undefined,
 }) {
   if (!existsSync(cli)) return Promise.reject(new Error(`${cli} is missing: run \`npm run build\` first.`));
@@ -182,7 +184,7 @@ export function startSandbox({
   ];
   for (const k of apiKeys) args.push('--api-key', k);
   if (publishDelaySeconds !== undefined) args.push('--publish-delay', String(publishDelaySeconds));
-  if (sdkDir) args.push('--sdk-dir', sdkDir);
+  if (sdkDir && existsSync(sdkDir)) args.push('--sdk-dir', sdkDir);
   const env = { ...process.env };
   if (!useSdkCache) env.EFORMS_SDK_CACHE = join(dataDir, 'no-sdk-cache', 'sdk');
   const child = spawnTethered(process.execPath, args, { cwd: PROJECT_ROOT, env });

@@ -189,7 +189,7 @@ describe('VALIDATION_FAILED', () => {
     const { xml } = invalidNotice();
     writeFileSync(join(scratch, 'bad.xml'), xml);
     const s = await run(
-      ['submit', 'bad.xml', '--email', 'buyer@example.org', '--format', 'json'],
+      ['submit', 'bad.xml', '--email', 'buyer@example.org', '--format', 'json', '--force'],
       env,
       scratch,
     );

@@ -29,7 +29,12 @@ async function run(args: string[], env: Record<string, string> = { EFORMS_API_KE
   const out: string[] = [];
   const err: string[] = [];
   const io: CliIo = { out: (t) => out.push(t), err: (t) => err.push(t), env, cwd: dir };
-  const code = await main([...args, ...(args.includes('--help') ? [] : ['--enotices-url', s.base])], io);
+  // submit checks the notice with the CVS first: the sandbox's, beside its eNotices2.
+  const cvs = args[0] === 'submit' ? ['--cvs-url', s.base.replace(/\/esenders$/, '/cvs')] : [];
+  const code = await main(
+    [...args, ...(args.includes('--help') ? [] : ['--enotices-url', s.base, ...cvs])],
+    io,
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 function file(name: string, text: string): string {
@@ -59,10 +64,24 @@ describe('eforms submit / report / search / stop', () => {
     assert.doesNotMatch(again.err, /My Notices/);
   });
 
-  test('an invalid notice: created but not submitted (1); the report lands on the notice lines', async () => {
+  test('an invalid notice: refused before sending (3), nothing created', async () => {
+    const n = invalidNotice();
+    const f = file('refused.xml', n.xml);
+    const sub = await run(['submit', f, '--email', 'buyer@example.org']);
+    assert.equal(sub.code, 3, sub.err);
+    // invalid-cn.xml documents BR-BT-00002-0052 (its header comment): listed before the refusal.
+    assert.match(sub.out, /error BR-BT-00002-0052/);
+    assert.match(sub.err, /NOT submitted: the notice has \d+ errors?.*--force/);
+    const json = await run(['search', '--id', n.noticeId, '--format', 'json']);
+    assert.equal(JSON.parse(json.out).content.length, 0, 'eNotices2 never saw it');
+    const help = await run(['submit', '--help']);
+    assert.match(help.out, /3 not sent: the notice has errors/);
+  });
+
+  test('an invalid notice with --force: created but not submitted (1); the report lands on the notice lines', async () => {
     const n = invalidNotice();
     const f = file('invalid.xml', n.xml);
-    const sub = await run(['submit', f, '--email', 'buyer@example.org']);
+    const sub = await run(['submit', f, '--email', 'buyer@example.org', '--force']);
     assert.equal(sub.code, 1);
     assert.match(sub.out, /NOT submitted/);
     const rep = await run(['report', n.businessId, '--notice', f, '--format', 'json']);

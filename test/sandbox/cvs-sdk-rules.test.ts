@@ -4,14 +4,15 @@
 // log says so once. Without an SDK, nothing changes.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { EnoticesClient } from '../../core/services';
 import { parseSvrl } from '../../core/svrl/report';
 import { sandboxSdkRules } from '../../sandbox/sdk-rules';
 import { type RunningSandbox, startSandbox } from '../../sandbox/server';
-import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
+import { PROJECT_ROOT, SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 
 const KEY = 'sdk-rules-key';
 const skip = skipUnless(SDK_DIR) ?? skipUnless(SAMPLES_DIR);
@@ -74,6 +75,49 @@ describe('sandbox CVS with the official SDK rules', { skip }, () => {
       assert.deepEqual(report.assertions.map((a) => a.id).sort(), officialIds(name));
     });
   }
+
+  test('a release in the download cache alone is found: the official rules answer', async () => {
+    // The cache holds releases by version; a link to the shared release stands for a downloaded one.
+    const cacheRoot = join(work, 'download-cache');
+    mkdirSync(cacheRoot, { recursive: true });
+    symlinkSync(SDK_DIR, join(cacheRoot, '1.15.1'));
+    const sdk = sandboxSdkRules({ path: '', cacheRoot }, undefined, () => {});
+    assert.ok(sdk, 'the cached release is found');
+    const cached = await startSandbox({
+      port: 0,
+      apiKeys: [KEY],
+      dataDir: join(work, 'c'),
+      sdkRules: sdk.rules,
+    });
+    try {
+      const notice = readFileSync(join(SAMPLES_DIR, 'notices', 'INVALID_cn_24_multiple.xml'));
+      const report = await validate(cached.origin, notice);
+      assert.deepEqual(report.assertions.map((a) => a.id).sort(), officialIds('INVALID_cn_24_multiple'));
+    } finally {
+      await cached.close();
+    }
+  });
+
+  test("the report says whose rules answered: official with an SDK, the sandbox's own without", async () => {
+    const notice = readFileSync(join(SAMPLES_DIR, 'notices', 'cn_24_minimal.xml'));
+    const official = parseSvrl(readFileSync(join(SAMPLES_DIR, 'reports', 'cn_24_minimal.svrl'), 'utf8'));
+    const withRules = await validate(withSdk.origin, notice);
+    assert.equal(withRules.title, official.title);
+    const own = await validate(without.origin, notice);
+    assert.equal(own.title, 'Sandbox rules, not the official SDK rules');
+  });
+
+  test("eNotices2 judges a submission by the same rules: valid-cn.xml, which lacks the buyer's telephone (BR-BT-00503-0022), fails with the SDK and passes the sandbox's own rules", async () => {
+    const text = readFileSync(join(PROJECT_ROOT, 'test', 'fixtures', 'notices', 'valid-cn.xml'), 'utf8');
+    const meta = { noticeAuthorEmail: 'buyer@example.org', noticeAuthorLocale: 'en' };
+    const submit = (origin: string) =>
+      new EnoticesClient({ baseUrl: `${origin}/esenders`, apiKey: KEY }).submit(
+        Buffer.from(text.replace(/(<cbc:ID schemeName="notice-id">)[^<]*/, `$1${crypto.randomUUID()}`)),
+        meta,
+      );
+    assert.equal((await submit(withSdk.origin)).success, false);
+    assert.equal((await submit(without.origin)).success, true);
+  });
 
   test("without an SDK, the sandbox's own rules answer (a different report)", async () => {
     const notice = readFileSync(join(SAMPLES_DIR, 'notices', 'INVALID_cn_24_empty.xml'));

@@ -125,6 +125,50 @@ suite('publication with the sandbox eNotices2', () => {
     }
   });
 
+  test('Submit refuses a notice with errors by default: the dialog counts what the editor shows', async () => {
+    const { doc, businessId, text } = await openFresh('invalid-cn.xml');
+    await waitFor(
+      'live service diagnostics on the notice',
+      () =>
+        vscode.languages.getDiagnostics(doc.uri).some((d) => d.source === SERVICE_SOURCE) ? true : undefined,
+      () => describeDiagnostics(doc.uri),
+      30000,
+    );
+    // Pressing Enter in the dialog: its default button.
+    const outcome = await vscode.commands.executeCommand<{
+      submitted?: boolean;
+      success?: boolean;
+      reason?: string;
+      errors?: number;
+      answer?: string;
+    }>(Commands.submitNotice, { uri: doc.uri.toString(), ...AUTHOR, dialog: 'default' });
+    assert.equal(outcome?.submitted, false, JSON.stringify(outcome));
+    assert.equal(outcome?.reason, 'errors');
+    assert.equal(outcome?.answer, 'Review errors');
+    // The fixture's header lists the service's errors: the check saw at least those, but for the two
+    // on cbc:ContractFolderID, which openFresh fills.
+    const documented = [...text.matchAll(/expect: ERROR \S+ (\S+)/g)].filter(
+      (m) => !m[1]?.endsWith('cbc:ContractFolderID'),
+    ).length;
+    assert.equal(documented, 6);
+    assert.ok((outcome?.errors ?? 0) >= documented, `${outcome?.errors} errors, ${documented} documented`);
+    // The count is the editor's, once the check's publication has arrived.
+    await waitFor(
+      'the editor showing as many errors as the dialog counted',
+      () =>
+        vscode.languages.getDiagnostics(doc.uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error)
+          .length === outcome?.errors
+          ? true
+          : undefined,
+      () => `dialog ${outcome?.errors}; editor: ${describeDiagnostics(doc.uri)}`,
+      10000,
+    );
+    // Nothing was sent: eNotices2 does not know the notice.
+    await vscode.commands.executeCommand(Commands.refreshNotices);
+    const tree = (await snapshot()).tree;
+    assert.ok(!tree.notices.some((n) => n.businessId === businessId), 'not in My Notices');
+  });
+
   test('a notice with errors ends VALIDATION_FAILED; its report lands on the notice once, and goes with the report', async () => {
     const { doc, businessId, text } = await openFresh('invalid-cn.xml');
     // Live validation of the open notice first, so the report has something it must not repeat.
