@@ -7,12 +7,7 @@
 // completion never wait on a large notice. It never throws past run-safe. Words for errors are in English
 // sentences for any LSP client; `kind` lets a client word them itself.
 
-import type {
-  CancellationToken,
-  Connection,
-  RequestType as ServerRequestType,
-  TextDocuments,
-} from 'vscode-languageserver/node';
+import type { CancellationToken, Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { declaredSdkVersion, indexXml, noticeKindOf } from '../../core/notice';
 import { previewRelease } from '../../core/preview';
@@ -53,15 +48,7 @@ export class Preview {
   }
 
   register(): void {
-    // core/protocol's RequestType comes from the top-level vscode-languageserver-protocol, the server's
-    // from the copy nested under vscode-languageserver (another patch release): the same class declared
-    // twice, so TypeScript will not unify them. Only the method string is read at run time.
-    const type = RenderPreviewRequest.type as unknown as ServerRequestType<
-      RenderPreviewParams,
-      RenderPreviewResult,
-      void
-    >;
-    this.d.connection.onRequest(type, (p, token) =>
+    this.d.connection.onRequest(RenderPreviewRequest.type, (p, token) =>
       runSafeAsync<RenderPreviewResult>(
         this.d.log,
         'render preview',
