@@ -10,6 +10,7 @@ import { indexSections } from './index-bench';
 import { lspSections } from './lsp-bench';
 import { regexSections } from './regex-bench';
 import { reportSections } from './report-bench';
+import { rulesScalingSections } from './rules-scaling-bench';
 import { scalingSections } from './scaling-bench';
 import { schematronSections } from './schematron-bench';
 import { sdkPipelineSections } from './sdk-pipeline-bench';
@@ -22,6 +23,7 @@ const SECTIONS: BenchSection[] = [
   authoringSection,
   ...scalingSections,
   ...schematronSections,
+  ...rulesScalingSections,
   ...sdkPipelineSections,
   ...regexSections,
 ];
