@@ -820,6 +820,7 @@ function keyedFilter(base: Compiled, pred: Ast, rt: Runtime, scope: Scope): Comp
   let seen: Seq | undefined;
   let indexed: Seq | undefined;
   let index: Map<string, number[]> | null = null;
+  let results = new Map<string, Seq>();
   return (x) => {
     const cur = base(x);
     if (cur.length === 0) return EMPTY;
@@ -831,11 +832,26 @@ function keyedFilter(base: Compiled, pred: Ast, rt: Runtime, scope: Scope): Comp
       }
       indexed = cur;
       index = buildKeyIndex(cur, key);
+      results = new Map();
     }
     if (index === null) return applyPredicates(cur, preds);
     // Every key empty: no item passes, and the pairwise run would never evaluate V either.
     if (index.size === 0) return EMPTY;
     const values = value({ item: cur[0], pos: 1, size: cur.length });
+    // One value, asked again (`count($ids[. = $val])` for each of N equal ids): the same answer array.
+    if (values.length === 1) {
+      const a = atomize(values[0]);
+      if (typeof a === 'string' || a instanceof Untyped) {
+        const k = typeof a === 'string' ? a : a.s;
+        let hit = results.get(k);
+        if (hit === undefined) {
+          const at = index.get(k);
+          hit = at ? at.map((i) => cur[i]) : EMPTY;
+          results.set(k, hit);
+        }
+        return hit;
+      }
+    }
     const positions: number[] = [];
     for (const v of values) {
       const a = atomize(v);
@@ -990,32 +1006,34 @@ function compileGeneral(op: CmpOp, la: Ast, ra: Ast, rt: Runtime, scope: Scope):
   // The right side is often the same sequence on every call (a memoised path or a global): its atomized
   // values, and for `=` a Set of them, are kept while it stays the same array, so that testing one value
   // against N costs one lookup instead of N comparisons.
-  let lastB: Seq | undefined;
-  let lastBB: Atomic[] = [];
-  let lookup: EqualityLookup | undefined;
+  const right = new StableSide(op === '=');
+  const left = new StableSide(op === '=');
   return (x) => {
     const a = l(x);
     if (a.length === 0) return FALSE;
     const b = r(x);
     if (b.length === 0) return FALSE;
-    let bb: Atomic[];
-    if (b === lastB) bb = lastBB;
-    else {
-      bb = b.map(atomize);
-      if (b.length >= SET_THRESHOLD) {
-        lastB = b;
-        lastBB = bb;
-        lookup = op === '=' ? equalityLookup(bb) : undefined;
-      }
-    }
-    if (b === lastB && lookup) {
+    const bb = right.atomized(b);
+    const lookupB = right.lookup;
+    if (lookupB) {
       for (const it of a) {
         const av = atomize(it);
-        const hit = lookup(av);
+        const hit = lookupB(av);
         if (hit === true) return TRUE;
         if (hit === undefined) for (const bv of bb) if (compareGeneral(av, bv, op)) return TRUE;
       }
       return FALSE;
+    }
+    // `../efac:LotTender/…/cbc:ID = efac:TenderLot/cbc:ID`: the large side on the left. Looked up from
+    // the right only when both sides are strings and untypedAtomic, where no pair can raise an error and
+    // the order of the pairs cannot matter.
+    if (a.length >= SET_THRESHOLD) {
+      left.atomized(a);
+      const lookupA = left.lookup;
+      if (lookupA && left.strings && allStringLike(bb)) {
+        for (const bv of bb) if (lookupA(bv)) return TRUE;
+        return FALSE;
+      }
     }
     for (const it of a) {
       const av = atomize(it);
@@ -1023,6 +1041,49 @@ function compileGeneral(op: CmpOp, la: Ast, ra: Ast, rt: Runtime, scope: Scope):
     }
     return FALSE;
   };
+}
+
+function allStringLike(vs: Atomic[]): boolean {
+  for (const v of vs) if (typeof v !== 'string' && !(v instanceof Untyped)) return false;
+  return true;
+}
+
+/**
+ * One side of a general comparison that is often the same array on every call (a memoised path, a
+ * global): its atomized values are kept while it stays the same array, and for `=` a Set over them is
+ * built the second time it comes (a side that changes on every call never pays for the Set).
+ */
+class StableSide {
+  #seen: Seq | undefined;
+  #atomized: Atomic[] = [];
+  #tried = false;
+  lookup: EqualityLookup | undefined;
+  /** Whether the lookup is over strings and untypedAtomic only. */
+  strings = false;
+  constructor(private readonly equality: boolean) {}
+
+  atomized(s: Seq): Atomic[] {
+    if (s === this.#seen) {
+      if (!this.#tried && this.equality) {
+        this.#tried = true;
+        const built = equalityLookup(this.#atomized);
+        this.lookup = built?.fn;
+        this.strings = built?.strings ?? false;
+      }
+      return this.#atomized;
+    }
+    const out = s.map(atomize);
+    if (s.length >= SET_THRESHOLD) {
+      this.#seen = s;
+      this.#atomized = out;
+      this.#tried = false;
+      this.lookup = undefined;
+    } else {
+      this.#seen = undefined;
+      this.lookup = undefined;
+    }
+    return out;
+  }
 }
 
 /** Below this many values, comparing pairwise is as fast as keeping a Set. */
@@ -1039,7 +1100,7 @@ type EqualityLookup = (av: Atomic) => boolean | undefined;
  * numbers: a number, or an untypedAtomic cast to xs:double (FORG0001 when it is not one), is looked up;
  * NaN equals nothing.
  */
-function equalityLookup(bb: Atomic[]): EqualityLookup | undefined {
+function equalityLookup(bb: Atomic[]): { fn: EqualityLookup; strings: boolean } | undefined {
   let strings = true;
   let numbers = true;
   for (const v of bb) {
@@ -1051,13 +1112,19 @@ function equalityLookup(bb: Atomic[]): EqualityLookup | undefined {
   if (strings) {
     const set = new Set<string>();
     for (const v of bb) set.add(typeof v === 'string' ? v : (v as Untyped).s);
-    return (av) => (typeof av === 'string' ? set.has(av) : av instanceof Untyped ? set.has(av.s) : undefined);
+    return {
+      strings: true,
+      fn: (av) => (typeof av === 'string' ? set.has(av) : av instanceof Untyped ? set.has(av.s) : undefined),
+    };
   }
   const set = new Set<number>(bb as number[]);
-  return (av) => {
-    const n = typeof av === 'number' ? av : av instanceof Untyped ? castDouble(av.s) : undefined;
-    if (n === undefined) return undefined;
-    return !Number.isNaN(n) && set.has(n);
+  return {
+    strings: false,
+    fn: (av) => {
+      const n = typeof av === 'number' ? av : av instanceof Untyped ? castDouble(av.s) : undefined;
+      if (n === undefined) return undefined;
+      return !Number.isNaN(n) && set.has(n);
+    },
   };
 }
 
