@@ -404,17 +404,17 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
       };
     }
     case 'if': {
-      const cond = c(ast.cond);
+      const cond = compileBoolean(ast.cond, rt, scope);
       const t = c(ast.yes);
       const e = c(ast.no);
-      return (x) => (ebv(cond(x)) ? t(x) : e(x));
+      return (x) => (cond(x) ? t(x) : e(x));
     }
     case 'or':
     case 'and': {
-      const args = ast.args.map(c);
+      const args = ast.args.map((a) => compileBoolean(a, rt, scope));
       const isOr = ast.t === 'or';
       return (x) => {
-        for (const a of args) if (ebv(a(x)) === isOr) return isOr ? TRUE : FALSE;
+        for (const a of args) if (a(x) === isOr) return isOr ? TRUE : FALSE;
         return isOr ? FALSE : TRUE;
       };
     }
@@ -454,7 +454,7 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
         ast.l.t === 'call' && ast.l.fn === 'count' && ast.l.args.length === 1 ? ast.l.args[0] : undefined;
       const zero = ast.r.t === 'num' && ast.r.v === 0;
       if (counted && zero && (ast.op === '>' || ast.op === '!=' || ast.op === '=')) {
-        const exists = compileExists(counted, rt, scope);
+        const exists = compileDownwardExists(counted, rt, scope);
         if (exists) {
           const want = ast.op !== '=';
           return (x) => (exists(x) === want ? TRUE : FALSE);
@@ -510,6 +510,29 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
     case 'call':
       return compileCall(ast.fn, ast.args, rt, scope);
   }
+}
+
+/**
+ * An expression in a boolean context (`and`, `or`, `if`, `exists`, `empty`, `boolean`): a path of node
+ * steps answers whether it selects a node without building the list (compileExists); anything else is
+ * evaluated and its effective boolean value taken.
+ */
+function compileBoolean(ast: Ast, rt: Runtime, scope: Scope): (c: Ctx) => boolean {
+  const exists = compileDownwardExists(ast, rt, scope);
+  if (exists) return exists;
+  const fn = compile(ast, rt, scope);
+  return (x) => ebv(fn(x));
+}
+
+/**
+ * compileExists for paths that only go down from the context node. A path from the root or one that
+ * climbs is left to the full evaluation, whose result is memoised per document or per landing node:
+ * searching it again from each of N nodes, and failing, would cost N each time.
+ */
+function compileDownwardExists(ast: Ast, rt: Runtime, scope: Scope): ((c: Ctx) => boolean) | undefined {
+  const first = ast.t === 'path' ? ast.steps[0] : ast;
+  if (first.t !== 'step' || (first.axis !== 'child' && first.axis !== 'attribute')) return undefined;
+  return compileExists(ast, rt, scope);
 }
 
 /** A predicate whose value is never a number and that never asks its position: it filters by truth. */
@@ -1160,13 +1183,15 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
       return (x) => [a0(x).length];
     case 'not': {
       arity(1, 1);
-      const exists = compileExists(argAsts[0], rt, scope);
+      const exists = compileDownwardExists(argAsts[0], rt, scope);
       if (exists) return (x) => (exists(x) ? FALSE : TRUE);
       return (x) => (ebv(a0(x)) ? FALSE : TRUE);
     }
-    case 'boolean':
+    case 'boolean': {
       arity(1, 1);
-      return (x) => (ebv(a0(x)) ? TRUE : FALSE);
+      const b = compileBoolean(argAsts[0], rt, scope);
+      return (x) => (b(x) ? TRUE : FALSE);
+    }
     case 'true':
       arity(0, 0);
       return () => TRUE;
@@ -1174,11 +1199,14 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
       arity(0, 0);
       return () => FALSE;
     case 'exists':
+    case 'empty': {
       arity(1, 1);
-      return (x) => (a0(x).length > 0 ? TRUE : FALSE);
-    case 'empty':
-      arity(1, 1);
-      return (x) => (a0(x).length === 0 ? TRUE : FALSE);
+      // A path of node steps: whether it selects a node, found without building the list.
+      const found = compileDownwardExists(argAsts[0], rt, scope);
+      const want = fn === 'exists';
+      if (found) return (x) => (found(x) === want ? TRUE : FALSE);
+      return (x) => (a0(x).length > 0 === want ? TRUE : FALSE);
+    }
     case 'position':
       arity(0, 0);
       return (x) => [x.pos];
