@@ -270,11 +270,12 @@ function cvsPipeline(
 }
 
 /** Reads and indexes a notice; a string says why it cannot be validated. */
-function readNotice(file: string, io: CliIo): PreparedNotice | string {
+function readNotice(file: string, io: CliIo, local = false): PreparedNotice | string {
   let bytes: Buffer;
   let text: string;
   try {
-    bytes = readInputFile(io.cwd, file, 'notice');
+    // The services refuse notices above 30 MB; the rules run here take up to the local limit.
+    bytes = readInputFile(io.cwd, file, 'notice', local ? 'localNoticeBytes' : 'noticeBytes');
     // Positions are counted as editors show them, without the byte-order mark; the bytes sent keep it.
     text = decodeInputText(bytes, file, 'notice');
   } catch (e) {
@@ -364,7 +365,7 @@ async function validateLocally(
       repositoryUrl: (io.env.EFORMS_SDK_REPOSITORY?.trim() || SDK_REPOSITORY_URL).replace(/\/+$/, ''),
     },
   };
-  const notices = files.map((f) => readNotice(f, io));
+  const notices = files.map((f) => readNotice(f, io, true));
   const wanted = new Set<string>();
   for (const n of notices) {
     if (typeof n === 'string' || n.index.errors.length > 0) continue;

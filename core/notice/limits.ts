@@ -19,6 +19,12 @@ export const INPUT_LIMITS = {
    * refuses more (413 or 400), and the CLI refuses before sending.
    */
   noticeBytes: { what: 'notice', max: 30 * MiB, unit: 'bytes' },
+  /**
+   * A notice validated by the SDK rules on this machine (`validate --local`): no service in the way, so
+   * the limit is what one run can hold. 5,000 lots of cn_24_maximal are about 115 MB and run in seconds
+   * (issue 19); beyond 160 MB the model of the notice would pass 1.5 GB of memory.
+   */
+  localNoticeBytes: { what: 'notice validated locally', max: 160 * MiB, unit: 'bytes' },
   /** An SVRL report read by `eforms check` and from the services: the largest sample is 307 KB. */
   svrlBytes: { what: 'SVRL report', max: 256 * MiB, unit: 'bytes' },
   /**

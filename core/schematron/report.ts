@@ -26,12 +26,10 @@ export function locationOf(node: XNode, prefixes: ReadonlyMap<string, string>): 
       let same = 0;
       let at = 0;
       if (parent && parent.kind !== DOCUMENT) {
-        for (const k of parent.kids) {
-          if (k.local === n.local && k.ns === n.ns) {
-            same++;
-            if (k === n) at = same;
-          }
-        }
+        // The parent's name table: a failure on each of N lots costs N lookups, not N scans of N lots.
+        const named = parent.childrenNamed(n.ns, n.local);
+        same = named.length;
+        at = same > 1 ? named.indexOf(n) + 1 : 1;
       }
       parts.push(same > 1 ? `${qualified(n, prefixes)}[${at}]` : qualified(n, prefixes));
     }

@@ -12,6 +12,7 @@ import {
   arithmetic,
   atomize,
   type CmpOp,
+  castDouble,
   compareGeneral,
   compareValues,
   dateParts,
@@ -36,7 +37,7 @@ import {
   XDuration,
   XPathDynamicError,
 } from './values';
-import { compileXsdRegex, XsdRegexError } from './xsd-regex';
+import { compileXsdRegex, type XsdRegex, XsdRegexError } from './xsd-regex';
 
 export interface Ctx {
   item: Item;
@@ -67,6 +68,9 @@ export class Runtime {
   /** current-dateTime(); when the caller names only a date, its first instant. */
   now!: XDate;
 
+  /** Bumped by every reset: closures that keep per-document caches compare it to know when to drop them. */
+  generation = 0;
+
   reset(doc: XDocument, today: XDate, now?: XDate): void {
     this.doc = doc;
     this.today = today;
@@ -74,6 +78,7 @@ export class Runtime {
     this.globals = new Array(this.globalFns.length);
     this.frame = [];
     this.memo = new Array(this.#keys.size);
+    this.generation++;
   }
 
   /** A small number for a path's text, the same for every rule that writes the same path. */
@@ -184,6 +189,8 @@ function axisNodes(n: XNode, axis: string, test: NodeTest): XNode[] {
   switch (axis) {
     case 'child': {
       if (test.k === 'kind' && test.kind === 'text') return n.texts;
+      if (test.k === 'name' && test.ns !== undefined && test.local !== undefined)
+        return n.childrenNamed(test.ns, test.local);
       const list = wantsText ? childrenWithText(n) : n.kids;
       for (const k of list) if (matchesTest(k, test, principal)) out.push(k);
       return out;
@@ -407,17 +414,17 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
       };
     }
     case 'if': {
-      const cond = c(ast.cond);
+      const cond = compileBoolean(ast.cond, rt, scope);
       const t = c(ast.yes);
       const e = c(ast.no);
-      return (x) => (ebv(cond(x)) ? t(x) : e(x));
+      return (x) => (cond(x) ? t(x) : e(x));
     }
     case 'or':
     case 'and': {
-      const args = ast.args.map(c);
+      const args = ast.args.map((a) => compileBoolean(a, rt, scope));
       const isOr = ast.t === 'or';
       return (x) => {
-        for (const a of args) if (ebv(a(x)) === isOr) return isOr ? TRUE : FALSE;
+        for (const a of args) if (a(x) === isOr) return isOr ? TRUE : FALSE;
         return isOr ? FALSE : TRUE;
       };
     }
@@ -457,7 +464,7 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
         ast.l.t === 'call' && ast.l.fn === 'count' && ast.l.args.length === 1 ? ast.l.args[0] : undefined;
       const zero = ast.r.t === 'num' && ast.r.v === 0;
       if (counted && zero && (ast.op === '>' || ast.op === '!=' || ast.op === '=')) {
-        const exists = compileExists(counted, rt, scope);
+        const exists = compileDownwardExists(counted, rt, scope);
         if (exists) {
           const want = ast.op !== '=';
           return (x) => (exists(x) === want ? TRUE : FALSE);
@@ -501,6 +508,8 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
       return compileFor(ast, rt, scope);
     case 'filter': {
       const base = c(ast.base);
+      const keyed = ast.preds.length === 1 ? keyedFilter(base, ast.preds[0], rt, scope) : undefined;
+      if (keyed) return keyed;
       const preds = compilePreds(ast.preds, rt, scope);
       return (x) => applyPredicates(base(x), preds);
     }
@@ -511,6 +520,29 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
     case 'call':
       return compileCall(ast.fn, ast.args, rt, scope);
   }
+}
+
+/**
+ * An expression in a boolean context (`and`, `or`, `if`, `exists`, `empty`, `boolean`): a path of node
+ * steps answers whether it selects a node without building the list (compileExists); anything else is
+ * evaluated and its effective boolean value taken.
+ */
+function compileBoolean(ast: Ast, rt: Runtime, scope: Scope): (c: Ctx) => boolean {
+  const exists = compileDownwardExists(ast, rt, scope);
+  if (exists) return exists;
+  const fn = compile(ast, rt, scope);
+  return (x) => ebv(fn(x));
+}
+
+/**
+ * compileExists for paths that only go down from the context node. A path from the root or one that
+ * climbs is left to the full evaluation, whose result is memoised per document or per landing node:
+ * searching it again from each of N nodes, and failing, would cost N each time.
+ */
+function compileDownwardExists(ast: Ast, rt: Runtime, scope: Scope): ((c: Ctx) => boolean) | undefined {
+  const first = ast.t === 'path' ? ast.steps[0] : ast;
+  if (first.t !== 'step' || (first.axis !== 'child' && first.axis !== 'attribute')) return undefined;
+  return compileExists(ast, rt, scope);
 }
 
 /** A predicate whose value is never a number and that never asks its position: it filters by truth. */
@@ -584,7 +616,8 @@ function compileExists(ast: Ast, rt: Runtime, scope: Scope): ((c: Ctx) => boolea
     const { axis, test, preds } = plan[i];
     if (axis === 'child' && test.k === 'name') {
       const { ns, local } = test;
-      for (const k of n.kids) {
+      const list = ns !== undefined && local !== undefined ? n.childrenNamed(ns, local) : n.kids;
+      for (const k of list) {
         if (
           (local === undefined || k.local === local) &&
           (ns === undefined || k.ns === ns) &&
@@ -626,12 +659,7 @@ function compileStep(ast: Extract<Ast, { t: 'step' }>, rt: Runtime, scope: Scope
     preds.length === 0
   ) {
     const { local, ns } = test;
-    return (x) => {
-      const n = contextNode(x);
-      const out: Seq = [];
-      for (const k of n.kids) if (k.local === local && k.ns === ns) out.push(k);
-      return out;
-    };
+    return (x) => contextNode(x).childrenNamed(ns, local);
   }
   if (axis === 'parent' && test.k === 'kind' && test.kind === 'node' && preds.length === 0) {
     return (x) => {
@@ -645,12 +673,25 @@ function compileStep(ast: Extract<Ast, { t: 'step' }>, rt: Runtime, scope: Scope
   };
 }
 
-function compilePath(steps: Ast[], rt: Runtime, scope: Scope): Compiled {
+function compilePath(
+  steps: Ast[],
+  rt: Runtime,
+  scope: Scope,
+  /** The first `count` steps, already compiled as one (keyedStep's head and its filter). */
+  prefix?: { fn: Compiled; count: number },
+): Compiled {
+  if (!prefix) {
+    const keyed = keyedStep(steps, rt, scope);
+    if (keyed) return keyed;
+  }
   // `//name` and `//*` from the root: the document's element lists answer them without a walk.
   const compiled: Compiled[] = [];
   let start = 0;
   const [s0, s1, s2] = steps;
-  if (
+  if (prefix) {
+    compiled.push(prefix.fn);
+    start = prefix.count;
+  } else if (
     s0?.t === 'root' &&
     s1?.t === 'step' &&
     s1.axis === 'descendant-or-self' &&
@@ -672,7 +713,7 @@ function compilePath(steps: Ast[], rt: Runtime, scope: Scope): Compiled {
     start = 3;
   }
   // Child, attribute and self steps from one node keep document order; anything else is sorted.
-  const sortAfter: boolean[] = start === 3 ? [false] : [];
+  const sortAfter: boolean[] = start > 0 ? [false] : [];
   for (let i = start; i < steps.length; i++) {
     const s = steps[i];
     compiled.push(compile(s, rt, scope));
@@ -713,7 +754,7 @@ function compilePath(steps: Ast[], rt: Runtime, scope: Scope): Compiled {
   };
   // An absolute path without local variables has one value per document: rule contexts share long
   // prefixes (`/*/cac:ProcurementProjectLot[cbc:ID/@schemeName='Lot']/…`), each computed once.
-  if (s0?.t === 'root' && !usesLocals(steps, scope)) {
+  if (!prefix && s0?.t === 'root' && !usesLocals(steps, scope)) {
     const offset = start === 3 ? 2 : 0;
     // Each prefix's key is its parent prefix's number and its own step: short strings, built in one pass.
     const keys: number[] = [];
@@ -740,11 +781,180 @@ function compilePath(steps: Ast[], rt: Runtime, scope: Scope): Compiled {
       return cur;
     };
   }
+  // `../../../../../../../cac:ProcurementProjectLot[…]/cbc:ID`, written inside a predicate over every
+  // result of an award notice: the climb lands on the same ancestor from N start nodes, and the rest of
+  // the path depends only on that ancestor (no local variables; predicates set their own context). Its
+  // value is kept per (this path, landing node) for the current document, so N evaluations cost one.
+  let climb = 0;
+  while (climb < steps.length && isPlainParentStep(steps[climb])) climb++;
+  if (!prefix && start === 0 && climb >= 1 && climb < steps.length && !usesLocals(steps, scope)) {
+    let generation = -1;
+    let cache = new Map<XNode, Seq>();
+    return (x) => {
+      let n: XNode | null = contextNode(x);
+      for (let k = 0; k < climb && n; k++) n = n.parent;
+      if (!n) return EMPTY;
+      if (generation !== rt.generation) {
+        generation = rt.generation;
+        cache = new Map();
+      }
+      let cur = cache.get(n);
+      if (cur === undefined) {
+        cur = [n];
+        for (let i = climb; i < compiled.length; i++) cur = applyStep(cur, i);
+        cache.set(n, cur);
+      }
+      return cur;
+    };
+  }
   return (x) => {
     let cur = compiled[0](x);
     for (let i = 1; i < compiled.length; i++) cur = applyStep(cur, i);
     return cur;
   };
+}
+
+/**
+ * `…/cbc:ID[. = $x]` inside `for $x in ., $y in …` and `$ids[. = $val]` inside `for $val in $ids`, the
+ * SDK's uniqueness checks, run once per ID: every run scans all N IDs, N² in all. When a predicate is
+ * `K = V` with K reading only its context item (no local variables, no position) and V not reading it,
+ * and what it filters is the same array on every call (a memoised path, a global), an index
+ * K-string → positions over that array answers each V in one lookup. In a path, the first step whose
+ * predicates use local variables qualifies when it has that one predicate and the steps before it use
+ * none: `A/B[p]/C` is `(A/B)[p]/C` when p filters by truth, so document order is kept.
+ */
+function keyedStep(steps: Ast[], rt: Runtime, scope: Scope): Compiled | undefined {
+  let j = 0;
+  while (j < steps.length && !usesLocals([steps[j]], scope)) j++;
+  const st = steps[j];
+  if (j === 0 || st === undefined || st.t !== 'step' || st.preds.length !== 1) return undefined;
+  if (st.axis !== 'child' && st.axis !== 'attribute' && st.axis !== 'self') return undefined;
+  const head = [...steps.slice(0, j), { ...st, preds: [] }];
+  const filter = keyedFilter(compilePath(head, rt, scope), st.preds[0], rt, scope);
+  if (!filter) return undefined;
+  return j === steps.length - 1 ? filter : compilePath(steps, rt, scope, { fn: filter, count: j + 1 });
+}
+
+/** `base[K = V]` by an index over base's value (see keyedStep), or undefined when the predicate is not of that form. */
+function keyedFilter(base: Compiled, pred: Ast, rt: Runtime, scope: Scope): Compiled | undefined {
+  if (pred.t !== 'cmp' || pred.kind !== 'general' || pred.op !== '=') return undefined;
+  let keyAst: Ast;
+  let valueAst: Ast;
+  if (readsOnlyContext(pred.l, scope) && contextFree(pred.r)) {
+    keyAst = pred.l;
+    valueAst = pred.r;
+  } else if (readsOnlyContext(pred.r, scope) && contextFree(pred.l)) {
+    keyAst = pred.r;
+    valueAst = pred.l;
+  } else return undefined;
+  const key = compile(keyAst, rt, scope);
+  const value = compile(valueAst, rt, scope);
+  const preds = compilePreds([pred], rt, scope);
+  let seen: Seq | undefined;
+  let indexed: Seq | undefined;
+  let index: Map<string, number[]> | null = null;
+  let results = new Map<string, Seq>();
+  return (x) => {
+    const cur = base(x);
+    if (cur.length === 0) return EMPTY;
+    if (cur !== indexed) {
+      // Built the second time the same array comes: a base that is not memoised never pays for it.
+      if (cur !== seen) {
+        seen = cur;
+        return applyPredicates(cur, preds);
+      }
+      indexed = cur;
+      index = buildKeyIndex(cur, key);
+      results = new Map();
+    }
+    if (index === null) return applyPredicates(cur, preds);
+    // Every key empty: no item passes, and the pairwise run would never evaluate V either.
+    if (index.size === 0) return EMPTY;
+    const values = value({ item: cur[0], pos: 1, size: cur.length });
+    // One value, asked again (`count($ids[. = $val])` for each of N equal ids): the same answer array.
+    if (values.length === 1) {
+      const a = atomize(values[0]);
+      if (typeof a === 'string' || a instanceof Untyped) {
+        const k = typeof a === 'string' ? a : a.s;
+        let hit = results.get(k);
+        if (hit === undefined) {
+          const at = index.get(k);
+          hit = at ? at.map((i) => cur[i]) : EMPTY;
+          results.set(k, hit);
+        }
+        return hit;
+      }
+    }
+    const positions: number[] = [];
+    for (const v of values) {
+      const a = atomize(v);
+      if (typeof a !== 'string' && !(a instanceof Untyped)) return applyPredicates(cur, preds);
+      const hit = index.get(typeof a === 'string' ? a : a.s);
+      if (hit) for (const i of hit) positions.push(i);
+    }
+    if (positions.length === 0) return EMPTY;
+    if (values.length > 1) positions.sort((p, q) => p - q);
+    const out: Seq = [];
+    for (let i = 0; i < positions.length; i++)
+      if (i === 0 || positions[i] !== positions[i - 1]) out.push(cur[positions[i]]);
+    return out;
+  };
+}
+
+/** K-string → positions in `items` (each position once per key), or null when a key is not string-like. */
+function buildKeyIndex(items: Seq, key: Compiled): Map<string, number[]> | null {
+  const index = new Map<string, number[]>();
+  const cx: Ctx = { item: items[0], pos: 1, size: items.length };
+  try {
+    for (let i = 0; i < items.length; i++) {
+      cx.item = items[i];
+      cx.pos = i + 1;
+      for (const it of key(cx)) {
+        const a = atomize(it);
+        if (typeof a !== 'string' && !(a instanceof Untyped)) return null;
+        const k = typeof a === 'string' ? a : a.s;
+        const list = index.get(k);
+        if (list === undefined) index.set(k, [i]);
+        else if (list[list.length - 1] !== i) list.push(i);
+      }
+    }
+  } catch {
+    // The pairwise run raises the same error at the same item.
+    return null;
+  }
+  return index;
+}
+
+/** An expression whose value depends on its context item only: no local variables, no position. */
+function readsOnlyContext(a: Ast, scope: Scope): boolean {
+  return !usesLocals([a], scope) && !mentionsPosition(a);
+}
+
+/** An expression that never reads the context item, its position or the context size. */
+function contextFree(a: Ast): boolean {
+  switch (a.t) {
+    case 'var':
+    case 'str':
+    case 'strs':
+    case 'num':
+      return true;
+    case 'seq':
+      return a.items.every(contextFree);
+    case 'call':
+      return a.args.length > 0 && !CONTEXT_FUNCTIONS.has(a.fn) && a.args.every(contextFree);
+    default:
+      return false;
+  }
+}
+
+function isPlainParentStep(a: Ast): boolean {
+  return (
+    a.t === 'step' &&
+    a.axis === 'parent' &&
+    a.test.k === 'kind' &&
+    a.test.kind === 'node' &&
+    a.preds.length === 0
+  );
 }
 
 function usesLocals(asts: Ast[], scope: Scope): boolean {
@@ -826,17 +1036,128 @@ function compileGeneral(op: CmpOp, la: Ast, ra: Ast, rt: Runtime, scope: Scope):
       return FALSE;
     };
   }
+  // The right side is often the same sequence on every call (a memoised path or a global): its atomized
+  // values, and for `=` a Set of them, are kept while it stays the same array, so that testing one value
+  // against N costs one lookup instead of N comparisons.
+  const right = new StableSide(op === '=');
+  const left = new StableSide(op === '=');
   return (x) => {
     const a = l(x);
     if (a.length === 0) return FALSE;
     const b = r(x);
     if (b.length === 0) return FALSE;
-    const bb = b.map(atomize);
+    const bb = right.atomized(b);
+    const lookupB = right.lookup;
+    if (lookupB) {
+      for (const it of a) {
+        const av = atomize(it);
+        const hit = lookupB(av);
+        if (hit === true) return TRUE;
+        if (hit === undefined) for (const bv of bb) if (compareGeneral(av, bv, op)) return TRUE;
+      }
+      return FALSE;
+    }
+    // `../efac:LotTender/…/cbc:ID = efac:TenderLot/cbc:ID`: the large side on the left. Looked up from
+    // the right only when both sides are strings and untypedAtomic, where no pair can raise an error and
+    // the order of the pairs cannot matter.
+    if (a.length >= SET_THRESHOLD) {
+      left.atomized(a);
+      const lookupA = left.lookup;
+      if (lookupA && left.strings && allStringLike(bb)) {
+        for (const bv of bb) if (lookupA(bv)) return TRUE;
+        return FALSE;
+      }
+    }
     for (const it of a) {
       const av = atomize(it);
       for (const bv of bb) if (compareGeneral(av, bv, op)) return TRUE;
     }
     return FALSE;
+  };
+}
+
+function allStringLike(vs: Atomic[]): boolean {
+  for (const v of vs) if (typeof v !== 'string' && !(v instanceof Untyped)) return false;
+  return true;
+}
+
+/**
+ * One side of a general comparison that is often the same array on every call (a memoised path, a
+ * global): its atomized values are kept while it stays the same array, and for `=` a Set over them is
+ * built the second time it comes (a side that changes on every call never pays for the Set).
+ */
+class StableSide {
+  #seen: Seq | undefined;
+  #atomized: Atomic[] = [];
+  #tried = false;
+  lookup: EqualityLookup | undefined;
+  /** Whether the lookup is over strings and untypedAtomic only. */
+  strings = false;
+  constructor(private readonly equality: boolean) {}
+
+  atomized(s: Seq): Atomic[] {
+    if (s === this.#seen) {
+      if (!this.#tried && this.equality) {
+        this.#tried = true;
+        const built = equalityLookup(this.#atomized);
+        this.lookup = built?.fn;
+        this.strings = built?.strings ?? false;
+      }
+      return this.#atomized;
+    }
+    const out = s.map(atomize);
+    if (s.length >= SET_THRESHOLD) {
+      this.#seen = s;
+      this.#atomized = out;
+      this.#tried = false;
+      this.lookup = undefined;
+    } else {
+      this.#seen = undefined;
+      this.lookup = undefined;
+    }
+    return out;
+  }
+}
+
+/** Below this many values, comparing pairwise is as fast as keeping a Set. */
+const SET_THRESHOLD = 8;
+
+/** Whether `av = some value of the set` (true/false), or undefined when the pairwise rules must decide. */
+type EqualityLookup = (av: Atomic) => boolean | undefined;
+
+/**
+ * A Set over the atomized right side of `=` that gives exactly the answer of the pairwise general
+ * comparison (XPath 2.0 §3.5.2), or undefined when the values are of mixed kinds. All strings and
+ * untypedAtomic: a string or untypedAtomic left value compares as a string (codepoints), so a lookup
+ * decides; any other left value falls back to the pairwise loop (which raises its type error). All
+ * numbers: a number, or an untypedAtomic cast to xs:double (FORG0001 when it is not one), is looked up;
+ * NaN equals nothing.
+ */
+function equalityLookup(bb: Atomic[]): { fn: EqualityLookup; strings: boolean } | undefined {
+  let strings = true;
+  let numbers = true;
+  for (const v of bb) {
+    if (typeof v === 'number') strings = false;
+    else if (typeof v === 'string' || v instanceof Untyped) numbers = false;
+    else return undefined;
+    if (!strings && !numbers) return undefined;
+  }
+  if (strings) {
+    const set = new Set<string>();
+    for (const v of bb) set.add(typeof v === 'string' ? v : (v as Untyped).s);
+    return {
+      strings: true,
+      fn: (av) => (typeof av === 'string' ? set.has(av) : av instanceof Untyped ? set.has(av.s) : undefined),
+    };
+  }
+  const set = new Set<number>(bb as number[]);
+  return {
+    strings: false,
+    fn: (av) => {
+      const n = typeof av === 'number' ? av : av instanceof Untyped ? castDouble(av.s) : undefined;
+      if (n === undefined) return undefined;
+      return !Number.isNaN(n) && set.has(n);
+    },
   };
 }
 
@@ -872,13 +1193,15 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
       return (x) => [a0(x).length];
     case 'not': {
       arity(1, 1);
-      const exists = compileExists(argAsts[0], rt, scope);
+      const exists = compileDownwardExists(argAsts[0], rt, scope);
       if (exists) return (x) => (exists(x) ? FALSE : TRUE);
       return (x) => (ebv(a0(x)) ? FALSE : TRUE);
     }
-    case 'boolean':
+    case 'boolean': {
       arity(1, 1);
-      return (x) => (ebv(a0(x)) ? TRUE : FALSE);
+      const b = compileBoolean(argAsts[0], rt, scope);
+      return (x) => (b(x) ? TRUE : FALSE);
+    }
     case 'true':
       arity(0, 0);
       return () => TRUE;
@@ -886,11 +1209,14 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
       arity(0, 0);
       return () => FALSE;
     case 'exists':
+    case 'empty': {
       arity(1, 1);
-      return (x) => (a0(x).length > 0 ? TRUE : FALSE);
-    case 'empty':
-      arity(1, 1);
-      return (x) => (a0(x).length === 0 ? TRUE : FALSE);
+      // A path of node steps: whether it selects a node, found without building the list.
+      const found = compileDownwardExists(argAsts[0], rt, scope);
+      const want = fn === 'exists';
+      if (found) return (x) => (found(x) === want ? TRUE : FALSE);
+      return (x) => (a0(x).length > 0 === want ? TRUE : FALSE);
+    }
     case 'position':
       arity(0, 0);
       return (x) => [x.pos];
@@ -922,30 +1248,46 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
         const t = stringArg(a1(x), fn);
         return [fn === 'starts-with' ? s.startsWith(t) : fn === 'ends-with' ? s.endsWith(t) : s.includes(t)];
       };
-    case 'matches':
+    case 'matches': {
       arity(2, 3);
+      const re = literalRegex(argAsts[1], argAsts[2]);
+      if (re)
+        return (x) => {
+          const s = stringArg(a0(x), fn);
+          return regex(() => re().test(s)) ? TRUE : FALSE;
+        };
       return (x) => {
         const s = stringArg(a0(x), fn);
         const flags = n > 2 ? stringArg(a2(x), fn) : '';
         return [regex(() => compileXsdRegex(stringArg(a1(x), fn), flags).test(s))];
       };
-    case 'replace':
+    }
+    case 'replace': {
       arity(3, 4);
+      const re = literalRegex(argAsts[1], argAsts[3]);
       return (x) => {
         const s = stringArg(a0(x), fn);
+        if (re) {
+          const repl = stringArg(a2(x), fn);
+          return [regex(() => re().replace(s, repl))];
+        }
         const pattern = stringArg(a1(x), fn);
         const repl = stringArg(a2(x), fn);
         const flags = n > 3 ? stringArg(a3(x), fn) : '';
         return [regex(() => compileXsdRegex(pattern, flags).replace(s, repl))];
       };
-    case 'tokenize':
+    }
+    case 'tokenize': {
       arity(2, 3);
+      const re = literalRegex(argAsts[1], argAsts[2]);
       return (x) => {
         const s = stringArg(a0(x), fn);
+        if (re) return regex(() => re().tokenize(s));
         const pattern = stringArg(a1(x), fn);
         const flags = n > 2 ? stringArg(a2(x), fn) : '';
         return regex(() => compileXsdRegex(pattern, flags).tokenize(s));
       };
+    }
     case 'sum':
       arity(1, 2);
       return (x) => {
@@ -1001,6 +1343,22 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
   const more = compileLibraryCall(fn, args);
   if (more) return more;
   throw new XPathUnsupportedError(`function ${fn}() is not supported`);
+}
+
+/**
+ * A pattern (and flags) written as literals: the compiled regex, looked up on the first call and kept,
+ * so that a rule run on N nodes does not build the cache key N times. Compiled on first use, not here,
+ * so that an invalid pattern still raises its error when the call runs (as the XPath rules ask).
+ */
+function literalRegex(pattern: Ast | undefined, flags: Ast | undefined): (() => XsdRegex) | undefined {
+  if (pattern?.t !== 'str' || (flags !== undefined && flags.t !== 'str')) return undefined;
+  const p = pattern.v;
+  const f = flags?.t === 'str' ? flags.v : '';
+  let re: XsdRegex | undefined;
+  return () => {
+    re ??= compileXsdRegex(p, f);
+    return re;
+  };
 }
 
 // ---- the rest of the XPath 2.0 function library (F&O 2.0), over the engine's values ----

@@ -14,6 +14,9 @@ export const TEXT = 3;
  * tens of thousands of nodes, so one array each would be garbage to collect on every keystroke. */
 const NONE: XNode[] = [];
 
+/** From this many element children on, named child lookups use a table instead of a scan. */
+const MANY_CHILDREN = 16;
+
 export class XNode {
   /** Element children only, in document order. Never mutate: it may be the shared empty array. */
   kids: XNode[] = NONE;
@@ -24,6 +27,9 @@ export class XNode {
   untyped: unknown;
   /** Scratch for the engine: which pattern run has claimed this node. */
   mark = 0;
+  /** Element children by local name then namespace, built on the first named lookup of an element with
+   * many children. */
+  #byName: Map<string, Map<string, XNode[]>> | undefined;
 
   constructor(
     readonly doc: XDocument,
@@ -56,6 +62,43 @@ export class XNode {
     return this.#string;
   }
 
+  /**
+   * Element children with this expanded name, in document order; never mutate the result (it may be
+   * shared). An element with many children (the notice root with N lots, NoticeResult with N results)
+   * answers from a table built once, so that `cac:ProcurementProjectLot` from the root costs the lots it
+   * finds, not a scan of all children on every call.
+   */
+  childrenNamed(ns: string, local: string): XNode[] {
+    const kids = this.kids;
+    if (kids.length < MANY_CHILDREN) {
+      let out: XNode[] = NONE;
+      for (let i = 0; i < kids.length; i++) {
+        const k = kids[i];
+        if (k.local === local && k.ns === ns) {
+          if (out === NONE) out = [k];
+          else out.push(k);
+        }
+      }
+      return out;
+    }
+    let byName = this.#byName;
+    if (byName === undefined) {
+      byName = new Map();
+      for (const k of kids) {
+        let byNs = byName.get(k.local);
+        if (byNs === undefined) {
+          byNs = new Map();
+          byName.set(k.local, byNs);
+        }
+        const list = byNs.get(k.ns);
+        if (list) list.push(k);
+        else byNs.set(k.ns, [k]);
+      }
+      this.#byName = byName;
+    }
+    return byName.get(local)?.get(ns) ?? NONE;
+  }
+
   /** Text-node children, computed on first use (rules read `text()` of leaf elements). */
   get texts(): XNode[] {
     if (this.#texts === undefined) this.#texts = this.kind === ELEMENT ? this.doc.textChildren(this) : NONE;
@@ -69,7 +112,8 @@ export class XDocument {
   readonly root: XNode | undefined;
   /** Every element in document order. */
   readonly elements: XNode[] = [];
-  #byName: Map<string, XNode[]> | undefined;
+  /** Elements by local name, then namespace: no `ns\0local` key string to build on every `//x` call. */
+  #byName: Map<string, Map<string, XNode[]>> | undefined;
 
   constructor(readonly index: XmlIndex) {
     this.node = new XNode(this, DOCUMENT, -1, null, '', '', -1);
@@ -95,17 +139,22 @@ export class XDocument {
 
   /** Elements with this expanded name, in document order. */
   named(ns: string, local: string): XNode[] {
-    if (!this.#byName) {
-      const map = new Map<string, XNode[]>();
+    let map = this.#byName;
+    if (!map) {
+      map = new Map();
       for (const n of this.elements) {
-        const key = `${n.ns}\u0000${n.local}`;
-        const list = map.get(key);
+        let byNs = map.get(n.local);
+        if (!byNs) {
+          byNs = new Map();
+          map.set(n.local, byNs);
+        }
+        const list = byNs.get(n.ns);
         if (list) list.push(n);
-        else map.set(key, [n]);
+        else byNs.set(n.ns, [n]);
       }
       this.#byName = map;
     }
-    return this.#byName.get(`${ns}\u0000${local}`) ?? [];
+    return map.get(local)?.get(ns) ?? NONE;
   }
 
   textChildren(n: XNode): XNode[] {

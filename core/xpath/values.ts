@@ -103,7 +103,8 @@ export function toDouble(s: string): number {
   return Number.NaN;
 }
 
-function castDouble(s: string): number {
+/** untypedAtomic cast to xs:double, as a general comparison with a number does (FORG0001 if it is not one). */
+export function castDouble(s: string): number {
   const n = toDouble(s);
   if (Number.isNaN(n) && s.trim() !== 'NaN') {
     throw new XPathDynamicError('FORG0001', `'${s}' is not a valid xs:double`);
@@ -111,8 +112,43 @@ function castDouble(s: string): number {
   return n;
 }
 
+/** fn:normalize-space in one pass: XML white space runs become one space, none at either end. */
 export function normalizeSpace(s: string): string {
-  return s.replace(/[ \t\n\r]+/g, ' ').replace(/^ | $/g, '');
+  const n = s.length;
+  let i = 0;
+  // Most values are already normal: hand them back without building a new string.
+  let clean = true;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) {
+      if (i === 0 || i === n - 1 || s.charCodeAt(i + 1) === 32 || isXmlSpaceCode(s.charCodeAt(i + 1))) {
+        clean = false;
+        break;
+      }
+    } else if (c === 9 || c === 10 || c === 13) {
+      clean = false;
+      break;
+    }
+  }
+  if (clean) return s;
+  let out = '';
+  i = 0;
+  while (i < n) {
+    while (i < n && isSpaceCode(s.charCodeAt(i))) i++;
+    if (i === n) break;
+    const start = i;
+    while (i < n && !isSpaceCode(s.charCodeAt(i))) i++;
+    out += out === '' ? s.slice(start, i) : ` ${s.slice(start, i)}`;
+  }
+  return out;
+}
+
+function isXmlSpaceCode(c: number): boolean {
+  return c === 9 || c === 10 || c === 13;
+}
+
+function isSpaceCode(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
 }
 
 // ---- dates and durations ----

@@ -11,6 +11,7 @@ import { lspSections } from './lsp-bench';
 import { regexSections } from './regex-bench';
 import { renderSections } from './render-bench';
 import { reportSections } from './report-bench';
+import { rulesScalingSections } from './rules-scaling-bench';
 import { scalingSections } from './scaling-bench';
 import { schematronSections } from './schematron-bench';
 import { sdkPipelineSections } from './sdk-pipeline-bench';
@@ -23,6 +24,7 @@ const SECTIONS: BenchSection[] = [
   authoringSection,
   ...scalingSections,
   ...schematronSections,
+  ...rulesScalingSections,
   ...sdkPipelineSections,
   ...regexSections,
   ...renderSections,

@@ -1,0 +1,170 @@
+// The SDK rules at scale (issue 19): contract and award notices generated with 10 to 5,000 lots, run
+// through the phase of their subtype (SDK 1.15.1 static), timed per lot. A rule that is linear in the
+// notice keeps its per-lot cost flat; this section prints a visible FAIL line when the per-lot cost at
+// the largest size is more than 1.3× that at the smallest (a bench figure, never a test assertion).
+// Award notices are generated from can_24_minimal (the samples hold no can_24_maximal): each lot gets its
+// own result, tender and contract, all cross-referenced by new ids, so that the rules of
+// validation-stage-4-29.sch that climb from each result and scan every lot see N of each.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { indexXml } from '../../core/notice/xml-index';
+import { loadRuleSet } from '../../core/schematron';
+import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
+import { type BenchSection, median } from './bench-kit';
+
+const TODAY = '2024-01-01';
+const pad = (k: number): string => String(k).padStart(4, '0');
+
+/** The text of the first element named `local` whose parent is named `parent`, with its offsets. */
+function firstElement(text: string, local: string, parent?: string): { start: number; end: number } {
+  const index = indexXml(text);
+  const e = index.elements.find(
+    (x) => x.local === local && (parent === undefined || index.elements[x.parent]?.local === parent),
+  );
+  if (!e) throw new Error(`no ${local} in the template`);
+  return { start: e.start, end: e.end };
+}
+
+/**
+ * A contract notice with `n` lots: cn_24_maximal's first lot (LOT-0001, 23 KB; the lots group GLO-0001
+ * stays as it is) repeated with ids LOT-0001…, about 23 KB a lot, 115 MB at 5,000 lots.
+ */
+export function contractNotice(template: string, n: number): string {
+  const index = indexXml(template);
+  const all = index.elements.filter((e) => e.local === 'ProcurementProjectLot' && e.parent === 0);
+  const lots = all.filter((e) =>
+    /^\s*<[^>]*>\s*<cbc:ID schemeName="Lot">/.test(template.slice(e.start, e.end)),
+  );
+  const lot = template.slice(lots[0].start, lots[0].end);
+  const last = lots[lots.length - 1];
+  const parts: string[] = [];
+  for (let k = 1; k <= n; k++) parts.push(lot.replace(/LOT-\d{4}/, `LOT-${pad(k)}`));
+  return `${template.slice(0, lots[0].start)}${parts.join('\n\t')}${template.slice(last.end)}`;
+}
+
+/**
+ * An award notice with `n` lots, each with its result (RES-k), tender (TEN-k) and contract (CON-k):
+ * the lot, LotResult, LotTender and SettledContract of can_24_minimal repeated with renumbered ids.
+ */
+export function awardNotice(template: string, n: number): string {
+  const blocks = [
+    firstElement(template, 'ProcurementProjectLot'),
+    firstElement(template, 'LotResult', 'NoticeResult'),
+    firstElement(template, 'LotTender', 'NoticeResult'),
+    firstElement(template, 'SettledContract', 'NoticeResult'),
+  ].sort((a, b) => a.start - b.start);
+  const renumber = (s: string, k: number): string =>
+    s
+      .replace(/LOT-\d{4}/g, `LOT-${pad(k)}`)
+      .replace(/RES-\d{4}/g, `RES-${pad(k)}`)
+      .replace(/TEN-\d{4}/g, `TEN-${pad(k)}`)
+      .replace(/CON-\d{4}/g, `CON-${pad(k)}`);
+  let out = '';
+  let from = 0;
+  for (const b of blocks) {
+    const one = template.slice(b.start, b.end);
+    const parts: string[] = [];
+    for (let k = 1; k <= n; k++) parts.push(renumber(one, k));
+    out += template.slice(from, b.start) + parts.join('\n');
+    from = b.end;
+  }
+  return out + template.slice(from);
+}
+
+export const SIZES = [10, 100, 1000, 5000];
+
+/** Median wall and CPU time (ms) of `runs` calls after `warmup`: CPU time is the figure a loaded machine keeps. */
+function timed(fn: () => void, runs: number, warmup: number): { wall: number; cpu: number } {
+  for (let k = 0; k < warmup; k++) fn();
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let k = 0; k < runs; k++) {
+    const c = process.cpuUsage();
+    const t = process.hrtime.bigint();
+    fn();
+    wall.push(Number(process.hrtime.bigint() - t) / 1e6);
+    const d = process.cpuUsage(c);
+    cpu.push((d.user + d.system) / 1000);
+  }
+  return { wall: median(wall), cpu: median(cpu) };
+}
+
+export const rulesScalingSections: BenchSection[] = [
+  {
+    name: 'SDK rules at scale (1.15.1 static): per-lot cost, contract and award notices, 10 to 5,000 lots',
+    skip: () => skipUnless(SDK_DIR) ?? skipUnless(join(SAMPLES_DIR, 'notices')),
+    async run(): Promise<object[]> {
+      const rows: object[] = [];
+      // RULES_SCALING_SIZES=10,100,300 for a shorter run.
+      const wanted = (process.env.RULES_SCALING_SIZES ?? '')
+        .split(',')
+        .map(Number)
+        .filter((x) => x > 0);
+      const sizes = wanted.length ? wanted : SIZES;
+      const kinds = [
+        {
+          kind: 'contract (cn_24_maximal, eforms-16)',
+          file: 'cn_24_maximal.xml',
+          phase: 'eforms-16',
+          make: contractNotice,
+        },
+        {
+          kind: 'award (can_24_minimal, eforms-29)',
+          file: 'can_24_minimal.xml',
+          phase: 'eforms-29',
+          make: awardNotice,
+        },
+      ];
+      for (const k of kinds) {
+        const template = readFileSync(join(SAMPLES_DIR, 'notices', k.file), 'utf8');
+        const rules = await loadRuleSet({
+          sdkDir: SDK_DIR,
+          sdkVersion: '1.15.1',
+          phase: k.phase,
+          mode: 'static',
+        });
+        // The per-lot cost is the marginal one, (t(N) - t(smallest)) / (N - smallest), so that the
+        // notice's fixed part does not hide growth; the first marginal figure is the reference.
+        let base: { n: number; cpu: number } | undefined;
+        let reference: number | undefined;
+        for (const n of sizes) {
+          const text = k.make(template, n);
+          const runs = n >= 1000 ? 1 : n >= 100 ? 3 : 7;
+          let failures = 0;
+          const t = timed(
+            () => {
+              failures = rules.evaluate(text, { today: TODAY }).failures.length;
+            },
+            runs,
+            n >= 1000 ? 0 : 1,
+          );
+          const row: Record<string, unknown> = {
+            notice: k.kind,
+            lots: n,
+            MB: Number((text.length / 1048576).toFixed(1)),
+            'wall ms': Math.round(t.wall),
+            'cpu ms': Math.round(t.cpu),
+            'cpu µs/lot': Math.round((t.cpu * 1000) / n),
+            failures,
+            'rss MB': Math.round(process.memoryUsage().rss / 1048576),
+          };
+          if (base === undefined) base = { n, cpu: t.cpu };
+          else {
+            const marginal = ((t.cpu - base.cpu) * 1000) / (n - base.n);
+            reference ??= marginal;
+            const ratio = marginal / reference;
+            row['marginal µs/lot'] = Math.round(marginal);
+            row['vs first'] = `${ratio.toFixed(2)}×${ratio > 1.3 ? '  FAIL (goal ≤ 1.3×)' : ''}`;
+            if (ratio > 1.3)
+              console.log(
+                `  FAIL: ${k.kind}: a lot costs ${ratio.toFixed(2)}× more at ${n} lots than at ${sizes[1]} (goal ≤ 1.3×)`,
+              );
+          }
+          rows.push(row);
+        }
+      }
+      return rows;
+    },
+  },
+];
