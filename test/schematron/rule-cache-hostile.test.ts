@@ -65,8 +65,10 @@ async function freshCache(): Promise<{ dir: string; file: string }> {
   const dir = join(temp, `cache-${n++}`);
   clearRuleSetMemory();
   await loadRuleSet(key, { cacheDir: dir });
-  const sub = join(dir, '0.0.9', 'static');
-  return { dir, file: join(sub, readdirSync(sub)[0] as string) };
+  // The one entry written, wherever the cache's layout puts it (release, layout, mode, phase).
+  const entries = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.json'));
+  assert.equal(entries.length, 1, entries.join(', '));
+  return { dir, file: join(dir, entries[0] as string) };
 }
 
 async function loadFrom(dir: string) {
