@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSyn
 import { join } from 'node:path';
 import type { PreparedPhase } from './engine';
 import type { RuleLayout, RuleSetKey } from './rule-set';
+import type { SchPhase } from './schema';
 import { schematronFiles } from './schema';
 
 /** Bumped whenever the prepared form or the parser's output changes. */
@@ -63,6 +64,104 @@ export function writePrepared(
     renameSync(tmp, path);
   } catch {
     // A cache that cannot be written only costs the next start its speed.
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // nothing was written
+    }
+  }
+}
+
+// Format 4: one file per release (SDK version and folder), layout and mode, shared by its phases. The
+// stage files recur across phases, so a pattern is kept once (as its JSON text) and a phase is a list of
+// references into them; each distinct expression's parse is kept once (as JSON text, read only when a
+// rule first needs it). A phase also keeps the rules and asserts that cannot be compiled, so that a
+// start from the cache need not compile every rule to name them.
+
+const RELEASE_FORMAT = 4;
+
+/** A phase in the release file: the SchPhase with its patterns as indexes into `patterns`. */
+export interface CachedPhase extends Omit<SchPhase, 'patterns'> {
+  patterns: number[];
+  notEvaluated: { ruleId: string; reason: string }[];
+}
+
+export interface ReleaseEntry {
+  /** Distinct patterns, each the JSON text of a SchPattern. */
+  patterns: string[];
+  /** Parsed expressions (`context:` + text for a rule context), each the JSON text of a Parsed. */
+  exprs: Record<string, string>;
+  phases: Record<string, CachedPhase>;
+}
+
+type ReleaseKey = Pick<RuleSetKey, 'sdkDir' | 'sdkVersion' | 'mode'>;
+
+function releaseFingerprint(key: ReleaseKey, layout: RuleLayout): string {
+  const h = createHash('sha256');
+  h.update(`${RELEASE_FORMAT}\u0000${key.sdkDir}\u0000${key.sdkVersion}\u0000${layout}\u0000${key.mode}`);
+  for (const f of schematronFiles(key.sdkDir, key.mode)) {
+    const s = statSync(f);
+    h.update(`\u0000${f}\u0000${s.size}\u0000${s.mtimeMs}`);
+  }
+  return h.digest('hex');
+}
+
+function releasePath(cacheDir: string, key: ReleaseKey, layout: RuleLayout): string {
+  const safe = (s: string): string => s.replace(/[^0-9A-Za-z._-]/g, '_');
+  const folder = createHash('sha256').update(key.sdkDir).digest('hex').slice(0, 12);
+  return join(cacheDir, `${safe(key.sdkVersion)}-${folder}`, layout, `${key.mode}.rules.json`);
+}
+
+const isStringArray = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+function isCachedPhase(v: unknown, patterns: number): v is CachedPhase {
+  const p = v as CachedPhase;
+  return (
+    typeof p === 'object' &&
+    p !== null &&
+    typeof p.title === 'string' &&
+    typeof p.phase === 'string' &&
+    Array.isArray(p.namespaces) &&
+    Array.isArray(p.lets) &&
+    Array.isArray(p.diagnostics) &&
+    isStringArray(p.phases) &&
+    Array.isArray(p.notEvaluated) &&
+    Array.isArray(p.patterns) &&
+    p.patterns.every((i) => Number.isInteger(i) && i >= 0 && i < patterns)
+  );
+}
+
+/** The release's entry, or undefined when absent, stale, foreign or not of this shape. */
+export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayout): ReleaseEntry | undefined {
+  try {
+    const raw = readFileSync(releasePath(cacheDir, key, layout), 'utf8');
+    const entry = JSON.parse(raw) as { fingerprint?: string } & Partial<ReleaseEntry>;
+    if (entry.fingerprint !== releaseFingerprint(key, layout)) return undefined;
+    const { patterns, exprs, phases } = entry;
+    if (!isStringArray(patterns) || typeof exprs !== 'object' || exprs === null) return undefined;
+    if (typeof phases !== 'object' || phases === null) return undefined;
+    for (const p of Object.values(phases)) if (!isCachedPhase(p, patterns.length)) return undefined;
+    for (const t of Object.values(exprs)) if (typeof t !== 'string') return undefined;
+    return { patterns, exprs, phases };
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeRelease(
+  cacheDir: string,
+  key: ReleaseKey,
+  layout: RuleLayout,
+  entry: ReleaseEntry,
+): void {
+  const path = releasePath(cacheDir, key, layout);
+  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(tmp, JSON.stringify({ fingerprint: releaseFingerprint(key, layout), ...entry }));
+    renameSync(tmp, path);
+  } catch {
     try {
       unlinkSync(tmp);
     } catch {

@@ -273,7 +273,7 @@ describe('the disk cache', () => {
     clearRuleSetMemory();
     const r = await loadRuleSet(key, { cacheDir });
     assert.equal(r.source, 'sdk');
-    assert.ok(JSON.parse(readFileSync(file, 'utf8')).prepared, 'rewritten whole');
+    assert.ok(JSON.parse(readFileSync(file, 'utf8')).phases?.[key.phase], 'rewritten whole');
   });
 
   test('rules of different releases and layouts never mix, even under one version number', async () => {
