@@ -22,6 +22,7 @@ import {
   type EngineReport,
   type EngineRun,
   inputFor,
+  LocalSdkValidator,
   cvsPipeline as newCvsPipeline,
   type PreparedNotice,
   prepareNotice,
@@ -349,12 +350,18 @@ async function validateLocally(
   if (wanted.size > 0 && sdkFailure.size === wanted.size && distinct.size === 1)
     return [...distinct][0] as string;
 
-  const pool = new WorkerPool(l.jobs);
-  const validator = new WorkerValidator(
-    pool,
-    { path: sources.path, cacheRoot: sources.cacheRoot },
-    join(dirname(sources.cacheRoot), 'rules'),
-  );
+  const ruleCacheDir = join(dirname(sources.cacheRoot), 'rules');
+  const workerSources = { path: sources.path, cacheRoot: sources.cacheRoot };
+  // One notice runs in this thread: a worker would cost its start and a second copy of the rules.
+  // EFORMS_RULES_PER_PHASE=1 (the bench's side by side): as before, per-phase rules, always in workers.
+  const perPhase = io.env.EFORMS_RULES_PER_PHASE === '1';
+  const pool =
+    files.length > 1 || perPhase
+      ? new WorkerPool(perPhase ? l.jobs : Math.min(l.jobs, files.length))
+      : undefined;
+  const validator = pool
+    ? new WorkerValidator(pool, workerSources, ruleCacheDir)
+    : new LocalSdkValidator({ sources: workerSources, ruleCacheDir });
   const pipeline = new ValidationPipeline(validator, sources.path, 0);
   const results: (FileResult | string)[] = new Array(files.length);
   // Notices that need the same rule set go out together, so each worker compiles as few phases as it can.
@@ -382,7 +389,7 @@ async function validateLocally(
     );
   } finally {
     io.progress?.('');
-    await pool.close();
+    await pool?.close();
   }
   return results;
 }

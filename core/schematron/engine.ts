@@ -27,7 +27,7 @@ import {
   XPathUnsupportedError,
 } from '../xpath';
 import { loadMessages, locationOf, messageFor, writeSvrl } from './report';
-import { type ReleaseEntry, readRelease, writeRelease } from './rule-cache';
+import { type ReleaseEntry, readPrepared, readRelease, writePrepared, writeRelease } from './rule-cache';
 import type { CompiledRuleSet, EvaluateOptions, RuleReport, RuleSetKey } from './rule-set';
 import { RuleSetError } from './rule-set';
 import {
@@ -174,6 +174,11 @@ class ExpressionTable {
       p = parseOne(key, this.ns);
     this.#parsed.set(key, p);
     return p;
+  }
+
+  /** Expressions parsed elsewhere (the per-phase cache of format 3). */
+  seed(parsed: Record<string, Parsed>): void {
+    for (const [k, p] of Object.entries(parsed)) this.#parsed.set(k, p);
   }
 
   /** Every expression parsed so far, as JSON text (what the disk cache keeps). */
@@ -554,13 +559,18 @@ export interface LoadOptions {
  */
 export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): CompiledRuleSet {
   try {
-    if (opts.shared === false) {
-      const schema = prepareSchema(key);
-      return new RuleSet(key, 'sdk', schema, new ExpressionTable(schema.namespaces));
-    }
     // The layout is part of the cache key: rules prepared for another layout (another release in the
     // same place, an upgraded folder) are never read back.
     const layout = opts.cacheDir ? ruleLayout(key.sdkDir, key.mode).layout : undefined;
+    if (opts.shared === false) {
+      // As before the release table: a per-phase cache file of every parse, every closure built at load.
+      const hit = opts.cacheDir && layout ? readPrepared(opts.cacheDir, key, layout) : undefined;
+      const prepared = hit && layoutOfPhases(hit.schema.phases) === layout ? hit : prepare(key);
+      if (!hit && opts.cacheDir && layout) writePrepared(opts.cacheDir, key, layout, prepared);
+      const table = new ExpressionTable(prepared.schema.namespaces);
+      table.seed(prepared.parsed);
+      return new RuleSet(key, hit ? 'cache' : 'sdk', prepared.schema, table);
+    }
     const id = JSON.stringify([key.sdkDir, key.sdkVersion, key.mode, opts.cacheDir ?? '', layout ?? '']);
     let st = releases.get(id);
     if (!st) {

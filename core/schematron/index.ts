@@ -20,10 +20,10 @@
 // and every report names its rule in `notEvaluated` (and in a comment of the SVRL) and counts it.
 // No `vscode` import here; the only I/O is reading the SDK folder and the cache the caller names.
 
-import { loadCompiledRuleSet, ruleLayout } from './engine';
+import { type LoadOptions, loadCompiledRuleSet, ruleLayout } from './engine';
 import { type CompiledRuleSet, phaseForSubType, type RuleLayout, type RuleSetKey } from './rule-set';
 
-export { ruleLayout } from './engine';
+export { type LoadOptions, ruleLayout } from './engine';
 
 export {
   type CompiledRuleSet,
@@ -41,7 +41,7 @@ export {
  * with `cacheDir`, the parsed rules are also kept on disk so that a second process starts fast.
  * Rejects with a RuleSetError when the SDK folder has no rules or no such phase.
  */
-export function loadRuleSet(key: RuleSetKey, opts: { cacheDir?: string } = {}): Promise<CompiledRuleSet> {
+export function loadRuleSet(key: RuleSetKey, opts: LoadOptions = {}): Promise<CompiledRuleSet> {
   return loadCompiledRuleSet(key, opts);
 }
 

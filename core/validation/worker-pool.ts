@@ -119,10 +119,9 @@ export class WorkerPool {
       if (!w) {
         // Else the first job no busy worker is warm for: two workers should not compile the same phase.
         const busyWarm = [...this.busy.keys()].map((b) => this.warm.get(b));
-        at = Math.max(
-          0,
-          this.queue.findIndex((j) => !busyWarm.some((set) => set?.has(j.affinity))),
-        );
+        at = pickCold(this.queue, busyWarm);
+        // Every queued rule set is warm in a busy worker, with too few notices to share: it waits.
+        if (at < 0) return;
         w = this.idle.pop();
         if (!w) {
           if (this.busy.size >= this.size) return;
@@ -162,6 +161,34 @@ export class WorkerPool {
     });
     return w;
   }
+}
+
+/** Notices of one rule set that justify a second worker loading it (loading costs several notices). */
+const SHARE_FROM = 4;
+
+/**
+ * The job a worker that is warm for nothing queued should take: the first whose rule set no busy
+ * worker has loaded; else one of the rule set with the most queued notices, when they are enough to
+ * share (SHARE_FROM); else -1: it waits, and no phase is loaded twice for a few notices.
+ */
+export function pickCold(
+  queue: readonly { affinity: string }[],
+  busyWarm: readonly (ReadonlySet<string> | undefined)[],
+): number {
+  const cold = queue.findIndex((j) => !busyWarm.some((set) => set?.has(j.affinity)));
+  if (cold >= 0 || busyWarm.length === 0) return Math.max(0, cold);
+  const counts = new Map<string, number>();
+  for (const j of queue) counts.set(j.affinity, (counts.get(j.affinity) ?? 0) + 1);
+  let best = -1;
+  let most = SHARE_FROM - 1;
+  for (const [i, j] of queue.entries()) {
+    const n = counts.get(j.affinity) ?? 0;
+    if (n > most) {
+      most = n;
+      best = i;
+    }
+  }
+  return best;
 }
 
 function settle(job: Job, m: ResultMessage): void {
