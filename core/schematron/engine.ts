@@ -27,7 +27,7 @@ import {
   XPathUnsupportedError,
 } from '../xpath';
 import { loadMessages, locationOf, messageFor, writeSvrl } from './report';
-import { type ReleaseEntry, readPrepared, readRelease, writePrepared, writeRelease } from './rule-cache';
+import { type ReleaseEntry, readPrepared, readRelease, updateRelease, writePrepared } from './rule-cache';
 import type { CompiledRuleSet, EvaluateOptions, RuleReport, RuleSetKey } from './rule-set';
 import { RuleSetError } from './rule-set';
 import {
@@ -125,11 +125,7 @@ class ExpressionTable {
   readonly ns: Map<string, string>;
   stamp = 0;
 
-  constructor(
-    readonly namespaces: [string, string][],
-    /** Parsed expressions from the disk cache, as JSON text, read on first use. */
-    private readonly raw: Record<string, string> = {},
-  ) {
+  constructor(readonly namespaces: [string, string][]) {
     this.ns = new Map(namespaces);
   }
 
@@ -161,31 +157,16 @@ class ExpressionTable {
 
   parsed(key: string): Parsed {
     let p = this.#parsed.get(key);
-    if (p) return p;
-    const text = this.raw[key];
-    if (text !== undefined) {
-      try {
-        p = JSON.parse(text) as Parsed;
-      } catch {
-        p = undefined;
-      }
-    }
-    if (!p || !(('ast' in p && p.ast) || ('error' in p && typeof p.error === 'string')))
+    if (!p) {
       p = parseOne(key, this.ns);
-    this.#parsed.set(key, p);
+      this.#parsed.set(key, p);
+    }
     return p;
   }
 
   /** Expressions parsed elsewhere (the per-phase cache of format 3). */
   seed(parsed: Record<string, Parsed>): void {
     for (const [k, p] of Object.entries(parsed)) this.#parsed.set(k, p);
-  }
-
-  /** Every expression parsed so far, as JSON text (what the disk cache keeps). */
-  parsedText(): Record<string, string> {
-    const out: Record<string, string> = { ...this.raw };
-    for (const [k, v] of this.#parsed) out[k] ??= JSON.stringify(v);
-    return out;
   }
 
   /** A closure for an expression, or why there is none. Without locals in scope it is shared. */
@@ -537,7 +518,7 @@ function tableFor(st: ReleaseState, schema: SchPhase): ExpressionTable {
   const lets = globalLets(schema);
   let t = st.tables.find((x) => x.accepts(schema.namespaces, lets));
   if (!t) {
-    t = new ExpressionTable(schema.namespaces, st.entry?.exprs);
+    t = new ExpressionTable(schema.namespaces);
     st.tables.push(t);
   }
   return t;
@@ -578,8 +559,16 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
       st = { entry, tables: [], patterns: new Map() };
       releases.set(id, st);
     }
+    let cached = st.entry?.phases[key.phase];
+    if (!cached && opts.cacheDir && layout) {
+      // Another process (a second worker) may have added the phase since this one read the file.
+      const fresh = readRelease(opts.cacheDir, key, layout);
+      if (fresh?.phases[key.phase]) {
+        st.entry = fresh;
+        cached = fresh.phases[key.phase];
+      }
+    }
     const entry = st.entry;
-    const cached = entry?.phases[key.phase];
     if (entry && cached && layoutOfPhases(cached.phases) === layout) {
       const texts = cached.patterns.map((i) => entry.patterns[i] as string);
       const patterns = texts.map((t) => {
@@ -591,30 +580,30 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
         return p;
       });
       const { patterns: _p, notEvaluated, ...rest } = cached;
-      const schema: SchPhase = { ...rest, patterns };
+      const schema: SchPhase = { ...rest, patterns, diagnostics: entry.diagnostics };
       return new RuleSet(key, 'cache', schema, tableFor(st, schema), notEvaluated, texts);
     }
     const schema = prepareSchema(key);
     const table = tableFor(st, schema);
     const texts = schema.patterns.map((p) => JSON.stringify(p));
     const rs = new RuleSet(key, 'sdk', schema, table, undefined, texts);
-    if (opts.cacheDir && layout) {
-      // Another process may have added phases since this one read the file: add to what is there now.
-      const now = readRelease(opts.cacheDir, key, layout) ?? { patterns: [], exprs: {}, phases: {} };
-      const at = new Map(now.patterns.map((t, i) => [t, i]));
-      const refs = texts.map((t) => {
-        let i = at.get(t);
-        if (i === undefined) {
-          i = now.patterns.push(t) - 1;
-          at.set(t, i);
-        }
-        return i;
+    if (opts.cacheDir && layout)
+      updateRelease(opts.cacheDir, key, layout, (now) => {
+        const at = new Map(now.patterns.map((t, i) => [t, i]));
+        const refs = texts.map((t) => {
+          let i = at.get(t);
+          if (i === undefined) {
+            i = now.patterns.push(t) - 1;
+            at.set(t, i);
+          }
+          return i;
+        });
+        const known = new Set(now.diagnostics.map((d) => d.id));
+        for (const d of schema.diagnostics) if (!known.has(d.id)) now.diagnostics.push(d);
+        const { patterns: _p, diagnostics: _d, ...rest } = schema;
+        now.phases[key.phase] = { ...rest, patterns: refs, notEvaluated: rs.staticNotEvaluated };
+        return now;
       });
-      const { patterns: _p, ...rest } = schema;
-      now.phases[key.phase] = { ...rest, patterns: refs, notEvaluated: rs.staticNotEvaluated };
-      now.exprs = { ...now.exprs, ...table.parsedText() };
-      writeRelease(opts.cacheDir, key, layout, now);
-    }
     return rs;
   } catch (e) {
     return toRuleSetError(e, key);

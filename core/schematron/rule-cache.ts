@@ -5,11 +5,11 @@
 // temporary file renamed into place, so a reader never sees half a file. No `vscode` import here.
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PreparedPhase } from './engine';
 import type { RuleLayout, RuleSetKey } from './rule-set';
-import type { SchPhase } from './schema';
+import type { SchDiagnostic, SchPhase } from './schema';
 import { schematronFiles } from './schema';
 
 /** Bumped whenever the prepared form or the parser's output changes. */
@@ -72,16 +72,18 @@ export function writePrepared(
   }
 }
 
-// Format 4: one file per release (SDK version and folder), layout and mode, shared by its phases. The
+// Format 5: one file per release (SDK version and folder), layout and mode, shared by its phases. The
 // stage files recur across phases, so a pattern is kept once (as its JSON text) and a phase is a list of
-// references into them; each distinct expression's parse is kept once (as JSON text, read only when a
-// rule first needs it). A phase also keeps the rules and asserts that cannot be compiled, so that a
-// start from the cache need not compile every rule to name them.
+// references into them; diagnostics are kept once by id. Expressions are kept as text only: parsing one
+// costs about what reading its tree back would, and only the rules a notice reaches are parsed. A
+// phase also keeps the rules and asserts that cannot be compiled, so that a start from the cache need
+// not compile every rule to name them. Writers of one file take turns (a lock directory), each adding
+// its phases to what is there, so that two workers filling the cache at once both keep theirs.
 
-const RELEASE_FORMAT = 4;
+const RELEASE_FORMAT = 5;
 
 /** A phase in the release file: the SchPhase with its patterns as indexes into `patterns`. */
-export interface CachedPhase extends Omit<SchPhase, 'patterns'> {
+export interface CachedPhase extends Omit<SchPhase, 'patterns' | 'diagnostics'> {
   patterns: number[];
   notEvaluated: { ruleId: string; reason: string }[];
 }
@@ -89,8 +91,8 @@ export interface CachedPhase extends Omit<SchPhase, 'patterns'> {
 export interface ReleaseEntry {
   /** Distinct patterns, each the JSON text of a SchPattern. */
   patterns: string[];
-  /** Parsed expressions (`context:` + text for a rule context), each the JSON text of a Parsed. */
-  exprs: Record<string, string>;
+  /** Every diagnostic an assert of a kept phase names, once. */
+  diagnostics: SchDiagnostic[];
   phases: Record<string, CachedPhase>;
 }
 
@@ -124,7 +126,6 @@ function isCachedPhase(v: unknown, patterns: number): v is CachedPhase {
     typeof p.phase === 'string' &&
     Array.isArray(p.namespaces) &&
     Array.isArray(p.lets) &&
-    Array.isArray(p.diagnostics) &&
     isStringArray(p.phases) &&
     Array.isArray(p.notEvaluated) &&
     Array.isArray(p.patterns) &&
@@ -138,34 +139,66 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
     const raw = readFileSync(releasePath(cacheDir, key, layout), 'utf8');
     const entry = JSON.parse(raw) as { fingerprint?: string } & Partial<ReleaseEntry>;
     if (entry.fingerprint !== releaseFingerprint(key, layout)) return undefined;
-    const { patterns, exprs, phases } = entry;
-    if (!isStringArray(patterns) || typeof exprs !== 'object' || exprs === null) return undefined;
+    const { patterns, diagnostics, phases } = entry;
+    if (!isStringArray(patterns) || !Array.isArray(diagnostics)) return undefined;
     if (typeof phases !== 'object' || phases === null) return undefined;
     for (const p of Object.values(phases)) if (!isCachedPhase(p, patterns.length)) return undefined;
-    for (const t of Object.values(exprs)) if (typeof t !== 'string') return undefined;
-    return { patterns, exprs, phases };
+    return { patterns, diagnostics, phases };
   } catch {
     return undefined;
   }
 }
 
-export function writeRelease(
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Adds to the release's file under its lock: `update` gets what the file holds now (or an empty entry)
+ * and returns what to write. A lock left by a killed process is taken over after a minute; a lock
+ * not obtained within a few seconds skips the write (the next start only loses speed).
+ */
+export function updateRelease(
   cacheDir: string,
   key: ReleaseKey,
   layout: RuleLayout,
-  entry: ReleaseEntry,
+  update: (now: ReleaseEntry) => ReleaseEntry,
 ): void {
   const path = releasePath(cacheDir, key, layout);
-  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  const lock = `${path}.lock`;
   try {
     mkdirSync(join(path, '..'), { recursive: true });
-    writeFileSync(tmp, JSON.stringify({ fingerprint: releaseFingerprint(key, layout), ...entry }));
-    renameSync(tmp, path);
   } catch {
+    return;
+  }
+  for (let attempt = 0; attempt < 200; attempt++) {
     try {
-      unlinkSync(tmp);
+      mkdirSync(lock);
     } catch {
-      // nothing was written
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 60_000) rmdirSync(lock);
+      } catch {
+        // taken or released meanwhile
+      }
+      Atomics.wait(pause, 0, 0, 25);
+      continue;
     }
+    const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+    try {
+      const now = readRelease(cacheDir, key, layout) ?? { patterns: [], diagnostics: [], phases: {} };
+      writeFileSync(tmp, JSON.stringify({ fingerprint: releaseFingerprint(key, layout), ...update(now) }));
+      renameSync(tmp, path);
+    } catch {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // nothing was written
+      }
+    } finally {
+      try {
+        rmdirSync(lock);
+      } catch {
+        // removed by a process that judged it stale
+      }
+    }
+    return;
   }
 }
