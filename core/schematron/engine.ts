@@ -570,7 +570,7 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
     }
     const entry = st.entry;
     if (entry && cached && layoutOfPhases(cached.phases) === layout) {
-      const texts = cached.patterns.map((i) => entry.patterns[i] as string);
+      const texts = cached.patterns.map((i) => entry.patterns.at(i));
       const patterns = texts.map((t) => {
         let p = st.patterns.get(t);
         if (!p) {

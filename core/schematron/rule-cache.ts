@@ -80,7 +80,7 @@ export function writePrepared(
 // not compile every rule to name them. Writers of one file take turns (a lock directory), each adding
 // its phases to what is there, so that two workers filling the cache at once both keep theirs.
 
-const RELEASE_FORMAT = 5;
+const RELEASE_FORMAT = 6;
 
 /** A phase in the release file: the SchPhase with its patterns as indexes into `patterns`. */
 export interface CachedPhase extends Omit<SchPhase, 'patterns' | 'diagnostics'> {
@@ -88,12 +88,22 @@ export interface CachedPhase extends Omit<SchPhase, 'patterns' | 'diagnostics'> 
   notEvaluated: { ruleId: string; reason: string }[];
 }
 
+/** The release's distinct patterns, each the JSON text of a SchPattern, decoded only when asked for. */
+export interface PatternTexts {
+  readonly length: number;
+  at(i: number): string;
+}
+
 export interface ReleaseEntry {
-  /** Distinct patterns, each the JSON text of a SchPattern. */
-  patterns: string[];
+  patterns: PatternTexts;
   /** Every diagnostic an assert of a kept phase names, once. */
   diagnostics: SchDiagnostic[];
   phases: Record<string, CachedPhase>;
+}
+
+/** What an update writes: the patterns as plain texts. */
+export interface ReleaseDraft extends Omit<ReleaseEntry, 'patterns'> {
+  patterns: string[];
 }
 
 type ReleaseKey = Pick<RuleSetKey, 'sdkDir' | 'sdkVersion' | 'mode'>;
@@ -111,7 +121,7 @@ function releaseFingerprint(key: ReleaseKey, layout: RuleLayout): string {
 function releasePath(cacheDir: string, key: ReleaseKey, layout: RuleLayout): string {
   const safe = (s: string): string => s.replace(/[^0-9A-Za-z._-]/g, '_');
   const folder = createHash('sha256').update(key.sdkDir).digest('hex').slice(0, 12);
-  return join(cacheDir, `${safe(key.sdkVersion)}-${folder}`, layout, `${key.mode}.rules.json`);
+  return join(cacheDir, `${safe(key.sdkVersion)}-${folder}`, layout, `${key.mode}.rules`);
 }
 
 const isStringArray = (v: unknown): v is string[] =>
@@ -133,20 +143,67 @@ function isCachedPhase(v: unknown, patterns: number): v is CachedPhase {
   );
 }
 
-/** The release's entry, or undefined when absent, stale, foreign or not of this shape. */
+/**
+ * The release's entry, or undefined when absent, stale, foreign or not of this shape. The file is one
+ * line of JSON (fingerprint, phases, diagnostics, the byte range of each pattern) and then the patterns'
+ * texts: a phase decodes only its own patterns, not the release's.
+ */
 export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayout): ReleaseEntry | undefined {
   try {
-    const raw = readFileSync(releasePath(cacheDir, key, layout), 'utf8');
-    const entry = JSON.parse(raw) as { fingerprint?: string } & Partial<ReleaseEntry>;
-    if (entry.fingerprint !== releaseFingerprint(key, layout)) return undefined;
-    const { patterns, diagnostics, phases } = entry;
-    if (!isStringArray(patterns) || !Array.isArray(diagnostics)) return undefined;
-    if (typeof phases !== 'object' || phases === null) return undefined;
-    for (const p of Object.values(phases)) if (!isCachedPhase(p, patterns.length)) return undefined;
-    return { patterns, diagnostics, phases };
+    const buf = readFileSync(releasePath(cacheDir, key, layout));
+    const nl = buf.indexOf(10);
+    if (nl < 0) return undefined;
+    const head = JSON.parse(buf.toString('utf8', 0, nl)) as {
+      fingerprint?: string;
+      ranges?: unknown;
+      diagnostics?: unknown;
+      phases?: unknown;
+    };
+    if (head.fingerprint !== releaseFingerprint(key, layout)) return undefined;
+    const { ranges, diagnostics, phases } = head;
+    const body = nl + 1;
+    if (
+      !Array.isArray(ranges) ||
+      !ranges.every(
+        (r) =>
+          Array.isArray(r) &&
+          Number.isInteger(r[0]) &&
+          Number.isInteger(r[1]) &&
+          r[0] >= 0 &&
+          r[0] <= r[1] &&
+          body + r[1] <= buf.length,
+      )
+    )
+      return undefined;
+    if (!Array.isArray(diagnostics) || typeof phases !== 'object' || phases === null) return undefined;
+    for (const p of Object.values(phases)) if (!isCachedPhase(p, ranges.length)) return undefined;
+    const spans = ranges as [number, number][];
+    return {
+      patterns: {
+        length: spans.length,
+        at: (i) => {
+          const [from, to] = spans[i] as [number, number];
+          return buf.toString('utf8', body + from, body + to);
+        },
+      },
+      diagnostics: diagnostics as SchDiagnostic[],
+      phases: phases as Record<string, CachedPhase>,
+    };
   } catch {
     return undefined;
   }
+}
+
+function releaseText(fingerprint: string, d: ReleaseDraft): Buffer {
+  const bodies = d.patterns.map((t) => Buffer.from(t, 'utf8'));
+  const ranges: [number, number][] = [];
+  let at = 0;
+  for (const b of bodies) {
+    ranges.push([at, at + b.length]);
+    at += b.length;
+  }
+  const head = JSON.stringify({ fingerprint, ranges, diagnostics: d.diagnostics, phases: d.phases });
+  return Buffer.concat([Buffer.from(`${head}\n`, 'utf8'), ...bodies]);
 }
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -160,7 +217,7 @@ export function updateRelease(
   cacheDir: string,
   key: ReleaseKey,
   layout: RuleLayout,
-  update: (now: ReleaseEntry) => ReleaseEntry,
+  update: (now: ReleaseDraft) => ReleaseDraft,
 ): void {
   const path = releasePath(cacheDir, key, layout);
   const lock = `${path}.lock`;
@@ -183,8 +240,11 @@ export function updateRelease(
     }
     const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
     try {
-      const now = readRelease(cacheDir, key, layout) ?? { patterns: [], diagnostics: [], phases: {} };
-      writeFileSync(tmp, JSON.stringify({ fingerprint: releaseFingerprint(key, layout), ...update(now) }));
+      const read = readRelease(cacheDir, key, layout);
+      const now: ReleaseDraft = read
+        ? { ...read, patterns: Array.from({ length: read.patterns.length }, (_, i) => read.patterns.at(i)) }
+        : { patterns: [], diagnostics: [], phases: {} };
+      writeFileSync(tmp, releaseText(releaseFingerprint(key, layout), update(now)));
       renameSync(tmp, path);
     } catch {
       try {
