@@ -120,8 +120,6 @@ export class WorkerPool {
         // Else the first job no busy worker is warm for: two workers should not compile the same phase.
         const busyWarm = [...this.busy.keys()].map((b) => this.warm.get(b));
         at = pickCold(this.queue, busyWarm);
-        // Every queued rule set is warm in a busy worker, with too few notices to share: it waits.
-        if (at < 0) return;
         w = this.idle.pop();
         if (!w) {
           if (this.busy.size >= this.size) return;
@@ -163,13 +161,10 @@ export class WorkerPool {
   }
 }
 
-/** Notices of one rule set that justify a second worker loading it (loading costs several notices). */
-const SHARE_FROM = 4;
-
 /**
  * The job a worker that is warm for nothing queued should take: the first whose rule set no busy
- * worker has loaded; else one of the rule set with the most queued notices, when they are enough to
- * share (SHARE_FROM); else -1: it waits, and no phase is loaded twice for a few notices.
+ * worker has loaded; else the first of the rule set with the most queued notices, where loading it a
+ * second time is shared by the most work. A worker never waits while jobs are queued.
  */
 export function pickCold(
   queue: readonly { affinity: string }[],
@@ -179,8 +174,8 @@ export function pickCold(
   if (cold >= 0 || busyWarm.length === 0) return Math.max(0, cold);
   const counts = new Map<string, number>();
   for (const j of queue) counts.set(j.affinity, (counts.get(j.affinity) ?? 0) + 1);
-  let best = -1;
-  let most = SHARE_FROM - 1;
+  let best = 0;
+  let most = 0;
   for (const [i, j] of queue.entries()) {
     const n = counts.get(j.affinity) ?? 0;
     if (n > most) {
