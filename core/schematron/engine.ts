@@ -1,11 +1,15 @@
-// Compiles one phase of the SDK rules and runs it over notices. A phase is prepared (schema read, every
-// expression parsed) once per SDK folder, version, mode and phase, kept in memory and, with a cache
-// dir, on disk; closures are then built from the prepared form. A run follows Schematron: for each
-// active pattern, each node is handled by the first rule whose context matches it, in document order.
-// Expressions outside the supported subset are named in `notEvaluated`, never skipped silently.
+// Compiles the phases of the SDK rules and runs them over notices. The phases of one release and mode
+// share an ExpressionTable (one Runtime, one closure per distinct expression, one compiled pattern per
+// distinct pattern), so a stage file included by many phases is compiled once per process; a rule is
+// compiled when a phase holding it first runs, an assert when a node first fires it. With a cache dir
+// the release is kept on disk in one file (rule-cache.ts). A run follows Schematron: for each active
+// pattern, each node is handled by the first rule whose context matches it, in document order.
+// Expressions outside the supported subset are named in `notEvaluated`, never skipped silently: the
+// list is found by compiling the whole phase once (when read from the SDK) and kept in the cache.
 // The layout of a release's rules (which phase selects a subtype: none, `16` or `eforms-16`) is read from
-// its files by `ruleLayout`, once per file version, and is part of the disk cache's key.
-// No `vscode` import here.
+// its files by `ruleLayout`, once per file version, and is part of the disk cache's key. This module
+// must never let two phases share a closure whose variables resolve differently (tables are split
+// when global lets disagree). No `vscode` import here.
 
 import { statSync } from 'node:fs';
 import { indexXml, type XmlIndex } from '../notice';

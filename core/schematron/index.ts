@@ -12,7 +12,7 @@
 //   - rule-set.ts    the public shapes: key, options, report, errors;
 //   - engine.ts      runs a phase (first matching rule per pattern) and collects failures;
 //   - report.ts      writes the SVRL report (official locations) and the messages;
-//   - rule-cache.ts  keeps the parsed rules of a phase on disk so that a second start is fast.
+//   - rule-cache.ts  keeps a release's rules on disk (one file per release) so that a second start is fast.
 // Releases differ in how they select a subtype's rules (RuleLayout: no phases up to 1.9, phases named
 // `16` in 1.10, `eforms-16` from 1.11 on): `ruleLayout()` reads it from the release's files once, and
 // `phaseFor()` names the phase to load for a notice subtype, as the reference (Saxon-HE + SchXslt) runs it.

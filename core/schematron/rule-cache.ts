@@ -1,8 +1,11 @@
-// The disk cache of prepared phases: one JSON file per release (SDK version and folder), layout, mode
-// and phase, holding the schema content and every parsed expression, with a fingerprint of the
-// release, its layout, the .sch files (path, size and mtime) and this engine's format, so that rules
-// prepared from different releases or layouts never mix. A stale, foreign or corrupt entry is ignored and rewritten; a write goes to a
-// temporary file renamed into place, so a reader never sees half a file. No `vscode` import here.
+// The disk cache of the rules. Format 6 (the release table, below): one file per release (SDK version and
+// folder), layout and mode. Format 3 (first): one JSON file per phase with every parsed expression,
+// still read and written by the per-phase path (`loadRuleSet(key, { shared: false })`, the bench's
+// "before"). Each carries a fingerprint of the release, its layout, the .sch files (path, size and
+// mtime) and its format, so that rules prepared from different releases or layouts never mix. A stale,
+// foreign or corrupt entry is ignored and rewritten; a write goes to a temporary file renamed into
+// place, so a reader never sees half a file. Never reads outside the cache dir it is given. No `vscode`
+// import here.
 
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
