@@ -24,6 +24,7 @@ import {
   type EngineReport,
   type EngineRun,
   inputFor,
+  LocalSdkValidator,
   cvsPipeline as newCvsPipeline,
   type PreparedNotice,
   prepareNotice,
@@ -180,6 +181,7 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
       download: values.download === true,
       jobs,
       budgetMs: budgetSec * 1000,
+      budgetGiven: values['time-budget'] !== undefined,
     });
     if (typeof outcome === 'string') {
       io.err(`eforms validate: ${outcome}`);
@@ -355,7 +357,7 @@ async function validateLocally(
   files: string[],
   io: CliIo,
   o: Run,
-  l: { sdkDir?: string; download: boolean; jobs: number; budgetMs?: number },
+  l: { sdkDir?: string; download: boolean; jobs: number; budgetMs?: number; budgetGiven?: boolean },
 ): Promise<(FileResult | string)[] | string> {
   const sources: SdkSources = {
     path: l.sdkDir ? resolve(io.cwd, l.sdkDir) : '',
@@ -408,18 +410,24 @@ async function validateLocally(
   if (wanted.size > 0 && sdkFailure.size === wanted.size && distinct.size === 1)
     return [...distinct][0] as string;
 
-  const pool = new WorkerPool(
-    usefulJobs(
-      l.jobs,
-      notices.map((n) => (typeof n === 'string' ? '' : affinityKey(n, o))),
-    ),
-  );
-  const validator = new WorkerValidator(
-    pool,
-    { path: sources.path, cacheRoot: sources.cacheRoot },
-    join(dirname(sources.cacheRoot), 'rules'),
-    l.budgetMs ?? 0,
-  );
+  const ruleCacheDir = join(dirname(sources.cacheRoot), 'rules');
+  const workerSources = { path: sources.path, cacheRoot: sources.cacheRoot };
+  // One notice runs in this thread: a worker would cost its start and a second copy of the rules. Not
+  // with --time-budget given: only a worker can be stopped for real when a run exceeds it.
+  // EFORMS_RULES_PER_PHASE=1 (the bench's side by side): as before, per-phase rules, always in workers.
+  const perPhase = io.env.EFORMS_RULES_PER_PHASE === '1';
+  const pool =
+    files.length > 1 || perPhase || l.budgetGiven
+      ? new WorkerPool(
+          usefulJobs(
+            perPhase ? l.jobs : Math.min(l.jobs, files.length),
+            notices.map((n) => (typeof n === 'string' ? '' : affinityKey(n, o))),
+          ),
+        )
+      : undefined;
+  const validator = pool
+    ? new WorkerValidator(pool, workerSources, ruleCacheDir, l.budgetMs ?? 0)
+    : new LocalSdkValidator({ sources: workerSources, ruleCacheDir });
   const pipeline = new ValidationPipeline(validator, sources.path, 0);
   const results: (FileResult | string)[] = new Array(files.length);
   // Notices that need the same rule set go out together, so each worker compiles as few phases as it can.
@@ -447,7 +455,7 @@ async function validateLocally(
     );
   } finally {
     io.progress?.('');
-    await pool.close();
+    await pool?.close();
   }
   return results;
 }

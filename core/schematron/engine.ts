@@ -1,11 +1,15 @@
-// Compiles one phase of the SDK rules and runs it over notices. A phase is prepared (schema read, every
-// expression parsed) once per SDK folder, version, mode and phase, kept in memory and, with a cache
-// dir, on disk; closures are then built from the prepared form. A run follows Schematron: for each
-// active pattern, each node is handled by the first rule whose context matches it, in document order.
-// Expressions outside the supported subset are named in `notEvaluated`, never skipped silently.
+// Compiles the phases of the SDK rules and runs them over notices. The phases of one release and mode
+// share an ExpressionTable (one Runtime, one closure per distinct expression, one compiled pattern per
+// distinct pattern), so a stage file included by many phases is compiled once per process; a rule is
+// compiled when a phase holding it first runs, an assert when a node first fires it. With a cache dir
+// the release is kept on disk in one file (rule-cache.ts). A run follows Schematron: for each active
+// pattern, each node is handled by the first rule whose context matches it, in document order.
+// Expressions outside the supported subset are named in `notEvaluated`, never skipped silently: the
+// list is found by compiling the whole phase once (when read from the SDK) and kept in the cache.
 // The layout of a release's rules (which phase selects a subtype: none, `16` or `eforms-16`) is read from
-// its files by `ruleLayout`, once per file version, and is part of the disk cache's key.
-// No `vscode` import here.
+// its files by `ruleLayout`, once per file version, and is part of the disk cache's key. This module
+// must never let two phases share a closure whose variables resolve differently (tables are split
+// when global lets disagree). No `vscode` import here.
 
 import { statSync } from 'node:fs';
 import { indexXml, type XmlIndex } from '../notice';
@@ -27,8 +31,9 @@ import {
   XPathSyntaxError,
   XPathUnsupportedError,
 } from '../xpath';
+import { isPattern } from './prepared-shape';
 import { loadMessages, locationOf, messageFor, writeSvrl } from './report';
-import { readPrepared, writePrepared } from './rule-cache';
+import { type ReleaseEntry, readPrepared, readRelease, updateRelease, writePrepared } from './rule-cache';
 import type { CompiledRuleSet, EvaluateOptions, RuleReport, RuleSetKey } from './rule-set';
 import { RuleSetError } from './rule-set';
 import {
@@ -39,7 +44,10 @@ import {
   type SchAssert,
   type SchDiagnostic,
   SchematronReadError,
+  type SchLet,
+  type SchPattern,
   type SchPhase,
+  type SchRule,
   schematronPath,
 } from './schema';
 
@@ -53,55 +61,52 @@ export interface PreparedPhase {
   parsed: Record<string, Parsed>;
 }
 
-function parseAll(schema: SchPhase): PreparedPhase {
+/** The schema of a phase, read from the SDK, with only the diagnostics its asserts name. */
+function prepareSchema(key: RuleSetKey): SchPhase {
+  const schema = readSchematron(key.sdkDir, key.mode, key.phase);
+  const used = new Set<string>();
+  for (const p of schema.patterns)
+    for (const r of p.rules) for (const a of r.asserts) for (const d of a.diagnostics) used.add(d);
+  schema.diagnostics = schema.diagnostics.filter((d) => used.has(d.id));
+  return schema;
+}
+
+/** A phase with every expression parsed (the form the per-phase cache of format 3 kept). */
+export function prepare(key: RuleSetKey): PreparedPhase {
+  const schema = prepareSchema(key);
   const ns = new Map(schema.namespaces);
   const parsed: Record<string, Parsed> = {};
   const add = (src: string, asContext = false): void => {
-    const key = asContext ? `context:${src}` : src;
-    if (key in parsed) return;
-    try {
-      // A pattern that is not absolute matches nodes anywhere, as `//pattern` selects them.
-      const text = asContext && !src.trimStart().startsWith('/') ? `//${src.trim()}` : src;
-      parsed[key] = { ast: parseXPath(text, ns) };
-    } catch (e) {
-      if (!(e instanceof XPathSyntaxError)) throw e;
-      parsed[key] = { error: `cannot parse: ${e.message}` };
-    }
+    const k = asContext ? `context:${src}` : src;
+    if (!(k in parsed)) parsed[k] = parseOne(k, ns);
   };
-  for (const l of schema.lets) add(l.value);
-  for (const p of schema.patterns) {
-    for (const l of p.lets) add(l.value);
+  for (const l of globalLets(schema)) add(l.value);
+  for (const p of schema.patterns)
     for (const r of p.rules) {
       add(r.context, true);
       for (const l of r.lets) add(l.value);
       for (const a of r.asserts) add(a.test);
     }
-  }
   return { schema, parsed };
-}
-
-export function prepare(key: RuleSetKey): PreparedPhase {
-  const schema = readSchematron(key.sdkDir, key.mode, key.phase);
-  // Only the diagnostics the phase's asserts name travel with it.
-  const used = new Set<string>();
-  for (const p of schema.patterns)
-    for (const r of p.rules) for (const a of r.asserts) for (const d of a.diagnostics) used.add(d);
-  schema.diagnostics = schema.diagnostics.filter((d) => used.has(d.id));
-  return parseAll(schema);
 }
 
 interface CAssert {
   def: SchAssert;
+  /** Compiled on the first node that fires the rule; `unsupported` when it cannot be. */
+  compiled: boolean;
   fn?: Compiled;
   unsupported?: string;
-  diags: SchDiagnostic[];
 }
 
 interface CRule {
-  context: string;
+  def: SchRule;
+  /** Context and lets are compiled on the first run of a phase that holds the rule. */
+  compiled: boolean;
   ctx?: Compiled;
   unsupported?: string;
   lets: { slot: number; fn: Compiled }[];
+  /** The rule's scope (its lets' slots): the asserts compiled later see the same variables. */
+  scope?: Scope;
   asserts: CAssert[];
 }
 
@@ -110,118 +115,223 @@ interface CPattern {
   rules: CRule[];
 }
 
+/**
+ * The compiled expressions of one release and mode, shared by every phase whose namespaces and global
+ * lets agree with it: a stage file included by twenty phases is compiled once, not twenty times. A
+ * pattern of the same content is one CPattern whichever phase holds it, so its rules are compiled once
+ * too. Expressions are parsed (or read from the disk cache's text) and compiled on first use.
+ */
+class ExpressionTable {
+  readonly rt = new Runtime();
+  readonly globals = new Map<string, number>();
+  readonly #globalValues = new Map<string, string>();
+  readonly #closures = new Map<string, Compiled>();
+  readonly #parsed = new Map<string, Parsed>();
+  readonly #patterns = new Map<string, CPattern>();
+  readonly ns: Map<string, string>;
+  stamp = 0;
+
+  constructor(readonly namespaces: [string, string][]) {
+    this.ns = new Map(namespaces);
+  }
+
+  /** Whether a phase with these namespaces and global lets can share this table. */
+  accepts(namespaces: [string, string][], lets: SchLet[]): boolean {
+    if (JSON.stringify(namespaces) !== JSON.stringify(this.namespaces)) return false;
+    return lets.every((l) => (this.#globalValues.get(l.name) ?? l.value) === l.value);
+  }
+
+  /** Declares a phase's global lets; each is compiled on its first use. */
+  declare(lets: SchLet[]): void {
+    const rt = this.rt;
+    for (const l of lets) {
+      if (this.globals.has(l.name)) continue;
+      const slot = rt.globalFns.length;
+      this.globals.set(l.name, slot);
+      this.#globalValues.set(l.name, l.value);
+      rt.globalFns.push((c) => {
+        const fn = this.build(l.value, this.scope());
+        rt.globalFns[slot] = typeof fn === 'string' ? broken(l.name, fn) : fn;
+        return (rt.globalFns[slot] as Compiled)(c);
+      });
+    }
+  }
+
+  scope(): Scope {
+    return { globals: this.globals, locals: new Map(), nextSlot: { n: 0 } };
+  }
+
+  parsed(key: string): Parsed {
+    let p = this.#parsed.get(key);
+    if (!p) {
+      p = parseOne(key, this.ns);
+      this.#parsed.set(key, p);
+    }
+    return p;
+  }
+
+  /** Expressions parsed elsewhere (the per-phase cache of format 3). */
+  seed(parsed: Record<string, Parsed>): void {
+    for (const [k, p] of Object.entries(parsed)) this.#parsed.set(k, p);
+  }
+
+  /** A closure for an expression, or why there is none. Without locals in scope it is shared. */
+  build(src: string, scope: Scope, asContext = false): Compiled | string {
+    const k = asContext ? `context:${src}` : src;
+    const reusable = scope.locals.size === 0;
+    const hit = reusable ? this.#closures.get(k) : undefined;
+    if (hit !== undefined) return hit;
+    const p = this.parsed(k);
+    if ('error' in p) return p.error;
+    let out: Compiled | string;
+    try {
+      out = compile(p.ast, this.rt, scope);
+    } catch (e) {
+      // A tree that cannot compile (a damaged cache entry) is "not evaluated", never a crash.
+      return e instanceof XPathUnsupportedError
+        ? e.message
+        : `the expression tree is malformed (${String((e as Error)?.message ?? e).slice(0, 200)})`;
+    }
+    // Nor is a tree that compiles to nothing ever skipped silently.
+    if (typeof out !== 'function') return 'the expression tree is malformed';
+    // Only a closure is shared: a failure may name a variable another phase declares.
+    if (reusable) this.#closures.set(k, out);
+    return out;
+  }
+
+  /** The pattern of this content, the same object for every phase that holds it. */
+  pattern(p: SchPattern, text = JSON.stringify(p)): CPattern {
+    let cp = this.#patterns.get(text);
+    if (!cp) {
+      cp = {
+        id: p.id,
+        rules: p.rules.map((r) => ({
+          def: r,
+          compiled: false,
+          lets: [],
+          asserts: r.asserts.map((a) => ({ def: a, compiled: false })),
+        })),
+      };
+      this.#patterns.set(text, cp);
+    }
+    return cp;
+  }
+
+  compileRule(r: CRule): void {
+    if (r.compiled) return;
+    r.compiled = true;
+    const scope = this.scope();
+    const ctx = this.build(r.def.context, scope, true);
+    let unsupported = typeof ctx === 'string' ? ctx : undefined;
+    for (const l of r.def.lets) {
+      const fn = this.build(l.value, scope);
+      if (typeof fn === 'string') unsupported ??= `$${l.name}: ${fn}`;
+      else {
+        const slot = scope.nextSlot.n++;
+        scope.locals.set(l.name, slot);
+        r.lets.push({ slot, fn });
+      }
+    }
+    if (typeof ctx !== 'string') r.ctx = ctx;
+    if (unsupported) r.unsupported = unsupported;
+    r.scope = scope;
+  }
+
+  compileAssert(r: CRule, a: CAssert): void {
+    if (a.compiled) return;
+    a.compiled = true;
+    this.compileRule(r);
+    const fn = this.build(a.def.test, r.scope as Scope);
+    if (typeof fn === 'string') a.unsupported = fn;
+    else a.fn = fn;
+  }
+}
+
+function broken(name: string, why: string): Compiled {
+  return () => {
+    throw new XPathUnsupportedError(`$${name}: ${why}`);
+  };
+}
+
+function parseOne(key: string, ns: Map<string, string>): Parsed {
+  const asContext = key.startsWith('context:');
+  const src = asContext ? key.slice('context:'.length) : key;
+  try {
+    // A pattern that is not absolute matches nodes anywhere, as `//pattern` selects them.
+    const text = asContext && !src.trimStart().startsWith('/') ? `//${src.trim()}` : src;
+    return { ast: parseXPath(text, ns) };
+  } catch (e) {
+    if (!(e instanceof XPathSyntaxError)) throw e;
+    return { error: `cannot parse: ${e.message}` };
+  }
+}
+
+/** The global lets of a phase: the schema's and its patterns' (the skeleton makes them top-level). */
+function globalLets(schema: SchPhase): SchLet[] {
+  return [...schema.lets, ...schema.patterns.flatMap((p) => p.lets)];
+}
+
+/**
+ * Rules and asserts that cannot be compiled, in the order of the phase (an assert's own failure, then,
+ * for a rule whose context or lets fail, each of its asserts): the same for every notice. Compiles
+ * every rule and assert of the phase, so it runs once per phase and release, and the disk cache keeps it.
+ */
+function staticFailures(table: ExpressionTable, patterns: CPattern[]): NotEvaluated[] {
+  const out: NotEvaluated[] = [];
+  for (const p of patterns)
+    for (const r of p.rules) {
+      for (const a of r.asserts) {
+        table.compileAssert(r, a);
+        if (a.unsupported) out.push({ ruleId: a.def.id, reason: a.unsupported });
+      }
+      if (r.unsupported)
+        for (const a of r.asserts) out.push({ ruleId: a.def.id, reason: `rule context: ${r.unsupported}` });
+    }
+  return out;
+}
+
+type NotEvaluated = { ruleId: string; reason: string };
+
 class RuleSet implements CompiledRuleSet {
   readonly layout: RuleLayout;
   readonly ruleCount: number;
   readonly assertCount: number;
-  readonly #rt = new Runtime();
-  readonly #patterns: CPattern[] = [];
+  readonly #patterns: CPattern[];
   readonly #prefixes = new Map<string, string>();
-  #stamp = 0;
+  readonly #diagById: Map<string, SchDiagnostic>;
   /** Rules and asserts that cannot be compiled: the same for every notice. */
-  readonly #staticNotEvaluated: { ruleId: string; reason: string }[] = [];
+  readonly #staticNotEvaluated: NotEvaluated[];
 
   constructor(
     readonly key: RuleSetKey,
     readonly source: 'sdk' | 'cache',
-    private readonly prepared: PreparedPhase,
+    private readonly schema: SchPhase,
+    private readonly table: ExpressionTable,
+    /** Known when the phase comes from the disk cache; else found by compiling the whole phase. */
+    notEvaluated?: NotEvaluated[],
+    patternTexts?: string[],
   ) {
-    const { schema, parsed } = prepared;
     this.layout = layoutOfPhases(schema.phases);
     for (const [prefix, uri] of schema.namespaces)
       if (!this.#prefixes.has(uri)) this.#prefixes.set(uri, prefix);
-    const rt = this.#rt;
-    const globals = new Map<string, number>();
-    const scopeOf = (): Scope => ({ globals, locals: new Map(), nextSlot: { n: 0 } });
-    // The same test text recurs across rules (`count(cbc:ID) > 0`); without rule-level variables in
-    // scope its closure is the same, so it is built once.
-    const shared = new Map<string, Compiled | string>();
-    const build = (src: string, scope: Scope, asContext = false): Compiled | string => {
-      const k = asContext ? `context:${src}` : src;
-      const reusable = scope.locals.size === 0;
-      const hit = reusable ? shared.get(k) : undefined;
-      if (hit !== undefined) return hit;
-      const p = parsed[k];
-      if (!p) return 'not prepared';
-      let out: Compiled | string;
-      if ('error' in p) out = p.error;
-      else {
-        try {
-          out = compile(p.ast, rt, scope);
-        } catch (e) {
-          // A tree that cannot compile (a damaged cache entry) is "not evaluated", never a crash.
-          out =
-            e instanceof XPathUnsupportedError
-              ? e.message
-              : `the expression tree is malformed (${String((e as Error)?.message ?? e).slice(0, 200)})`;
-        }
-        // Nor is a tree that compiles to nothing ever skipped silently.
-        if (typeof out !== 'function' && typeof out !== 'string') out = 'the expression tree is malformed';
-      }
-      if (reusable) shared.set(k, out);
-      return out;
-    };
-    const broken =
-      (name: string, why: string): Compiled =>
-      () => {
-        throw new XPathUnsupportedError(`$${name}: ${why}`);
-      };
-    // Schema and pattern lets are global (the Schematron skeleton makes them top-level variables).
-    const allLets = [...schema.lets, ...schema.patterns.flatMap((p) => p.lets)];
-    for (const l of allLets) {
-      globals.set(l.name, rt.globalFns.length);
-      rt.globalFns.push(broken(l.name, 'not compiled yet'));
-    }
-    for (const l of allLets) {
-      const fn = build(l.value, scopeOf());
-      rt.globalFns[globals.get(l.name) as number] = typeof fn === 'string' ? broken(l.name, fn) : fn;
-    }
-    const diagById = new Map(schema.diagnostics.map((d) => [d.id, d]));
+    table.declare(globalLets(schema));
+    this.#patterns = schema.patterns.map((p, i) => table.pattern(p, patternTexts?.[i]));
+    this.#diagById = new Map(schema.diagnostics.map((d) => [d.id, d]));
+    this.#staticNotEvaluated = notEvaluated ?? staticFailures(table, this.#patterns);
     let rules = 0;
     let asserts = 0;
-    for (const p of schema.patterns) {
-      const cp: CPattern = { id: p.id, rules: [] };
+    for (const p of schema.patterns)
       for (const r of p.rules) {
         rules++;
-        const scope = scopeOf();
-        const ctx = build(r.context, scope, true);
-        const lets: { slot: number; fn: Compiled }[] = [];
-        let unsupported = typeof ctx === 'string' ? ctx : undefined;
-        for (const l of r.lets) {
-          const fn = build(l.value, scope);
-          if (typeof fn === 'string') unsupported ??= `$${l.name}: ${fn}`;
-          else {
-            const slot = scope.nextSlot.n++;
-            scope.locals.set(l.name, slot);
-            lets.push({ slot, fn });
-          }
-        }
-        const cr: CRule = { context: r.context, lets, asserts: [] };
-        if (typeof ctx !== 'string') cr.ctx = ctx;
-        if (unsupported) cr.unsupported = unsupported;
-        for (const a of r.asserts) {
-          asserts++;
-          const fn = build(a.test, scope);
-          const diags = a.diagnostics
-            .map((d) => diagById.get(d))
-            .filter((d): d is SchDiagnostic => d !== undefined);
-          const ca: CAssert = { def: a, diags };
-          if (typeof fn === 'string') {
-            ca.unsupported = fn;
-            this.#staticNotEvaluated.push({ ruleId: a.id, reason: fn });
-          } else ca.fn = fn;
-          cr.asserts.push(ca);
-        }
-        if (cr.unsupported) {
-          for (const a of r.asserts)
-            this.#staticNotEvaluated.push({ ruleId: a.id, reason: `rule context: ${cr.unsupported}` });
-        }
-        cp.rules.push(cr);
+        asserts += r.asserts.length;
       }
-      this.#patterns.push(cp);
-    }
     this.ruleCount = rules;
     this.assertCount = asserts;
+  }
+
+  /** What the disk cache keeps of this phase besides its patterns and expressions. */
+  get staticNotEvaluated(): NotEvaluated[] {
+    return this.#staticNotEvaluated;
   }
 
   evaluate(notice: string | XmlIndex, opts: EvaluateOptions = {}): RuleReport {
@@ -230,7 +340,8 @@ class RuleSet implements CompiledRuleSet {
         ? indexXml(notice.charCodeAt(0) === 0xfeff ? notice.slice(1) : notice)
         : notice;
     const doc = new XDocument(index);
-    const rt = this.#rt;
+    const table = this.table;
+    const rt = table.rt;
     // current-dateTime() is `now`; current-date() is `today`, else the date of `now` in its time zone.
     const nowText = opts.now ?? (opts.today === undefined ? new Date().toISOString() : undefined);
     const now = nowText === undefined ? undefined : parseDateTime(nowText);
@@ -251,8 +362,9 @@ class RuleSet implements CompiledRuleSet {
       }
       const fired: { node: XNode; rule: CRule }[] = [];
       // A node is claimed by the first rule of the pattern that selects it: marked with this stamp.
-      const stamp = ++this.#stamp;
+      const stamp = ++table.stamp;
       for (const r of p.rules) {
+        table.compileRule(r);
         if (!r.ctx || r.unsupported) continue;
         let nodes: unknown[];
         try {
@@ -291,6 +403,7 @@ class RuleSet implements CompiledRuleSet {
           }
         }
         for (const a of rule.asserts) {
+          table.compileAssert(rule, a);
           if (!a.fn) continue;
           if (letsFailed) {
             notEvaluated.push({ ruleId: a.def.id, reason: letsFailed });
@@ -308,14 +421,17 @@ class RuleSet implements CompiledRuleSet {
             continue;
           }
           if (ok === (a.def.kind === 'assert')) continue;
+          const diags = a.def.diagnostics
+            .map((d) => this.#diagById.get(d))
+            .filter((d): d is SchDiagnostic => d !== undefined);
           const f: SvrlAssertion = {
             kind: a.def.kind === 'assert' ? 'failed-assert' : 'successful-report',
             id: a.def.id,
             location: locationOf(node, this.#prefixes),
             role: a.def.role,
             test: a.def.test,
-            text: messageFor(a.def, a.diags, messages),
-            diagnosticReferences: a.diags.map((d) => ({ diagnostic: d.id, see: d.see, path: d.text })),
+            text: messageFor(a.def, diags, messages),
+            diagnosticReferences: diags.map((d) => ({ diagnostic: d.id, see: d.see, path: d.text })),
           };
           if (a.def.flag !== undefined) f.flag = a.def.flag;
           // The node itself travels with the failure: the mapping places it without reading location back.
@@ -328,7 +444,7 @@ class RuleSet implements CompiledRuleSet {
       perPattern.push({ id: p.id, failures: pf });
       if (cancelled) break;
     }
-    const { schema } = this.prepared;
+    const { schema } = this;
     const svrl = writeSvrl(
       {
         title: schema.title,
@@ -403,29 +519,139 @@ export function ruleLayout(
   }
 }
 
-/** A rule set from a prepared phase as the cache holds it (tests of damaged entries). */
+/** A rule set from a prepared phase as the per-phase cache holds it (tests of damaged entries). */
 export function compilePrepared(key: RuleSetKey, prepared: PreparedPhase): CompiledRuleSet {
-  return new RuleSet(key, 'cache', prepared);
+  const table = new ExpressionTable(prepared.schema.namespaces);
+  table.seed(prepared.parsed);
+  return new RuleSet(key, 'cache', prepared.schema, table);
 }
 
-/** Builds the rule set synchronously: from the disk cache when it holds this phase, else from the SDK. */
-export function loadRuleSetSync(key: RuleSetKey, opts: { cacheDir?: string } = {}): CompiledRuleSet {
+/** What a process keeps of one release and mode: the disk cache's entry and the shared tables. */
+interface ReleaseState {
+  entry?: ReleaseEntry;
+  tables: ExpressionTable[];
+  /** Patterns read from the entry, by their text: one object (and one CPattern) per content. */
+  patterns: Map<string, SchPattern>;
+}
+
+const releases = new Map<string, ReleaseState>();
+
+function tableFor(st: ReleaseState, schema: SchPhase): ExpressionTable {
+  const lets = globalLets(schema);
+  let t = st.tables.find((x) => x.accepts(schema.namespaces, lets));
+  if (!t) {
+    t = new ExpressionTable(schema.namespaces);
+    st.tables.push(t);
+  }
+  return t;
+}
+
+export interface LoadOptions {
+  cacheDir?: string;
+  /**
+   * false: compile the phase on its own, with no expression shared with another phase (how every phase
+   * was compiled before the release table; tests compare the two).
+   */
+  shared?: boolean;
+}
+
+/**
+ * Builds the rule set synchronously: from the disk cache when it holds this phase, else from the SDK.
+ * Phases of one release and mode share their compiled expressions (ExpressionTable); a phase from the
+ * cache compiles each rule when it first runs and each assert when it first fires.
+ */
+export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): CompiledRuleSet {
   try {
     // The layout is part of the cache key: rules prepared for another layout (another release in the
     // same place, an upgraded folder) are never read back.
     const layout = opts.cacheDir ? ruleLayout(key.sdkDir, key.mode).layout : undefined;
-    const cached = opts.cacheDir && layout ? readPrepared(opts.cacheDir, key, layout) : undefined;
-    if (cached && layoutOfPhases(cached.schema.phases) === layout) return new RuleSet(key, 'cache', cached);
-    const prepared = prepare(key);
-    if (opts.cacheDir && layout) writePrepared(opts.cacheDir, key, layout, prepared);
-    return new RuleSet(key, 'sdk', prepared);
+    if (opts.shared === false) {
+      // As before the release table: a per-phase cache file of every parse, every closure built at load.
+      const hit = opts.cacheDir && layout ? readPrepared(opts.cacheDir, key, layout) : undefined;
+      const prepared = hit && layoutOfPhases(hit.schema.phases) === layout ? hit : prepare(key);
+      if (!hit && opts.cacheDir && layout) writePrepared(opts.cacheDir, key, layout, prepared);
+      const table = new ExpressionTable(prepared.schema.namespaces);
+      table.seed(prepared.parsed);
+      return new RuleSet(key, hit ? 'cache' : 'sdk', prepared.schema, table);
+    }
+    const id = JSON.stringify([key.sdkDir, key.sdkVersion, key.mode, opts.cacheDir ?? '', layout ?? '']);
+    let st = releases.get(id);
+    if (!st) {
+      const entry = opts.cacheDir && layout ? readRelease(opts.cacheDir, key, layout) : undefined;
+      st = { entry, tables: [], patterns: new Map() };
+      releases.set(id, st);
+    }
+    let cached = st.entry?.phases[key.phase];
+    if (!cached && opts.cacheDir && layout) {
+      // Another process (a second worker) may have added the phase since this one read the file.
+      const fresh = readRelease(opts.cacheDir, key, layout);
+      if (fresh?.phases[key.phase]) {
+        st.entry = fresh;
+        cached = fresh.phases[key.phase];
+      }
+    }
+    const entry = st.entry;
+    if (entry && cached && layoutOfPhases(cached.phases) === layout) {
+      const texts = cached.patterns.map((i) => entry.patterns.at(i));
+      const patterns = texts.map((t) => {
+        let p = st.patterns.get(t);
+        if (!p) {
+          // The entry is untrusted input: a pattern that is not JSON, or not of a pattern's shape, makes
+          // the whole entry be rebuilt from the SDK below (and rewritten).
+          try {
+            const v: unknown = JSON.parse(t);
+            if (!isPattern(v)) return undefined;
+            p = v as SchPattern;
+          } catch {
+            return undefined;
+          }
+          st.patterns.set(t, p);
+        }
+        return p;
+      });
+      if (patterns.every((p) => p !== undefined)) {
+        const { patterns: _p, notEvaluated, ...rest } = cached;
+        const schema: SchPhase = { ...rest, patterns, diagnostics: entry.diagnostics };
+        return new RuleSet(key, 'cache', schema, tableFor(st, schema), notEvaluated, texts);
+      }
+      st.entry = undefined;
+    }
+    const schema = prepareSchema(key);
+    const table = tableFor(st, schema);
+    const texts = schema.patterns.map((p) => JSON.stringify(p));
+    const rs = new RuleSet(key, 'sdk', schema, table, undefined, texts);
+    if (opts.cacheDir && layout)
+      updateRelease(opts.cacheDir, key, layout, (now) => {
+        const at = new Map(now.patterns.map((t, i) => [t, i]));
+        const refs = texts.map((t) => {
+          let i = at.get(t);
+          if (i === undefined) {
+            i = now.patterns.push(t) - 1;
+            at.set(t, i);
+          }
+          return i;
+        });
+        const known = new Set(now.diagnostics.map((d) => d.id));
+        for (const d of schema.diagnostics) if (!known.has(d.id)) now.diagnostics.push(d);
+        const { patterns: _p, diagnostics: _d, ...rest } = schema;
+        now.phases[key.phase] = { ...rest, patterns: refs, notEvaluated: rs.staticNotEvaluated };
+        return now;
+      });
+    return rs;
   } catch (e) {
     return toRuleSetError(e, key);
   }
 }
 
-export function loadCompiledRuleSet(key: RuleSetKey, opts: { cacheDir?: string }): Promise<CompiledRuleSet> {
-  const id = JSON.stringify([key.sdkDir, key.sdkVersion, key.phase, key.mode, opts.cacheDir ?? '']);
+export function loadCompiledRuleSet(key: RuleSetKey, opts: LoadOptions): Promise<CompiledRuleSet> {
+  const id = JSON.stringify([
+    key.sdkDir,
+    key.sdkVersion,
+    key.phase,
+    key.mode,
+    opts.cacheDir ?? '',
+    opts.shared ?? true,
+  ]);
   let hit = memory.get(id);
   if (!hit) {
     hit = new Promise<CompiledRuleSet>((resolve) => resolve(loadRuleSetSync(key, opts)));
@@ -440,4 +666,5 @@ export function loadCompiledRuleSet(key: RuleSetKey, opts: { cacheDir?: string }
 export function clearRuleSetMemory(): void {
   memory.clear();
   layouts.clear();
+  releases.clear();
 }

@@ -12,7 +12,7 @@
 //   - rule-set.ts    the public shapes: key, options, report, errors;
 //   - engine.ts      runs a phase (first matching rule per pattern) and collects failures;
 //   - report.ts      writes the SVRL report (official locations) and the messages;
-//   - rule-cache.ts  keeps the parsed rules of a phase on disk so that a second start is fast.
+//   - rule-cache.ts  keeps a release's rules on disk (one file per release) so that a second start is fast.
 // Releases differ in how they select a subtype's rules (RuleLayout: no phases up to 1.9, phases named
 // `16` in 1.10, `eforms-16` from 1.11 on): `ruleLayout()` reads it from the release's files once, and
 // `phaseFor()` names the phase to load for a notice subtype, as the reference (Saxon-HE + SchXslt) runs it.
@@ -20,10 +20,10 @@
 // and every report names its rule in `notEvaluated` (and in a comment of the SVRL) and counts it.
 // No `vscode` import here; the only I/O is reading the SDK folder and the cache the caller names.
 
-import { loadCompiledRuleSet, ruleLayout } from './engine';
+import { type LoadOptions, loadCompiledRuleSet, ruleLayout } from './engine';
 import { type CompiledRuleSet, phaseForSubType, type RuleLayout, type RuleSetKey } from './rule-set';
 
-export { ruleLayout } from './engine';
+export { type LoadOptions, ruleLayout } from './engine';
 
 export {
   type CompiledRuleSet,
@@ -41,7 +41,7 @@ export {
  * with `cacheDir`, the parsed rules are also kept on disk so that a second process starts fast.
  * Rejects with a RuleSetError when the SDK folder has no rules or no such phase.
  */
-export function loadRuleSet(key: RuleSetKey, opts: { cacheDir?: string } = {}): Promise<CompiledRuleSet> {
+export function loadRuleSet(key: RuleSetKey, opts: LoadOptions = {}): Promise<CompiledRuleSet> {
   return loadCompiledRuleSet(key, opts);
 }
 

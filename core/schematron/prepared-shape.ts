@@ -55,11 +55,13 @@ function isRule(v: unknown): boolean {
   return isObj(v) && isStr(v.context) && isArrayOf(v.lets, isLet) && isArrayOf(v.asserts, isAssert);
 }
 
-function isPattern(v: unknown): boolean {
+/** A Schematron pattern as the caches hold it (lets, rules, asserts: every field of its type). */
+export function isPattern(v: unknown): boolean {
   return isObj(v) && isStr(v.id) && isArrayOf(v.lets, isLet) && isArrayOf(v.rules, isRule);
 }
 
-function isDiagnostic(v: unknown): boolean {
+/** A Schematron diagnostic as the caches hold it. */
+export function isDiagnostic(v: unknown): boolean {
   return isObj(v) && isStr(v.id) && isStr(v.see) && isStr(v.text);
 }
 

@@ -1,20 +1,23 @@
-// The disk cache of prepared phases: one JSON file per release (SDK version and folder), layout, mode
-// and phase, holding the schema content and every parsed expression, with a fingerprint of the
-// release, its layout, the .sch files (path, size and mtime) and this engine's format, so that rules
-// prepared from different releases or layouts never mix. A stale, foreign or corrupt entry is ignored
-// and rewritten; a write goes to a temporary file renamed into place, so a reader never sees half a
-// file. An entry is untrusted input: it is read only when it is a regular file under the cap of the
-// limits table (never a FIFO or a link to a device), and used only when its digest and its whole shape
-// check (prepared-shape.ts). No `vscode` import here.
+// The disk cache of the rules. Format 7 (the release table, below): one file per release (SDK version and
+// folder), layout and mode. Format 3 (first): one JSON file per phase with every parsed expression,
+// still read and written by the per-phase path (`loadRuleSet(key, { shared: false })`, the bench's
+// "before"). Each carries a fingerprint of the release, its layout, the .sch files (path, size and
+// mtime) and its format, so that rules prepared from different releases or layouts never mix. A stale,
+// foreign or corrupt entry is ignored and rewritten; a write goes to a temporary file renamed into
+// place, so a reader never sees half a file. Never reads outside the cache dir it is given. An entry is
+// untrusted input: it is read only when it is a regular file under the cap of the limits table (never a
+// FIFO or a link to a device), and used only when its shape checks (a per-phase entry: its digest and
+// prepared-shape.ts; a release entry: its header's shape and every byte range). No `vscode` import here.
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INPUT_LIMITS } from '../notice';
 import { readRegularFileBytes } from '../sdk';
 import type { PreparedPhase } from './engine';
-import { isPreparedPhase } from './prepared-shape';
+import { isDiagnostic, isPreparedPhase } from './prepared-shape';
 import type { RuleLayout, RuleSetKey } from './rule-set';
+import type { SchDiagnostic, SchPhase } from './schema';
 import { schematronFiles } from './schema';
 
 /** Bumped whenever the prepared form or the parser's output changes. */
@@ -89,5 +92,223 @@ export function writePrepared(
     } catch {
       // nothing was written
     }
+  }
+}
+
+// Format 5: one file per release (SDK version and folder), layout and mode, shared by its phases. The
+// stage files recur across phases, so a pattern is kept once (as its JSON text) and a phase is a list of
+// references into them; diagnostics are kept once by id. Expressions are kept as text only: parsing one
+// costs about what reading its tree back would, and only the rules a notice reaches are parsed. A
+// phase also keeps the rules and asserts that cannot be compiled, so that a start from the cache need
+// not compile every rule to name them. Writers of one file take turns (a lock directory), each adding
+// its phases to what is there, so that two workers filling the cache at once both keep theirs.
+
+const RELEASE_FORMAT = 7;
+
+/** A phase in the release file: the SchPhase with its patterns as indexes into `patterns`. */
+export interface CachedPhase extends Omit<SchPhase, 'patterns' | 'diagnostics'> {
+  patterns: number[];
+  notEvaluated: { ruleId: string; reason: string }[];
+}
+
+/** The release's distinct patterns, each the JSON text of a SchPattern, decoded only when asked for. */
+export interface PatternTexts {
+  readonly length: number;
+  at(i: number): string;
+}
+
+export interface ReleaseEntry {
+  patterns: PatternTexts;
+  /** Every diagnostic an assert of a kept phase names, once. */
+  diagnostics: SchDiagnostic[];
+  phases: Record<string, CachedPhase>;
+}
+
+/** What an update writes: the patterns as plain texts. */
+export interface ReleaseDraft extends Omit<ReleaseEntry, 'patterns'> {
+  patterns: string[];
+}
+
+type ReleaseKey = Pick<RuleSetKey, 'sdkDir' | 'sdkVersion' | 'mode'>;
+
+function releaseFingerprint(key: ReleaseKey, layout: RuleLayout): string {
+  const h = createHash('sha256');
+  h.update(`${RELEASE_FORMAT}\u0000${key.sdkDir}\u0000${key.sdkVersion}\u0000${layout}\u0000${key.mode}`);
+  for (const f of schematronFiles(key.sdkDir, key.mode)) {
+    const s = statSync(f);
+    h.update(`\u0000${f}\u0000${s.size}\u0000${s.mtimeMs}`);
+  }
+  return h.digest('hex');
+}
+
+function releasePath(cacheDir: string, key: ReleaseKey, layout: RuleLayout): string {
+  const safe = (s: string): string => s.replace(/[^0-9A-Za-z._-]/g, '_');
+  const folder = createHash('sha256').update(key.sdkDir).digest('hex').slice(0, 12);
+  return join(cacheDir, `${safe(key.sdkVersion)}-${folder}`, layout, `${key.mode}.rules`);
+}
+
+const isStringArray = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+function isCachedPhase(v: unknown, patterns: number): v is CachedPhase {
+  const p = v as CachedPhase;
+  return (
+    typeof p === 'object' &&
+    p !== null &&
+    typeof p.title === 'string' &&
+    typeof p.phase === 'string' &&
+    Array.isArray(p.namespaces) &&
+    Array.isArray(p.lets) &&
+    isStringArray(p.phases) &&
+    Array.isArray(p.notEvaluated) &&
+    Array.isArray(p.patterns) &&
+    p.patterns.every((i) => Number.isInteger(i) && i >= 0 && i < patterns)
+  );
+}
+
+/**
+ * The release's entry, or undefined when absent, stale, foreign or not of this shape. The file is one
+ * line of JSON (fingerprint, phases, diagnostics, the byte range of each pattern) and then the patterns'
+ * texts: a phase decodes only its own patterns, not the release's.
+ */
+export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayout): ReleaseEntry | undefined {
+  try {
+    const buf = readRegularFileBytes(
+      releasePath(cacheDir, key, layout),
+      INPUT_LIMITS.ruleCacheBytes.max,
+      'rule cache entry',
+    );
+    const nl = buf.indexOf(10);
+    if (nl < 0) return undefined;
+    const head = JSON.parse(buf.toString('utf8', 0, nl)) as {
+      fingerprint?: string;
+      digest?: unknown;
+      ranges?: unknown;
+      diagnostics?: unknown;
+      phases?: unknown;
+    };
+    if (head.fingerprint !== releaseFingerprint(key, layout)) return undefined;
+    if (head.digest !== releaseDigest(head, buf.subarray(nl + 1))) return undefined;
+    const { ranges, diagnostics, phases } = head;
+    const body = nl + 1;
+    if (
+      !Array.isArray(ranges) ||
+      !ranges.every(
+        (r) =>
+          Array.isArray(r) &&
+          Number.isInteger(r[0]) &&
+          Number.isInteger(r[1]) &&
+          r[0] >= 0 &&
+          r[0] <= r[1] &&
+          body + r[1] <= buf.length,
+      )
+    )
+      return undefined;
+    if (!Array.isArray(diagnostics) || !diagnostics.every(isDiagnostic)) return undefined;
+    if (typeof phases !== 'object' || phases === null) return undefined;
+    for (const p of Object.values(phases)) if (!isCachedPhase(p, ranges.length)) return undefined;
+    const spans = ranges as [number, number][];
+    return {
+      patterns: {
+        length: spans.length,
+        at: (i) => {
+          const [from, to] = spans[i] as [number, number];
+          return buf.toString('utf8', body + from, body + to);
+        },
+      },
+      diagnostics: diagnostics as SchDiagnostic[],
+      phases: phases as Record<string, CachedPhase>,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The sha256 of what a release file says (its header without the fingerprint, then the pattern texts):
+ * a byte changed anywhere (a namespace prefix, a let, a phase's list) no longer matches, and the release
+ * is rebuilt from the SDK instead of running rules that would silently find nothing.
+ */
+function releaseDigest(
+  content: { ranges?: unknown; diagnostics?: unknown; phases?: unknown },
+  body: Buffer,
+): string {
+  return createHash('sha256')
+    .update(
+      JSON.stringify({ ranges: content.ranges, diagnostics: content.diagnostics, phases: content.phases }),
+    )
+    .update('\n')
+    .update(body)
+    .digest('hex');
+}
+
+function releaseText(fingerprint: string, d: ReleaseDraft): Buffer {
+  const bodies = d.patterns.map((t) => Buffer.from(t, 'utf8'));
+  const ranges: [number, number][] = [];
+  let at = 0;
+  for (const b of bodies) {
+    ranges.push([at, at + b.length]);
+    at += b.length;
+  }
+  const content = { ranges, diagnostics: d.diagnostics, phases: d.phases };
+  const body = Buffer.concat(bodies);
+  const head = JSON.stringify({ fingerprint, digest: releaseDigest(content, body), ...content });
+  return Buffer.concat([Buffer.from(`${head}\n`, 'utf8'), body]);
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Adds to the release's file under its lock: `update` gets what the file holds now (or an empty entry)
+ * and returns what to write. A lock left by a killed process is taken over after a minute; a lock
+ * not obtained within a few seconds skips the write (the next start only loses speed).
+ */
+export function updateRelease(
+  cacheDir: string,
+  key: ReleaseKey,
+  layout: RuleLayout,
+  update: (now: ReleaseDraft) => ReleaseDraft,
+): void {
+  const path = releasePath(cacheDir, key, layout);
+  const lock = `${path}.lock`;
+  try {
+    mkdirSync(join(path, '..'), { recursive: true });
+  } catch {
+    return;
+  }
+  for (let attempt = 0; attempt < 200; attempt++) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 60_000) rmdirSync(lock);
+      } catch {
+        // taken or released meanwhile
+      }
+      Atomics.wait(pause, 0, 0, 25);
+      continue;
+    }
+    const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+    try {
+      const read = readRelease(cacheDir, key, layout);
+      const now: ReleaseDraft = read
+        ? { ...read, patterns: Array.from({ length: read.patterns.length }, (_, i) => read.patterns.at(i)) }
+        : { patterns: [], diagnostics: [], phases: {} };
+      writeFileSync(tmp, releaseText(releaseFingerprint(key, layout), update(now)));
+      renameSync(tmp, path);
+    } catch {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // nothing was written
+      }
+    } finally {
+      try {
+        rmdirSync(lock);
+      } catch {
+        // removed by a process that judged it stale
+      }
+    }
+    return;
   }
 }

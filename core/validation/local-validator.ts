@@ -19,6 +19,11 @@ export interface LocalValidatorOptions {
   sources: SdkSources;
   /** Where compiled rules are kept on disk between processes; absent: memory only. */
   ruleCacheDir?: string;
+  /**
+   * Compile each phase on its own, with a per-phase disk cache, as before the release table
+   * (EFORMS_RULES_PER_PHASE=1: the bench runs both side by side). Default: phases share a release table.
+   */
+  perPhaseRules?: boolean;
 }
 
 export class LocalSdkValidator implements Validator {
@@ -65,7 +70,7 @@ export class LocalSdkValidator implements Validator {
       const id = JSON.stringify(key);
       let rules = this.ruleSets.get(id);
       if (!rules) {
-        rules = loadRuleSet(key, { cacheDir: this.o.ruleCacheDir });
+        rules = loadRuleSet(key, { cacheDir: this.o.ruleCacheDir, shared: !this.o.perPhaseRules });
         this.ruleSets.set(id, rules);
         rules.catch(() => this.ruleSets.delete(id));
       }

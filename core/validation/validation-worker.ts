@@ -22,7 +22,11 @@ async function run(job: JobMessage): Promise<ResultMessage> {
     const id = JSON.stringify([job.sources, job.ruleCacheDir]);
     let v = validators.get(id);
     if (!v) {
-      v = new LocalSdkValidator({ sources: job.sources, ruleCacheDir: job.ruleCacheDir });
+      v = new LocalSdkValidator({
+        sources: job.sources,
+        ruleCacheDir: job.ruleCacheDir,
+        perPhaseRules: process.env.EFORMS_RULES_PER_PHASE === '1',
+      });
       validators.set(id, v);
     }
     const index = indexXml(job.text);

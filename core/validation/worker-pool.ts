@@ -215,10 +215,7 @@ export class WorkerPool {
       if (!w) {
         // Else the first job no busy worker is warm for: two workers should not compile the same phase.
         const busyWarm = [...this.busy.keys()].map((b) => this.warm.get(b));
-        at = Math.max(
-          0,
-          this.queue.findIndex((j) => !busyWarm.some((set) => set?.has(j.affinity))),
-        );
+        at = pickCold(this.queue, busyWarm);
         w = this.idle.pop();
         if (!w) {
           if (this.busy.size >= this.size && (this.spares === 0 || !this.spareDue())) return;
@@ -288,6 +285,31 @@ export class WorkerPool {
 
 function clearTimers(job: Job): void {
   for (const t of job.timers.splice(0)) clearTimeout(t);
+}
+
+/**
+ * The job a worker that is warm for nothing queued should take: the first whose rule set no busy
+ * worker has loaded; else the first of the rule set with the most queued notices, where loading it a
+ * second time is shared by the most work. A worker never waits while jobs are queued.
+ */
+export function pickCold(
+  queue: readonly { affinity: string }[],
+  busyWarm: readonly (ReadonlySet<string> | undefined)[],
+): number {
+  const cold = queue.findIndex((j) => !busyWarm.some((set) => set?.has(j.affinity)));
+  if (cold >= 0 || busyWarm.length === 0) return Math.max(0, cold);
+  const counts = new Map<string, number>();
+  for (const j of queue) counts.set(j.affinity, (counts.get(j.affinity) ?? 0) + 1);
+  let best = 0;
+  let most = 0;
+  for (const [i, j] of queue.entries()) {
+    const n = counts.get(j.affinity) ?? 0;
+    if (n > most) {
+      most = n;
+      best = i;
+    }
+  }
+  return best;
 }
 
 function settle(job: Job, m: ResultMessage): void {

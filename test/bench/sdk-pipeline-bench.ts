@@ -5,7 +5,7 @@
 // its 30 ms debounce (goal < 100 ms). Listed in bench.ts (`npm run bench`).
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { docUri, LspSession } from '../support/lsp-session';
@@ -164,4 +164,107 @@ const editToDiagnostics: BenchSection = {
   },
 };
 
-export const sdkPipelineSections: BenchSection[] = [throughput, editToDiagnostics];
+/** The whole command once, with its peak resident memory (all threads) from /usr/bin/time. */
+function cliRunMeasured(
+  files: string[],
+  jobs: number,
+  cache: string,
+  env: Record<string, string> = {},
+): { ms: number; peakMb: number } {
+  const t0 = performance.now();
+  const r = spawnSync(
+    '/usr/bin/time',
+    [
+      '-f',
+      'PEAK_KB=%M',
+      process.execPath,
+      join(PROJECT_ROOT, 'dist', 'cli.js'),
+      'validate',
+      '--local',
+      '--sdk-dir',
+      SDK_DIR,
+      '--today',
+      '2024-06-01',
+      '--jobs',
+      String(jobs),
+      '--format',
+      'json',
+      ...files,
+    ],
+    {
+      env: { ...process.env, EFORMS_SDK_CACHE: cache, ...env },
+      maxBuffer: 512 * 1024 * 1024,
+      encoding: 'utf8',
+    },
+  );
+  const ms = performance.now() - t0;
+  const peak = /PEAK_KB=(\d+)/.exec(r.stderr ?? '');
+  if (r.status !== 0 && r.status !== 1)
+    throw new Error(`eforms validate --local exited ${r.status}: ${r.stderr.slice(0, 500)}`);
+  return { ms, peakMb: peak ? Number(peak[1]) / 1024 : Number.NaN };
+}
+
+/**
+ * Issue 19: a batch over every phase of SDK 1.15.1 (each sample notice's subtype code rewritten to each
+ * phase's subtype, two notices per phase), `--jobs 2`, and one cold single-notice run; the release
+ * table (phases share compiled expressions, one cache file per release, a single notice in the calling
+ * thread) against the previous approach (EFORMS_RULES_PER_PHASE=1: each phase compiled whole in each
+ * worker from its own 7 MB cache file), side by side in the same run. Goals: >= 60 notices/s and
+ * < 600 MB peak; a cold single notice < 0.35 s.
+ */
+const everyPhase: BenchSection = {
+  name: 'eforms validate --local over every phase of SDK 1.15.1 (2 notices per phase, --jobs 2), and one cold notice: release table vs per phase',
+  skip: () => skip() ?? (existsSync('/usr/bin/time') ? undefined : '/usr/bin/time is absent'),
+  async run(): Promise<Row[]> {
+    const work = mkdtempSync(join(tmpdir(), 'bench-phases-'));
+    try {
+      const sch = readFileSync(join(SDK_DIR, 'schematrons', 'static', 'complete-validation.sch'), 'utf8');
+      const subtypes = [...sch.matchAll(/<phase id="eforms-([^"]+)"/g)].map((m) => m[1] as string);
+      const bases = ['cn_24_maximal.xml', 'can_24_minimal.xml'].map((f) =>
+        readFileSync(join(NOTICES, f), 'utf8'),
+      );
+      const files: string[] = [];
+      for (const st of subtypes)
+        for (const [i, base] of bases.entries()) {
+          const f = join(work, `n-${st}-${i}.xml`);
+          writeFileSync(
+            f,
+            base.replace(/(<efac:NoticeSubType>\s*<cbc:SubTypeCode[^>]*>)[^<]*(<)/, `$1${st}$2`),
+          );
+          files.push(f);
+        }
+      const rows: Row[] = [];
+      for (const [label, env] of [
+        ['per phase (before)', { EFORMS_RULES_PER_PHASE: '1' }],
+        ['release table', {}],
+      ] as const) {
+        const cache = join(work, label.replace(/\W+/g, '-'), 'sdk');
+        cliRunMeasured(files, 2, cache, env); // fills the rule cache
+        const runs = [cliRunMeasured(files, 2, cache, env), cliRunMeasured(files, 2, cache, env)];
+        const best = runs.reduce((a, b) => (a.ms <= b.ms ? a : b));
+        const single = [1, 2, 3].map(() =>
+          cliRunMeasured([join(NOTICES, 'cn_24_maximal.xml')], 1, cache, env),
+        );
+        rows.push(
+          {
+            name: `${label}: ${files.length} notices, ${subtypes.length} phases, --jobs 2`,
+            value: files.length / (best.ms / 1000),
+            unit: 'notices/s',
+            note: `goal >= 60; peak ${Math.round(Math.max(...runs.map((r) => r.peakMb)))} MB (goal < 600)`,
+          },
+          {
+            name: `${label}: one cold cn_24_maximal`,
+            value: median(single.map((r) => r.ms)) / 1000,
+            unit: 's',
+            note: `goal < 0.35 s; peak ${Math.round(Math.max(...single.map((r) => r.peakMb)))} MB`,
+          },
+        );
+      }
+      return rows;
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  },
+};
+
+export const sdkPipelineSections: BenchSection[] = [throughput, everyPhase, editToDiagnostics];

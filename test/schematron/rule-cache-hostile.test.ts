@@ -60,20 +60,25 @@ clearRuleSetMemory();
 const truthPromise = loadRuleSet(key).then((r) => summary(r.evaluate(NOTICE)));
 
 let n = 0;
-/** A fresh cache folder holding one valid entry; returns the folder and the entry's path. */
-async function freshCache(): Promise<{ dir: string; file: string }> {
+/**
+ * A fresh cache folder holding one valid entry; returns the folder and the entry's path. `shared: false`
+ * is the per-phase format (one JSON entry a phase, with parsed trees); `shared: true` the release file
+ * (`<mode>.rules`: a header line, then the patterns' texts).
+ */
+async function freshCache(shared = false): Promise<{ dir: string; file: string }> {
   const dir = join(temp, `cache-${n++}`);
   clearRuleSetMemory();
-  await loadRuleSet(key, { cacheDir: dir });
+  await loadRuleSet(key, { cacheDir: dir, shared });
   // The one entry written, wherever the cache's layout puts it (release, layout, mode, phase).
-  const entries = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.json'));
+  const suffix = shared ? '.rules' : '.json';
+  const entries = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith(suffix));
   assert.equal(entries.length, 1, entries.join(', '));
   return { dir, file: join(dir, entries[0] as string) };
 }
 
-async function loadFrom(dir: string) {
+async function loadFrom(dir: string, shared = false) {
   clearRuleSetMemory();
-  return loadRuleSet(key, { cacheDir: dir });
+  return loadRuleSet(key, { cacheDir: dir, shared });
 }
 
 function rewrittenWhole(file: string): void {
@@ -82,7 +87,7 @@ function rewrittenWhole(file: string): void {
   assert.ok(entry.prepared?.schema && entry.prepared.parsed, 'a whole entry was written back');
 }
 
-describe('the compiled-rule cache reads hostile entries', () => {
+describe('the compiled-rule cache reads hostile entries (per-phase format)', () => {
   test('a valid entry is served from the cache, with the fresh report', async () => {
     const { dir } = await freshCache();
     const r = await loadFrom(dir);
@@ -193,5 +198,66 @@ describe('a damaged expression tree given to the compiler', () => {
     const named = r.notEvaluated.map((x) => x.ruleId).sort();
     assert.deepEqual(named, ['R-ID', 'R-KIND']);
     assert.ok(!r.failures.some((f) => f.id === 'R-ID' || f.id === 'R-KIND'));
+  });
+});
+
+describe('the release file of the rule cache reads hostile entries', () => {
+  test('a valid file is served from the cache, with the fresh report', async () => {
+    const { dir } = await freshCache(true);
+    const r = await loadFrom(dir, true);
+    assert.equal(r.source, 'cache');
+    assert.deepEqual(summary(r.evaluate(NOTICE)), await truthPromise);
+  });
+
+  test('a pattern text that is not a pattern is rebuilt from the SDK, and rewritten', async () => {
+    const { dir, file } = await freshCache(true);
+    const buf = readFileSync(file);
+    const nl = buf.indexOf(10);
+    const head = JSON.parse(buf.toString('utf8', 0, nl));
+    // The same bytes, but the pattern's rules are not a list: the shape check, not JSON, must catch it.
+    const body = buf
+      .toString('utf8', nl + 1)
+      .replace('"rules":[', '"rules":{"x":[')
+      .replace(/\]\}$/, ']}}');
+    const bytes = Buffer.byteLength(body);
+    head.ranges = [[0, bytes]];
+    writeFileSync(file, `${JSON.stringify(head)}\n${body}`);
+    const r = await loadFrom(dir, true);
+    assert.equal(r.source, 'sdk');
+    assert.deepEqual(summary(r.evaluate(NOTICE)), await truthPromise);
+  });
+
+  test('a link to /dev/zero and a FIFO in place of the file are not read', { timeout: 60_000 }, async () => {
+    const { dir, file } = await freshCache(true);
+    rmSync(file);
+    symlinkSync('/dev/zero', file);
+    let r = await loadFrom(dir, true);
+    assert.equal(r.source, 'sdk');
+    assert.deepEqual(summary(r.evaluate(NOTICE)), await truthPromise);
+    rmSync(file, { force: true });
+    if (spawnSync('mkfifo', [file]).status === 0) {
+      r = await loadFrom(dir, true);
+      assert.equal(r.source, 'sdk');
+      assert.deepEqual(summary(r.evaluate(NOTICE)), await truthPromise);
+    }
+  });
+
+  test('any byte changed: the fresh report, from the cache or rebuilt (fast-check)', async () => {
+    const { dir, file } = await freshCache(true);
+    const original = readFileSync(file);
+    const truth = await truthPromise;
+    await fc.assert(
+      fc.asyncProperty(fc.nat(original.length - 1), fc.integer({ min: 0, max: 255 }), async (at, byte) => {
+        const copy = Buffer.from(original);
+        copy[at] = byte;
+        writeFileSync(file, copy);
+        const r = await loadFrom(dir, true);
+        const got = summary(r.evaluate(NOTICE));
+        // A change the checks cannot see (inside a message text) may be served; what runs is still right
+        // for every rule, or the rule is named as not evaluated: never a silent pass.
+        if (got.notEvaluated.length === 0) assert.deepEqual(got.failures, truth.failures);
+      }),
+      fuzzParameters(60),
+    );
   });
 });

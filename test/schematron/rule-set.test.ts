@@ -268,13 +268,14 @@ describe('the disk cache', () => {
 
   test('a corrupt entry is ignored and rewritten', async () => {
     const [file] = (readdirSync(cacheDir, { recursive: true }) as string[])
-      .filter((f) => f.endsWith('.json'))
+      .filter((f) => f.endsWith('.rules'))
       .map((f) => join(cacheDir, f));
     writeFileSync(file, '{"fingerprint": "x", "prepa');
     clearRuleSetMemory();
     const r = await loadRuleSet(key, { cacheDir });
     assert.equal(r.source, 'sdk');
-    assert.ok(JSON.parse(readFileSync(file, 'utf8')).prepared, 'rewritten whole');
+    const head = readFileSync(file, 'utf8').split('\n')[0] as string;
+    assert.ok(JSON.parse(head).phases?.[key.phase], 'rewritten whole');
   });
 
   test('rules of different releases and layouts never mix, even under one version number', async () => {
