@@ -2,6 +2,7 @@
 // Validation Service, or the SDK's schematron) on the notice's text, offline, and prints the findings
 // as text, JSON or SARIF. It never contacts a service and never writes files.
 
+import { completeFindings } from '../../core/authoring';
 import { type Finding, sortByPosition } from '../../core/findings';
 import type { InputKind } from '../../core/notice';
 import { indexXml } from '../../core/notice';
@@ -71,7 +72,8 @@ export async function check(args: string[], io: CliIo): Promise<number> {
         `${terminalName(noticeArg)}:${p.line + 1}:${p.character + 1}: the notice is not well-formed XML: ${first.message}${more}`,
       );
     }
-    findings = sortByPosition(mapSvrl(index, report));
+    // Completed in core as `eforms validate`'s are: rule links and nodes (no SDK here, so no related places).
+    findings = completeFindings(sortByPosition(mapSvrl(index, report)), { index });
     // On stderr, so that json and sarif output stay clean.
     for (const m of reportMisfits(index, report, findings))
       io.err(`eforms check: warning: ${misfitText(m, terminalName(svrlArg), terminalName(noticeArg))}`);

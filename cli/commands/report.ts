@@ -2,6 +2,7 @@
 // validation report (SVRL) of a submitted notice from eNotices2. With --notice, places every assertion
 // on the notice's text (mapSvrl) and prints findings as `eforms check` does.
 
+import { completeFindings } from '../../core/authoring';
 import { type Finding, sortByPosition } from '../../core/findings';
 import { businessIdProblem, indexXml, isNoticeId } from '../../core/notice';
 import { mapSvrl, parseSvrl, reportMisfits, type SvrlReport, severityOf } from '../../core/svrl';
@@ -68,7 +69,10 @@ export async function report(args: string[], io: CliIo): Promise<number> {
   if (notice && values.notice) {
     const text = notice.toString('utf8').replace(/^\uFEFF/, '');
     const noticeIndex = indexXml(text);
-    const findings: Finding[] = sortByPosition(mapSvrl(noticeIndex, parsedReport));
+    // Completed in core as `eforms validate`'s are: rule links and nodes (no SDK here, so no related places).
+    const findings: Finding[] = completeFindings(sortByPosition(mapSvrl(noticeIndex, parsedReport)), {
+      index: noticeIndex,
+    });
     for (const m of reportMisfits(noticeIndex, parsedReport, findings))
       io.err(
         `eforms report: warning: ${misfitText(m, `the report of ${terminalName(id)}`, terminalName(values.notice ?? ''))}`,

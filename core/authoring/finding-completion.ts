@@ -85,13 +85,8 @@ function withRelated(out: Finding, related: RelatedPlace[]): Finding {
 
 /** The element whose start tag holds the finding's start (an attribute's place), if it is resolved. */
 function ownerOf(index: XmlIndex, f: Finding): XmlElement | undefined {
-  if (!f.resolved) return undefined;
-  let offset: number;
-  try {
-    offset = index.offsetAt(f.range.start.line, f.range.start.character);
-  } catch {
-    return undefined;
-  }
+  const offset = startOffset(index, f);
+  if (offset === undefined) return undefined;
   // Elements are in document order of their start: the last one starting before the offset, or an
   // ancestor of it, is the one whose start tag holds it.
   const els = index.elements;
@@ -111,12 +106,16 @@ function ownerOf(index: XmlIndex, f: Finding): XmlElement | undefined {
 
 /** The element whose start tag the finding starts on (placements start at `<`), if any. */
 function elementAt(index: XmlIndex, f: Finding, starts: Map<number, XmlElement>): XmlElement | undefined {
+  const offset = startOffset(index, f);
+  return offset === undefined ? undefined : starts.get(offset);
+}
+
+/** The offset of a resolved finding's start; undefined when it is not placed or not in this text. */
+function startOffset(index: XmlIndex, f: Finding): number | undefined {
   if (!f.resolved) return undefined;
-  let offset: number;
   try {
-    offset = index.offsetAt(f.range.start.line, f.range.start.character);
+    return index.offsetAt(f.range.start.line, f.range.start.character);
   } catch {
     return undefined;
   }
-  return starts.get(offset);
 }

@@ -3,7 +3,7 @@
 // field by type. New Notice, the element snippets of completion and the "insert missing element" quick
 // fix all write through here, so they agree. No `vscode` import here, and no I/O.
 
-import type { Entry, FieldDef, SdkKnowledge } from './sdk-knowledge';
+import { type Entry, type FieldDef, LANGUAGE_CODES, type SdkKnowledge } from './sdk-knowledge';
 import type { PathStep, Predicate } from './sdk-paths';
 
 export interface SkeletonNode {
@@ -128,38 +128,10 @@ function attributeValue(f: FieldDef, ctx: PlaceholderContext): string {
   return firstCode(f, ctx) ?? '';
 }
 
-/** The EU's official languages: two-letter (settings) to the three-letter codes notices use. */
-const LANG3: Record<string, string> = {
-  bg: 'bul',
-  cs: 'ces',
-  da: 'dan',
-  de: 'deu',
-  el: 'ell',
-  en: 'eng',
-  es: 'spa',
-  et: 'est',
-  fi: 'fin',
-  fr: 'fra',
-  ga: 'gle',
-  hr: 'hrv',
-  hu: 'hun',
-  it: 'ita',
-  lt: 'lit',
-  lv: 'lav',
-  mt: 'mlt',
-  nl: 'nld',
-  pl: 'pol',
-  pt: 'por',
-  ro: 'ron',
-  sk: 'slk',
-  sl: 'slv',
-  sv: 'swe',
-};
-
 /** The notice language as written in the notice (`ENG`), from `en` or `eng`/`ENG`. */
 export function noticeLanguageCode(language: string): string {
   const l = language.trim().toLowerCase();
-  return (LANG3[l] ?? (/^[a-z]{3}$/.test(l) ? l : 'eng')).toUpperCase();
+  return (LANGUAGE_CODES[l] ?? (/^[a-z]{3}$/.test(l) ? l : 'eng')).toUpperCase();
 }
 
 function firstCode(f: FieldDef, ctx: PlaceholderContext): string | undefined {

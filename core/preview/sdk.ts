@@ -8,6 +8,8 @@
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+// The 24 EU languages' ISO 639-1 to 639-2 codes (the genericode label columns): one table, authoring's.
+import { LANGUAGE_CODES } from '../authoring';
 import type { EfxSymbols } from '../efx';
 import { symbolsFromFieldsJson } from '../efx';
 import { decodeXmlText } from '../notice';
@@ -93,34 +95,6 @@ function readGenericode(text: string): Map<string, Map<string, string>> {
   return out;
 }
 
-/** ISO 639-1 to the 639-2 codes of the genericode label columns (the 24 EU languages). */
-const THREE: Record<string, string> = {
-  bg: 'bul',
-  cs: 'ces',
-  da: 'dan',
-  de: 'deu',
-  el: 'ell',
-  en: 'eng',
-  es: 'spa',
-  et: 'est',
-  fi: 'fin',
-  fr: 'fra',
-  ga: 'gle',
-  hr: 'hrv',
-  hu: 'hun',
-  it: 'ita',
-  lt: 'lit',
-  lv: 'lav',
-  mt: 'mlt',
-  nl: 'nld',
-  pl: 'pol',
-  pt: 'por',
-  ro: 'ron',
-  sk: 'slk',
-  sl: 'slv',
-  sv: 'swe',
-};
-
 class Release implements PreviewSdk {
   readonly #templates = new Map<string, string | undefined>();
   readonly #labels = new Map<string, Map<string, string>>();
@@ -176,7 +150,7 @@ class Release implements PreviewSdk {
     }
     const cols = this.#codelists.get(list)?.get(code);
     if (!cols) return undefined;
-    const three = THREE[language];
+    const three = LANGUAGE_CODES[language];
     return (three && cols.get(`${three}_label`)) || cols.get('Name') || undefined;
   }
 }

@@ -4,6 +4,8 @@
 // crash, another version, another tool or a person may have written it): one mismatch and the entry is
 // rebuilt from the SDK. Iterative (no recursion as deep as the input) and bounded. No I/O here.
 
+// The parser's own sets: a cached tree is valid only with an axis or kind test the parser can give.
+import { AXES, KIND_TESTS } from '../xpath';
 import type { RuleSetKey } from './rule-set';
 
 type Obj = Record<string, unknown>;
@@ -13,19 +15,6 @@ const isStr = (v: unknown): v is string => typeof v === 'string';
 const isStrArray = (v: unknown): boolean => Array.isArray(v) && v.every(isStr);
 const isArrayOf = (v: unknown, each: (x: unknown) => boolean): boolean => Array.isArray(v) && v.every(each);
 
-const AXES = new Set([
-  'child',
-  'attribute',
-  'parent',
-  'self',
-  'descendant',
-  'descendant-or-self',
-  'ancestor',
-  'ancestor-or-self',
-  'preceding-sibling',
-  'following-sibling',
-]);
-const KIND_TESTS = new Set(['node', 'text', 'element', 'attribute', 'comment', 'document-node']);
 const GENERAL_OPS = new Set(['=', '!=', '<', '<=', '>', '>=']);
 const ARITH_OPS = new Set(['+', '-', '*', 'div', 'idiv', 'mod']);
 const SET_OPS = new Set(['union', 'intersect', 'except']);

@@ -5,7 +5,7 @@
 export { type Compiled, compile, ebv, Runtime, type Scope, XPathUnsupportedError } from './compile';
 export { ATTRIBUTE, DOCUMENT, ELEMENT, type NodeRef, nodeRef, TEXT, XDocument, XNode } from './document';
 export { LocationReader, LocationUnsupported, type LocNode } from './locate';
-export { type Ast, type NodeTest, parseXPath, XPathSyntaxError } from './parser';
+export { type Ast, AXES, KIND_TESTS, type NodeTest, parseXPath, XPathSyntaxError } from './parser';
 export { addAxis, contextualize, joinPaths } from './paths';
 export { isBalanced, splitOutsideBrackets, splitTopLevel } from './text';
 export { parseDate, parseDateTime, XPathDynamicError } from './values';

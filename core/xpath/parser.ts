@@ -208,7 +208,8 @@ function tokenize(src: string): Tok[] {
   return toks;
 }
 
-const AXES = new Set<string>([
+/** The axes the parser accepts (the prepared-phase cache is checked against the same set). */
+export const AXES: ReadonlySet<string> = new Set<string>([
   'child',
   'attribute',
   'parent',
@@ -220,7 +221,15 @@ const AXES = new Set<string>([
   'preceding-sibling',
   'following-sibling',
 ]);
-const KIND_TESTS = new Set(['node', 'text', 'element', 'attribute', 'comment', 'document-node']);
+/** The kind tests the parser accepts. */
+export const KIND_TESTS: ReadonlySet<string> = new Set([
+  'node',
+  'text',
+  'element',
+  'attribute',
+  'comment',
+  'document-node',
+]);
 const RESERVED_CALLS = new Set([
   'if',
   'typeswitch',

@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { SDK_NAMESPACES } from '../../core/authoring/sdk-paths';
 import { indexXml, textContent } from '../../core/notice';
 import { resolveLocation } from '../../core/svrl/mapping';
+import { applyEdits, offsetOf, type Pos, type TextEdit } from '../support/lsp-edits';
 import { docUri, LspSession, lineCol } from '../support/lsp-session';
 import { type SandboxHarness, startHarness, TEST_API_KEY } from '../support/sandbox-harness';
 import { copySdkRelease } from '../support/sdk-copy';
@@ -22,36 +23,12 @@ const skip = skipUnless(SDK_DIR) ?? skipUnless(SAMPLES_DIR);
 /** White space and comments between two tags. */
 const GAP = '(?:\\s|<!--[\\s\\S]*?-->)*';
 
-interface Pos {
-  line: number;
-  character: number;
-}
-interface TextEdit {
-  range: { start: Pos; end: Pos };
-  newText: string;
-}
 interface CodeAction {
   title: string;
   kind?: string;
   isPreferred?: boolean;
   diagnostics?: unknown[];
   edit?: { changes?: Record<string, TextEdit[]> };
-}
-
-function offsetOf(text: string, p: Pos): number {
-  const lines = text.split('\n');
-  let o = 0;
-  for (let i = 0; i < p.line; i++) o += (lines[i] ?? '').length + 1;
-  return o + p.character;
-}
-
-/** Applies LSP edits (non-overlapping) from the last to the first. */
-function applyEdits(text: string, edits: TextEdit[]): string {
-  const sorted = [...edits].sort((a, b) => offsetOf(text, b.range.start) - offsetOf(text, a.range.start));
-  let out = text;
-  for (const e of sorted)
-    out = out.slice(0, offsetOf(out, e.range.start)) + e.newText + out.slice(offsetOf(out, e.range.end));
-  return out;
 }
 
 /** The position just inside the n-th occurrence of `needle` (plus `delta` characters). */

@@ -17,12 +17,20 @@ import { evaluateXPath } from 'fontoxpath';
 import { indexXml } from '../../core/notice/xml-index';
 import { phaseFor } from '../../core/schematron';
 import { type PreparedPhase, prepare } from '../../core/schematron/engine';
-import { type Compiled, compile, ebv, Runtime, type Scope } from '../../core/xpath/compile';
+import { compile } from '../../core/xpath/compile';
 import { XDocument, type XNode } from '../../core/xpath/document';
-import { parseDate } from '../../core/xpath/values';
 import { loadSlimdom, oracleExpression } from '../support/fontoxpath-schematron';
 import { mulberry32, VARIANT_KINDS, variant } from '../support/notice-variants';
 import { REAL_DIR, REFERENCE_TODAY, realNotices, SDKS_DIR } from '../support/real-notices';
+import {
+  mapNodes,
+  type Outcome,
+  ours,
+  phaseRuntime,
+  type SlimNode,
+  same,
+  summary,
+} from '../support/schematron-differential';
 import { skipUnless } from '../support/shared-data';
 
 const skip = skipUnless(join(REAL_DIR, 'index.tsv')) ?? skipUnless(SDKS_DIR);
@@ -36,57 +44,7 @@ const NODES_PER_RULE = 3;
  */
 const ORACLE_LACKS = /\bformat-number\(/;
 
-interface SlimNode {
-  nodeType: number;
-  firstChild: SlimNode | null;
-  nextSibling: SlimNode | null;
-  getAttributeNodeNS(ns: string | null, local: string): SlimNode | null;
-}
-
-type Outcome = { error: true } | { nodes: (XNode | undefined)[] } | { value: boolean };
-
-function same(a: Outcome, b: Outcome): boolean {
-  if ('error' in a || 'error' in b) return 'error' in a && 'error' in b;
-  if ('value' in a && 'value' in b) return a.value === b.value;
-  if ('nodes' in a && 'nodes' in b)
-    return a.nodes.length === b.nodes.length && a.nodes.every((n, i) => n === b.nodes[i]);
-  return false;
-}
-
-function summary(o: Outcome): unknown {
-  return 'nodes' in o ? { nodes: o.nodes.map((n) => n?.order ?? 'unmapped') } : o;
-}
-
 let parseXmlDocument: (text: string) => unknown;
-
-/** Our nodes and the DOM's, matched by document order of elements and by name of attributes. */
-function mapNodes(
-  doc: XDocument,
-  dom: SlimNode,
-): { fromDom: Map<SlimNode, XNode>; toDom: Map<XNode, SlimNode> } {
-  const domEls: SlimNode[] = [];
-  const walk = (n: SlimNode): void => {
-    for (let c = n.firstChild; c; c = c.nextSibling) {
-      if (c.nodeType === 1) {
-        domEls.push(c);
-        walk(c);
-      }
-    }
-  };
-  walk(dom);
-  const fromDom = new Map<SlimNode, XNode>([[dom, doc.node]]);
-  doc.elements.forEach((e, i) => {
-    const d = domEls[i];
-    fromDom.set(d, e);
-    for (const a of e.attrs) {
-      const da = d.getAttributeNodeNS(a.ns || null, a.local);
-      if (da) fromDom.set(da, a);
-    }
-  });
-  const toDom = new Map<XNode, SlimNode>();
-  for (const [d, x] of fromDom) toDom.set(x, d);
-  return { fromDom, toDom };
-}
 
 describe('compiled rules of every release agree with fontoxpath on faulty real notices', { skip }, () => {
   const releases = skip ? [] : readdirSync(SDKS_DIR).filter((v) => /^\d+\.\d+\.\d+$/.test(v));
@@ -154,28 +112,7 @@ describe('compiled rules of every release agree with fontoxpath on faulty real n
           if (doc.index.errors.length > 0) continue;
           const dom = parseXmlDocument(v.text) as SlimNode;
           const { fromDom, toDom } = mapNodes(doc, dom);
-          const rt = new Runtime();
-          const globals = new Map<string, number>();
-          const lets = [...schema.lets, ...schema.patterns.flatMap((p) => p.lets)];
-          const scopeOf = (): Scope => ({ globals, locals: new Map(), nextSlot: { n: 0 } });
-          for (const l of lets) {
-            globals.set(l.name, rt.globalFns.length);
-            rt.globalFns.push(() => []);
-          }
-          for (const l of lets) {
-            const p = parsed[l.value];
-            assert.ok(p && 'ast' in p, `let ${l.name} parses`);
-            rt.globalFns[globals.get(l.name) as number] = compile(p.ast, rt, scopeOf());
-          }
-          rt.reset(doc, parseDate(`${REFERENCE_TODAY}Z`));
-          const ours = (fn: Compiled, node: XNode, asNodes: boolean): Outcome => {
-            try {
-              const r = fn({ item: node, pos: 1, size: 1 });
-              return asNodes ? { nodes: r as XNode[] } : { value: ebv(r) };
-            } catch {
-              return { error: true };
-            }
-          };
+          const { rt, scopeOf } = phaseRuntime(prepared, doc, REFERENCE_TODAY);
           const theirs = (src: string, node: SlimNode, asNodes: boolean): Outcome => {
             try {
               const r = evaluateXPath(

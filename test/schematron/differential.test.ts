@@ -14,24 +14,23 @@ import { before, describe, test } from 'node:test';
 import { evaluateXPath } from 'fontoxpath';
 import { indexXml } from '../../core/notice/xml-index';
 import { prepare } from '../../core/schematron/engine';
-import { type Compiled, compile, ebv, Runtime, type Scope } from '../../core/xpath/compile';
+import { compile } from '../../core/xpath/compile';
 import { XDocument, type XNode } from '../../core/xpath/document';
-import { parseDate } from '../../core/xpath/values';
 import { nestBindings, oracleExpression } from '../support/fontoxpath-schematron';
+import { mulberry32 } from '../support/notice-variants';
+import {
+  mapNodes,
+  type Outcome,
+  ours,
+  phaseRuntime,
+  type SlimNode,
+  same,
+  summary,
+} from '../support/schematron-differential';
 import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 
 const skip = skipUnless(SDK_DIR) ?? skipUnless(join(SAMPLES_DIR, 'notices'));
 const TODAY = '2024-01-01';
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Mutation = { name: string; text: string };
 
@@ -88,52 +87,13 @@ interface Oracle {
   fromDom: Map<SlimNode, XNode>;
 }
 
-/** What the test reads of a slimdom node (slimdom is an ES module; its types cannot be imported here). */
-interface SlimNode {
-  nodeType: number;
-  firstChild: SlimNode | null;
-  nextSibling: SlimNode | null;
-  getAttributeNodeNS(ns: string | null, local: string): SlimNode | null;
-}
-
 /** slimdom is an ES module: loaded once, before the tests. */
 let parseXmlDocument: (text: string) => unknown;
 
 function buildOracle(doc: XDocument, text: string): Oracle {
   const dom = parseXmlDocument(text) as SlimNode;
-  const domEls: SlimNode[] = [];
-  const walk = (n: SlimNode): void => {
-    for (let c = n.firstChild; c; c = c.nextSibling) {
-      if (c.nodeType === 1) {
-        domEls.push(c);
-        walk(c);
-      }
-    }
-  };
-  walk(dom);
-  const fromDom = new Map<SlimNode, XNode>();
-  fromDom.set(dom, doc.node);
-  doc.elements.forEach((e, i) => {
-    const d = domEls[i];
-    fromDom.set(d, e);
-    for (const a of e.attrs) {
-      const da = d.getAttributeNodeNS(a.ns || null, a.local);
-      if (da) fromDom.set(da, a);
-    }
-  });
-  const toDom = new Map<XNode, SlimNode>();
-  for (const [d, x] of fromDom) toDom.set(x, d);
+  const { fromDom, toDom } = mapNodes(doc, dom);
   return { dom, toDom: (n) => toDom.get(n), fromDom };
-}
-
-type Outcome = { error: true } | { nodes: (XNode | undefined)[] } | { value: boolean };
-
-function same(a: Outcome, b: Outcome): boolean {
-  if ('error' in a || 'error' in b) return 'error' in a && 'error' in b;
-  if ('value' in a && 'value' in b) return a.value === b.value;
-  if ('nodes' in a && 'nodes' in b)
-    return a.nodes.length === b.nodes.length && a.nodes.every((n, i) => n === b.nodes[i]);
-  return false;
 }
 
 describe('compiled rules agree with fontoxpath', { skip }, () => {
@@ -184,20 +144,7 @@ describe('compiled rules agree with fontoxpath', { skip }, () => {
       const doc = new XDocument(indexXml(c.text));
       if (doc.index.errors.length > 0) return; // a mutation never breaks well-formedness, but be safe
       const oracle = buildOracle(doc, c.text);
-      const rt = new Runtime();
-      const globals = new Map<string, number>();
-      const lets = [...schema.lets, ...schema.patterns.flatMap((p) => p.lets)];
-      const scopeOf = (): Scope => ({ globals, locals: new Map(), nextSlot: { n: 0 } });
-      for (const l of lets) {
-        globals.set(l.name, rt.globalFns.length);
-        rt.globalFns.push(() => []);
-      }
-      for (const l of lets) {
-        const p = parsed[l.value];
-        assert.ok(p && 'ast' in p, `let ${l.name} parses`);
-        rt.globalFns[globals.get(l.name) as number] = compile(p.ast, rt, scopeOf());
-      }
-      rt.reset(doc, parseDate(`${TODAY}Z`));
+      const { rt, scopeOf } = phaseRuntime(prepared, doc, TODAY);
 
       const oracle3 = (src: string, node: SlimNode, asNodes: boolean): Outcome => {
         try {
@@ -216,14 +163,6 @@ describe('compiled rules agree with fontoxpath', { skip }, () => {
           return asNodes
             ? { nodes: (r as SlimNode[]).map((n) => oracle.fromDom.get(n)) }
             : { value: r as boolean };
-        } catch {
-          return { error: true };
-        }
-      };
-      const ours = (fn: Compiled, node: XNode, asNodes: boolean): Outcome => {
-        try {
-          const r = fn({ item: node, pos: 1, size: 1 });
-          return asNodes ? { nodes: r as XNode[] } : { value: ebv(r) };
         } catch {
           return { error: true };
         }
@@ -275,7 +214,3 @@ describe('compiled rules agree with fontoxpath', { skip }, () => {
     });
   }
 });
-
-function summary(o: Outcome): unknown {
-  return 'nodes' in o ? { nodes: o.nodes.map((n) => n?.order ?? 'unmapped') } : o;
-}

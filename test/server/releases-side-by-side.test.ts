@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { applyEdits, type Pos, type TextEdit } from '../support/lsp-edits';
 import { docUri, LspSession, lineCol, type Published, type StatusEvent } from '../support/lsp-session';
 import { type SandboxHarness, startHarness, TEST_API_KEY } from '../support/sandbox-harness';
 import { SDK_DIR, SHARED_DIR, skipUnless } from '../support/shared-data';
@@ -20,36 +21,12 @@ const SDK_ROOT = dirname(SDK_DIR);
 const NOTICE_18 = join(SHARED_DIR, 'real-notices', 'notices', '129266-2024.xml');
 const skip = skipUnless(join(SDK_ROOT, '1.8.5')) ?? skipUnless(NOTICE_18);
 
-interface Pos {
-  line: number;
-  character: number;
-}
-interface TextEdit {
-  range: { start: Pos; end: Pos };
-  newText: string;
-}
-
 function fieldsOf(version: string): { id: string; xpathAbsolute: string }[] {
   return (
     JSON.parse(readFileSync(join(SDK_ROOT, version, 'fields', 'fields.json'), 'utf8')) as {
       fields: { id: string; xpathAbsolute: string }[];
     }
   ).fields;
-}
-
-function offsetOf(text: string, p: Pos): number {
-  const lines = text.split('\n');
-  let o = 0;
-  for (let i = 0; i < p.line; i++) o += (lines[i] ?? '').length + 1;
-  return o + p.character;
-}
-
-function applyEdits(text: string, edits: TextEdit[]): string {
-  const sorted = [...edits].sort((a, b) => offsetOf(text, b.range.start) - offsetOf(text, a.range.start));
-  let out = text;
-  for (const e of sorted)
-    out = out.slice(0, offsetOf(out, e.range.start)) + e.newText + out.slice(offsetOf(out, e.range.end));
-  return out;
 }
 
 describe('notices of different releases side by side', { skip }, () => {
