@@ -10,7 +10,7 @@
 // prepared-shape.ts; a release entry: its header's shape and every byte range). No `vscode` import here.
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INPUT_LIMITS } from '../notice';
 import { readRegularFileBytes } from '../sdk';
