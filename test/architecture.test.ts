@@ -36,6 +36,25 @@ describe('core rooms', () => {
     }
   });
 
+  test("docs/architecture.md's map says which rooms each room imports, as the code does", () => {
+    const map = readFileSync(join(PROJECT_ROOT, 'docs', 'architecture.md'), 'utf8');
+    const said = new Map<string, string>();
+    for (const m of map.matchAll(/^\| `core\/([a-z-]+)\/` \|[^|]*\|([^|]*)\|\s*$/gm))
+      said.set(m[1] as string, (m[2] as string).trim());
+    const actual = new Map<string, Set<string>>();
+    for (const { from, to } of edges) {
+      const a = /^core\/([^/]+)\/./.exec(from)?.[1];
+      const b = /^core\/([^/]+)\/./.exec(to)?.[1];
+      if (!a || !b || a === b) continue;
+      if (!actual.has(a)) actual.set(a, new Set());
+      actual.get(a)?.add(b);
+    }
+    for (const room of readdirSync(join(PROJECT_ROOT, 'core'))) {
+      const expected = [...(actual.get(room) ?? [])].sort().join(', ') || '–';
+      assert.equal(said.get(room), expected, `the map's row for core/${room}/`);
+    }
+  });
+
   test('docs/architecture.md names every room', () => {
     const map = readFileSync(join(PROJECT_ROOT, 'docs', 'architecture.md'), 'utf8');
     for (const room of readdirSync(join(PROJECT_ROOT, 'core')))
