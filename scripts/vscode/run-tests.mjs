@@ -208,7 +208,8 @@ try {
         resultsDir: RESULTS_DIR,
         log,
         grep: opts.grep,
-        userSettingsFile: join(dirs.userData, 'User', 'settings.json'),
+        // The remote (machine) settings: where a machine-scoped setting such as eforms.sdk.path is read.
+        machineSettingsFile: join(dirs.userData, 'Machine', 'settings.json'),
       }),
       Math.min(timeoutMs, 300000),
       'The UI checks',

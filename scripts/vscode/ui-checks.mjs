@@ -730,23 +730,17 @@ export async function runUiChecks(page, { apiKey, resultsDir, log, grep, userSet
       const walkthrough = page.locator('.part.editor .gettingStartedContainer');
       // The walkthrough's steps slide in over the Welcome page (both are in the DOM): on screen means
       // inside the editor part, not merely "visible".
+      // ("showDetails" is the workbench's mark of the walkthrough slide shown.)
       const stepInView = (timeout) =>
         page.waitForFunction(
-          () => {
-            const part = document.querySelector('.part.editor')?.getBoundingClientRect();
-            return (
-              !!part &&
-              [...document.querySelectorAll('.gettingStartedContainer .getting-started-step')].some((e) => {
-                const r = e.getBoundingClientRect();
-                return (
-                  /Get the eForms SDK/.test(e.textContent ?? '') &&
-                  r.width > 0 &&
-                  r.left >= part.left &&
-                  r.right <= part.right + 1
-                );
-              })
-            );
-          },
+          () =>
+            [
+              ...document.querySelectorAll(
+                '.gettingStartedContainer .gettingStarted.showDetails .getting-started-step',
+              ),
+            ].some(
+              (e) => /Get the eForms SDK/.test(e.textContent ?? '') && e.getBoundingClientRect().width > 0,
+            ),
           undefined,
           { timeout },
         );
