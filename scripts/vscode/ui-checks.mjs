@@ -10,9 +10,9 @@
 // ones the README shows (media/screenshots/), so it tidies the workbench (no empty secondary side
 // bar, no leftover quick input or toast) before taking them.
 
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PROJECT_ROOT } from './toolchain.mjs';
 
 const CATEGORY = 'eForms';
@@ -296,7 +296,7 @@ const SDK_AVAILABLE = (() => {
   }
 })();
 
-export async function runUiChecks(page, { apiKey, resultsDir, log, grep, userSettingsFile }) {
+export async function runUiChecks(page, { apiKey, resultsDir, log, grep, machineSettingsFile }) {
   const checks = [];
   const only = grep ? new RegExp(grep, 'i') : undefined;
   const selected = (name) => !only || name === 'the workbench loads' || only.test(name);
@@ -854,16 +854,19 @@ export async function runUiChecks(page, { apiKey, resultsDir, log, grep, userSet
     await check(
       'first run without an SDK: a notification and the warning status item offer one',
       async () => {
-        if (!userSettingsFile) throw new Error('the runner gave no user settings file');
-        const before = readFileSync(userSettingsFile, 'utf8');
+        if (!machineSettingsFile) throw new Error('the runner gave no machine settings file');
+        // code-server is a remote window: eforms.sdk.path (machine scope) is read from the remote's
+        // settings, which take precedence over the user's.
+        mkdirSync(dirname(machineSettingsFile), { recursive: true });
+        const before = existsSync(machineSettingsFile) ? readFileSync(machineSettingsFile, 'utf8') : '{}';
         const noSdk = page.locator('.statusbar-item', { hasText: 'eForms: no SDK' });
         try {
           // A first run: an empty SDK folder (nothing in the extension's cache either), then a reload, so
           // the extension activates as on a machine without an SDK.
           const empty = mkdtempSync(join(tmpdir(), 'eforms-no-sdk-'));
           writeFileSync(
-            userSettingsFile,
-            `${JSON.stringify({ ...JSON.parse(before), 'eforms.sdk.path': empty }, null, 2)}\n`,
+            machineSettingsFile,
+            `${JSON.stringify({ ...JSON.parse(before.trim() || '{}'), 'eforms.sdk.path': empty }, null, 2)}\n`,
           );
           await closeAllEditors(page).catch(() => {});
           // Waits for the new page: until then the old workbench is still on screen.
@@ -932,7 +935,7 @@ export async function runUiChecks(page, { apiKey, resultsDir, log, grep, userSet
           if (await notNow.isVisible()) await notNow.click();
           return `notification ${how}; buttons: ${buttons.join(' | ')}; status item background ${bg}`;
         } finally {
-          writeFileSync(userSettingsFile, before);
+          writeFileSync(machineSettingsFile, before);
           await noSdk
             .first()
             .waitFor({ state: 'detached', timeout: 60000 })
