@@ -4,7 +4,7 @@
 // check fails). It builds nothing (npm scripts build first) and stops everything it started.
 //
 // Options: --api-key KEY (default: the sandbox demo key), --timeout SECONDS (default 300), --no-ui,
-// --ui-always (UI checks even after suite failures), --grep REGEX (only the suite's tests whose title
+// --ui-always (UI checks even after suite failures), --grep REGEX (only the suite's tests and the UI checks whose title
 // matches it), --keep (keep the temporary run folder). Results: test-results/vscode/ (summary.json, screenshots,
 // code-server, sandbox and workbench logs).
 
@@ -203,7 +203,14 @@ try {
     const ui = await context.newPage();
     await ui.goto(workbenchUrl(server.origin, dirs.workspace, PROJECT_ROOT));
     summary.ui.checks = await withTimeout(
-      runUiChecks(ui, { apiKey, resultsDir: RESULTS_DIR, log }),
+      runUiChecks(ui, {
+        apiKey,
+        resultsDir: RESULTS_DIR,
+        log,
+        grep: opts.grep,
+        // The remote (machine) settings: where a machine-scoped setting such as eforms.sdk.path is read.
+        machineSettingsFile: join(dirs.userData, 'Machine', 'settings.json'),
+      }),
       Math.min(timeoutMs, 300000),
       'The UI checks',
     );
