@@ -651,6 +651,23 @@ export async function runUiChecks(page, { apiKey, resultsDir, log, grep, machine
     // switched to German by its picker, and synchronised with the XML both ways.
     const previewTab = page.locator('.tab', { hasText: 'Preview valid-cn.xml' });
     await check('the preview opens beside the notice, in two languages, synced with the XML', async () => {
+      // code-server is a remote window: eforms.sdk.path (machine scope) is read from the remote's machine
+      // settings, which the in-editor suites may have emptied when they put theirs back. The preview
+      // re-reads the settings when its language changes, so the SDK is set there for this check.
+      if (machineSettingsFile) {
+        mkdirSync(dirname(machineSettingsFile), { recursive: true });
+        const before = existsSync(machineSettingsFile) ? readFileSync(machineSettingsFile, 'utf8') : '{}';
+        const sdk = join(
+          process.env.EFORMS_SHARED_DIR ?? join(PROJECT_ROOT, '..', 'shared'),
+          'eforms-sdk',
+          '1.15.1',
+        );
+        writeFileSync(
+          machineSettingsFile,
+          `${JSON.stringify({ ...JSON.parse(before.trim() || '{}'), 'eforms.sdk.path': sdk }, null, 2)}\n`,
+        );
+        await page.waitForTimeout(1500);
+      }
       await closeAllEditors(page).catch(() => {});
       await runFromPalette(page, 'View: Close Primary Side Bar').catch(() => {});
       await quickOpen(page, 'valid-cn.xml');
@@ -696,16 +713,20 @@ export async function runUiChecks(page, { apiKey, resultsDir, log, grep, machine
       await page.mouse.move(1, 1);
       await page.waitForTimeout(300);
       await page.screenshot({ path: join(resultsDir, 'preview-scroll-sync.png') });
-      // The keyboard: a line focused, then Enter, selects its element too.
-      const board = fixturePosition('valid-cn.xml', '<cbc:Name languageID="ENG">Review Board');
-      const boardRow = view.locator('.tree .row', {
-        has: view.locator('.value', { hasText: /^Review Board$/ }),
+      // The keyboard: a line focused, then Enter, selects its element too (the procedure's title: a value
+      // the render of this notice shows in every language, since the notice has it in English only).
+      const title = fixturePosition(
+        'valid-cn.xml',
+        '<cbc:Name languageID="ENG">Maintenance of municipal parks',
+      );
+      const titleRow = view.locator('.tree .row', {
+        has: view.locator('.value', { hasText: /^Maintenance of municipal parks$/ }),
       });
-      await boardRow.first().focus();
+      await titleRow.first().focus();
       await page.keyboard.press('Enter');
       await page
         .locator('.statusbar-item', {
-          hasText: new RegExp(`Ln ${board.line + 1}, Col ${board.column + 1} \\(`),
+          hasText: new RegExp(`Ln ${title.line + 1}, Col ${title.column + 1} \\(`),
         })
         .first()
         .waitFor({ state: 'visible', timeout: 20000 });

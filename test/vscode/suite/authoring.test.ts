@@ -52,9 +52,7 @@ suite('authoring', () => {
   suiteTeardown(async () => {
     await closeAll();
     // The runner's own value stays for the UI checks that follow.
-    // The runner's value may live in the machine settings (eforms.sdk.path is machine-scoped), where
-    // globalValue does not show it: without a value read back, the SDK stays for the UI checks after.
-    await setSetting('sdk.path', previous ?? SDK_DIR);
+    await setSetting('sdk.path', previous);
   });
 
   test('hover on cbc:ProcedureCode shows the field, its label and the code label', async () => {

@@ -31,9 +31,7 @@ suite('first run', () => {
     previous = vscode.workspace.getConfiguration('eforms').inspect<string>('sdk.path')?.globalValue;
   });
   suiteTeardown(async () => {
-    // The runner's value may live in the machine settings (eforms.sdk.path is machine-scoped), where
-    // globalValue does not show it: without a value read back, the SDK stays for the UI checks after.
-    await setSetting('sdk.path', previous ?? SDK_DIR);
+    await setSetting('sdk.path', previous);
   });
 
   test('without an SDK the status item warns and offers one; with one it is quiet', async () => {
