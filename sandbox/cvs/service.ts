@@ -108,17 +108,23 @@ function versionRange(req: IncomingMessage, res: ServerResponse, ctx: SandboxCon
   else sendJson(res, 200, ACCEPTED_SDK_RANGE);
 }
 
-async function validate(req: IncomingMessage, res: ServerResponse, ctx: SandboxContext): Promise<void> {
+/**
+ * The request body as a JSON object (the CVS's and the render service's requests both are), or undefined
+ * once the error is sent: 413 over the body limit, 400 when it is not JSON (`shape` says what to send) or
+ * not an object (`objectNeeded` says which).
+ */
+export async function readJsonObject(
+  req: IncomingMessage,
+  res: ServerResponse,
+  words: { shape: string; objectNeeded: string },
+): Promise<Record<string, unknown> | undefined> {
   let raw: Buffer;
   try {
     raw = await readBody(req, MAX_BODY);
   } catch (err) {
     if (err instanceof BodyTooLargeError) {
-      return sendError(
-        res,
-        413,
-        `The request body is larger than ${MAX_BODY} bytes: the notice is too large.`,
-      );
+      sendError(res, 413, `The request body is larger than ${MAX_BODY} bytes: the notice is too large.`);
+      return undefined;
     }
     throw err;
   }
@@ -126,20 +132,22 @@ async function validate(req: IncomingMessage, res: ServerResponse, ctx: SandboxC
   try {
     body = JSON.parse(raw.toString('utf8'));
   } catch {
-    return sendError(
-      res,
-      400,
-      'The request body is not JSON: send {"notice": "<base64 of the notice XML>", "language": "en", "validationMode": "static"}.',
-    );
+    sendError(res, 400, `The request body is not JSON: send ${words.shape}.`);
+    return undefined;
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return sendError(
-      res,
-      400,
-      'The request body must be a JSON object InputNoticeValidation with a "notice" field.',
-    );
+    sendError(res, 400, words.objectNeeded);
+    return undefined;
   }
-  const input = body as Record<string, unknown>;
+  return body as Record<string, unknown>;
+}
+
+async function validate(req: IncomingMessage, res: ServerResponse, ctx: SandboxContext): Promise<void> {
+  const input = await readJsonObject(req, res, {
+    shape: '{"notice": "<base64 of the notice XML>", "language": "en", "validationMode": "static"}',
+    objectNeeded: 'The request body must be a JSON object InputNoticeValidation with a "notice" field.',
+  });
+  if (!input) return;
   if (input.notice === undefined || input.notice === null || input.notice === '') {
     return sendError(res, 400, 'The field "notice" is missing: send the notice XML encoded in base64.');
   }

@@ -8,15 +8,14 @@
 // echoes the key and never lets bad input crash the sandbox.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { declaredSdkVersion, INPUT_LIMITS, indexXml } from '../../core/notice';
+import { declaredSdkVersion, indexXml } from '../../core/notice';
 import { previewSdkFor, renderHtml, renderNotice } from '../../core/preview';
 import { SdkError, type SdkSources } from '../../core/sdk';
 import type { SandboxContext, SandboxService } from '../context';
-import { decodeBase64, sendError } from '../cvs/service';
-import { BodyTooLargeError, readBody, sendText } from '../http-kit';
+import { decodeBase64, readJsonObject, sendError } from '../cvs/service';
+import { sendText } from '../http-kit';
 
 export const RENDER_PATH = '/v3/notices/render';
-const MAX_BODY = INPUT_LIMITS.cvsRequestBytes.max;
 
 /** The render service over the SDK releases in `sources` (`eforms sandbox --sdk-dir`, the cache). */
 export function createRenderService(
@@ -61,31 +60,11 @@ async function render(
   res: ServerResponse,
   sources: Pick<SdkSources, 'path' | 'cacheRoot'>,
 ): Promise<void> {
-  let raw: Buffer;
-  try {
-    raw = await readBody(req, MAX_BODY);
-  } catch (err) {
-    if (err instanceof BodyTooLargeError)
-      return sendError(
-        res,
-        413,
-        `The request body is larger than ${MAX_BODY} bytes: the notice is too large.`,
-      );
-    throw err;
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(raw.toString('utf8'));
-  } catch {
-    return sendError(
-      res,
-      400,
-      'The request body is not JSON: send {"file": "<base64 of the notice XML>", "language": "en", "format": "HTML"}.',
-    );
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    return sendError(res, 400, 'The request body must be a JSON object with a "file" field.');
-  const input = body as Record<string, unknown>;
+  const input = await readJsonObject(req, res, {
+    shape: '{"file": "<base64 of the notice XML>", "language": "en", "format": "HTML"}',
+    objectNeeded: 'The request body must be a JSON object with a "file" field.',
+  });
+  if (!input) return;
   if (input.file === undefined || input.file === null || input.file === '')
     return sendError(res, 400, 'The field "file" is missing: send the notice XML encoded in base64.');
   const bytes = decodeBase64(input.file);
