@@ -6,10 +6,10 @@
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 
-/** `outdir`: where explorer.js and explorer.css go (the webview panel loads dist/market-explorer/). */
-export async function buildWebview({ outdir = 'dist/market-explorer', production = false } = {}) {
-  await build({
-    entryPoints: { explorer: 'media/market-explorer/explorer.ts' },
+/** One webview page: a browser IIFE bundle of `entry` (and the CSS it imports) into `outdir/<name>.{js,css}`. */
+function buildPage(name, entry, outdir, production) {
+  return build({
+    entryPoints: { [name]: entry },
     outdir,
     bundle: true,
     platform: 'browser',
@@ -21,22 +21,17 @@ export async function buildWebview({ outdir = 'dist/market-explorer', production
   });
 }
 
+/** `outdir`: where explorer.js and explorer.css go (the webview panel loads dist/market-explorer/). */
+export async function buildWebview({ outdir = 'dist/market-explorer', production = false } = {}) {
+  await buildPage('explorer', 'media/market-explorer/explorer.ts', outdir, production);
+}
+
 /**
  * The notice preview's page (media/preview/preview.ts and its CSS) into dist/preview/preview.{js,css},
  * the only files the preview panel's webview may load.
  */
 export async function buildPreviewWebview({ outdir = 'dist/preview', production = false } = {}) {
-  await build({
-    entryPoints: { preview: 'media/preview/preview.ts' },
-    outdir,
-    bundle: true,
-    platform: 'browser',
-    format: 'iife',
-    target: 'es2022',
-    minify: production,
-    sourcemap: !production,
-    logLevel: 'warning',
-  });
+  await buildPage('preview', 'media/preview/preview.ts', outdir, production);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
