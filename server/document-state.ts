@@ -2,7 +2,8 @@
 // version, shared with authoring through index-cache), whether it is a notice, its local findings, one
 // lane per engine (timer, run in flight, latest result), the SDK versions its service accepts, and
 // every engine's latest findings re-placed on the current text. State and what follows from it only:
-// it never starts a timer or a run, and never publishes or logs by itself (the scheduler does).
+// it decides nothing (when a lane's timer is armed or a run begins is the scheduler's call), and never
+// publishes, reports or logs by itself.
 
 import type { Finding } from '../core/findings';
 import { type NoticeKind, noticeKindOf, type XmlIndex } from '../core/notice';

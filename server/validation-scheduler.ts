@@ -1,23 +1,15 @@
 // The validation scheduler, and nothing else: local checks at once on every change; then each engine
 // (the SDK's rules in a worker, the CVS) in its own lane, after its own debounce, at most one run per
 // lane in flight (a newer one aborts the older), each engine's health (back-off, blocking failures) in
-// its own ServiceHealth. What it schedules lives elsewhere: each document's state and its findings
-// re-placed on the current text in document-state.ts, what is said and how often in status-channel.ts
-// (worded by status-wording.ts), the chain (SDK version, validate, parse, map, cache) and the policy
+// its own ServiceHealth. What it schedules lives elsewhere: each document's state, lanes and findings
+// re-placed on the current text in document-state.ts; what is said and how often in status-channel.ts,
+// worded by status-wording.ts; the chain (SDK version, validate, parse, map, cache) and the policy
 // (preflight, what a failure means, which engines and pipeline) in core/validation. Everything outside
-// (connection, clock, transport, settings) is injected, so tests drive it with a fake clock and a fake
-// service. Never logs or reports the API key.
-
+// (connection, clock, transport, settings: scheduler-contract.ts) is injected, so tests drive it with a
+// fake clock and a fake service. Never logs or reports the API key.
 import type { Finding } from '../core/findings';
-import type { XmlIndex } from '../core/notice';
 import type { ValidateNowResult, ValidationStatusParams } from '../core/protocol';
-import type {
-  SdkVersionRange,
-  ValidateNoticeOptions,
-  ValidateNoticeResult,
-  VersionRangeOptions,
-} from '../core/services';
-import { type EformsSettings, urlsOf } from '../core/settings';
+import { urlsOf } from '../core/settings';
 import {
   BACKOFF,
   classifyFailure,
@@ -42,43 +34,12 @@ import {
   refreshRange,
   stopLanes,
 } from './document-state';
+import type { NoticeFindingsOutcome, SchedulerDeps } from './scheduler-contract';
 import { ServiceHealth } from './service-health';
 import { StatusChannel } from './status-channel';
 import * as wording from './status-wording';
 
-export type { Clock, DocumentSnapshot, LocalEngine };
-
-export interface SchedulerDeps {
-  settings(uri: string): Promise<EformsSettings>;
-  /** The API key from the server's environment; undefined or '' when none is set. */
-  apiKey: string | undefined;
-  /** The CVS transport (core/cvs-client's validateNotice, or a fake in tests). */
-  validate(o: ValidateNoticeOptions): Promise<ValidateNoticeResult>;
-  /** The SDK's rules for these settings; absent: the local engine never runs. */
-  localEngine?(settings: EformsSettings): LocalEngine;
-  /**
-   * Publishes the complete diagnostics of a document, computed for `version`; `index` is the text the
-   * findings are placed on (absent when clearing), for completing them without indexing again.
-   */
-  publish(uri: string, version: number | undefined, findings: Finding[], index?: XmlIndex): void;
-  status(s: ValidationStatusParams): void;
-  log(message: string): void;
-  clock?: Clock;
-  /** First back-off delay after a failure; doubles up to backoffMaxMs. */
-  backoffBaseMs?: number;
-  backoffMaxMs?: number;
-  /** Notices larger than this (UTF-8 bytes) get local checks only. */
-  maxServiceBytes?: number;
-  /** Quiet typing before the SDK's rules run (they are cheap and run off the main thread). */
-  localDebounceMs?: number;
-  /** The SDK versions the service accepts for publication (cached by the caller); none: no warning. */
-  versionRange?(o: VersionRangeOptions): Promise<SdkVersionRange | undefined>;
-}
-
-/** What NoticeFindingsRequest answers: the findings published, and why each engine could not run. */
-export type NoticeFindingsOutcome =
-  | { ok: false; message: string }
-  | { ok: true; version: number; findings: Finding[]; engines: { engine: EngineName; problem?: string }[] };
+export type { Clock, LocalEngine, NoticeFindingsOutcome, SchedulerDeps };
 
 type Trigger = 'open' | 'change' | 'save' | 'settings';
 
