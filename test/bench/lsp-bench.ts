@@ -4,7 +4,8 @@
 // in-process with our index, and with fast-xml-parser's XMLValidator in place of the index for the
 // well-formedness check (the alternative). Also the case where service findings are on screen and must
 // be re-placed on every edit (mapSvrl on a fresh index). Listed in bench.ts (`npm run bench`), with the
-// edit path's indexing, old way and new (edit-index-bench.ts).
+// edit path's indexing, old way and new (edit-index-bench.ts), and its CPU in the server
+// (edit-server-bench.ts).
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { startHarness, TEST_API_KEY } from '../support/sandbox-harness';
 import { PROJECT_ROOT, SAMPLES_DIR } from '../support/shared-data';
 import { type BenchSection, interleavedMedians, median, type Row } from './bench-kit';
 import { editIndexSections } from './edit-index-bench';
+import { editServerSections } from './edit-server-bench';
 
 const GOAL_MS = 20;
 
@@ -154,5 +156,10 @@ function section(notice: Notice): BenchSection {
   };
 }
 
-// The edit path's indexing, old way and new, beside the live figures it feeds (edit-index-bench.ts).
-export const lspSections: BenchSection[] = [section(SMALL), section(LARGE), ...editIndexSections];
+// The edit path's indexing, old way and new, and its main-thread CPU in the server, beside the live figures.
+export const lspSections: BenchSection[] = [
+  section(SMALL),
+  section(LARGE),
+  ...editIndexSections,
+  ...editServerSections,
+];
