@@ -2,18 +2,95 @@
 // errors name the settings (eforms.sdk.path…), never a command of one client. Pure wording: no state,
 // no connection.
 
+import type { Finding } from '../core/findings';
 import type { EngineStatus, ValidationStatusParams } from '../core/protocol';
 import type { SdkError } from '../core/sdk';
 import type {
   EngineFailure,
   EngineName,
   EngineReport,
+  EngineResult,
   PreflightRefusal,
   ValidationInput,
 } from '../core/validation';
-import { sdkSource } from './diagnostics';
+import { countSeverities, sdkSource } from './diagnostics';
 
 const KB = 1024;
+
+/** The counts of a status that found nothing (yet). */
+export const NO_COUNTS = { errors: 0, warnings: 0, infos: 0 } as const;
+
+/** A status about one engine's run on one notice that did not validate (refused or failed). */
+export function engineStatus(
+  uri: string,
+  engine: EngineName,
+  serviceUrl: string | undefined,
+  what: Pick<ValidationStatusParams, 'state' | 'message' | 'failure' | 'sdkProblem'>,
+): ValidationStatusParams {
+  return { uri, ...NO_COUNTS, ...(engine === 'local' ? { engine } : {}), serviceUrl, ...what };
+}
+
+/**
+ * The status of an engine's answer: the CVS's (or a refused notice's) counts everything published, the
+ * SDK rules' counts their own findings and says how they ran.
+ */
+export function validatedStatus(
+  uri: string,
+  lane: { engine: EngineName; result?: EngineResult },
+  published: readonly Finding[],
+  validatedAt: number,
+  serviceUrl: string | undefined,
+): ValidationStatusParams {
+  const report = lane.result?.report;
+  if (lane.engine === 'cvs' || !report) {
+    const at = serviceUrl === undefined ? {} : { serviceUrl };
+    return { state: 'validated', uri, ...countSeverities(published), validatedAt, ...at };
+  }
+  return {
+    state: 'validated',
+    uri,
+    engine: 'local',
+    ...countSeverities(lane.result?.findings ?? []),
+    validatedAt,
+    local: localEngineStatus(report),
+  };
+}
+
+/** The status of a run that starts. */
+export function validatingStatus(
+  uri: string,
+  engine: EngineName,
+  serviceUrl: string | undefined,
+): ValidationStatusParams {
+  return { state: 'validating', uri, ...NO_COUNTS, ...(engine === 'local' ? { engine } : {}), serviceUrl };
+}
+
+/** The CVS's status when it runs only on request. */
+export function manualStatus(uri: string): ValidationStatusParams {
+  return {
+    state: 'paused',
+    uri,
+    ...NO_COUNTS,
+    message:
+      "Service validation runs on request: use 'eForms: Validate Notice' (eforms.validation.run is manual).",
+  };
+}
+
+/** The log line of a run refused before it started. */
+export function refusalLine(engine: EngineName, uri: string, message: string | undefined): string {
+  const what = engine === 'cvs' ? 'the validation service' : 'the SDK rules';
+  return `Not asking ${what} about ${uri}: ${message}`;
+}
+
+/** The log line of a notice the service refused, saying why (a finding on the notice, not a failure). */
+export function rejectedLine(uri: string, explanation: string): string {
+  return `The validation service refused ${uri}: ${explanation}`;
+}
+
+/** The log line of a run that failed. */
+export function failedLine(engine: EngineName, uri: string, message: string | undefined): string {
+  return `Validation of ${uri} ${engine === 'local' ? 'with the SDK rules ' : ''}failed: ${message}`;
+}
 
 /** A preflight refusal as the status an LSP editor shows: its state and one sentence. */
 export function preflightStatus(

@@ -3,7 +3,9 @@
 // sample, median of N edits (goal < 20 ms). Side by side, in the same run: the same local pipeline
 // in-process with our index, and with fast-xml-parser's XMLValidator in place of the index for the
 // well-formedness check (the alternative). Also the case where service findings are on screen and must
-// be re-placed on every edit (mapSvrl on a fresh index). Listed in bench.ts (`npm run bench`).
+// be re-placed on every edit (mapSvrl on a fresh index). Listed in bench.ts (`npm run bench`), with the
+// edit path's indexing, old way and new (edit-index-bench.ts), and its CPU in the server
+// (edit-server-bench.ts).
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +17,8 @@ import { docUri, LspSession } from '../support/lsp-session';
 import { startHarness, TEST_API_KEY } from '../support/sandbox-harness';
 import { PROJECT_ROOT, SAMPLES_DIR } from '../support/shared-data';
 import { type BenchSection, interleavedMedians, median, type Row } from './bench-kit';
+import { editIndexSections } from './edit-index-bench';
+import { editServerSections } from './edit-server-bench';
 
 const GOAL_MS = 20;
 
@@ -152,4 +156,10 @@ function section(notice: Notice): BenchSection {
   };
 }
 
-export const lspSections: BenchSection[] = [section(SMALL), section(LARGE)];
+// The edit path's indexing, old way and new, and its main-thread CPU in the server, beside the live figures.
+export const lspSections: BenchSection[] = [
+  section(SMALL),
+  section(LARGE),
+  ...editIndexSections,
+  ...editServerSections,
+];
