@@ -17,6 +17,7 @@ import {
 } from '../notice';
 import { CUSTOMIZATION_ID } from '../validation';
 import { noticeFacts, placeAt, rangeOf } from './notice-facts';
+import { narrowCodes } from './rule-codes';
 import type { FieldDef, SdkKnowledge } from './sdk-knowledge';
 import { canonicalName, directText, type PathStep, parseSdkPath } from './sdk-paths';
 import {
@@ -234,9 +235,9 @@ function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
       // An empty code is a choice still to make (New Notice leaves them so): offer the list's first
       // values with their labels (completion offers all of them); a wrong one, the nearest.
       const empty = value.trim() === '';
-      const nearest = empty
-        ? list.codes.slice(0, MAX_CHOICES)
-        : nearestCodes(value, list.codes, MAX_SUGGESTIONS);
+      // Only the codes the subtype's rules allow, where they narrow the list (procedure types).
+      const codes = narrowCodes(c.sdk, field.id, subtype, list.codes);
+      const nearest = empty ? codes.slice(0, MAX_CHOICES) : nearestCodes(value, codes, MAX_SUGGESTIONS);
       nearest.forEach((code, i) => {
         const label = c.sdk?.codeLabel(list.id, code, c.language);
         out.push({

@@ -7,6 +7,7 @@
 import type { Range } from '../findings';
 import type { XmlElement, XmlIndex } from '../notice';
 import { captionOf, entityOf, noticeFacts, placeAt, rangeOf } from './notice-facts';
+import { codesAllowedByRules } from './rule-codes';
 import type { Entry, FieldDef, SdkKnowledge } from './sdk-knowledge';
 import { canonicalName, evaluatePredicate, type Predicate } from './sdk-paths';
 import {
@@ -197,8 +198,11 @@ function valueCompletions(
       filterText: label ? `${code} ${label}` : code,
     });
   };
-  for (const c of preferred?.codes ?? []) add(c, '0', cl.id);
-  for (const c of general?.codes ?? []) add(c, '1', cl.general);
+  // Where the subtype's rules allow fewer codes than the list (procedure types), only those.
+  const allowed = subtype ? codesAllowedByRules(sdk, f.id, subtype) : undefined;
+  const ok = (c: string) => !allowed || allowed.includes(c);
+  for (const c of preferred?.codes ?? []) if (ok(c)) add(c, '0', cl.id);
+  for (const c of general?.codes ?? []) if (ok(c)) add(c, '1', cl.general);
   return out;
 }
 

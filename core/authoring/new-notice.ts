@@ -7,6 +7,7 @@
 // rules to flag and completion and quick fixes to fill. No `vscode` import here, and no I/O.
 
 import { randomUUID } from 'node:crypto';
+import { narrowCodes } from './rule-codes';
 import type { SdkKnowledge } from './sdk-knowledge';
 import { SDK_NAMESPACES } from './sdk-paths';
 import {
@@ -229,7 +230,11 @@ export function newNoticeChoices(sdk: SdkKnowledge, subtype: string, lang: strin
     const cl = sdk.codeListOf(f, subtype);
     const list = cl ? (sdk.codeList(cl.id) ?? sdk.codeList(cl.general)) : undefined;
     if (!list) return [];
-    return list.codes.map((code) => ({ code, label: sdk.codeLabel(list.id, code, lang) ?? code }));
+    // The rules of the subtype may allow fewer codes than the list (procedure types): offer those.
+    return narrowCodes(sdk, fieldId, subtype, list.codes).map((code) => ({
+      code,
+      label: sdk.codeLabel(list.id, code, lang) ?? code,
+    }));
   };
   return {
     procedureTypes: codes('BT-105-Procedure'),

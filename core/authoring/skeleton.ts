@@ -170,7 +170,9 @@ export function placeholder(f: FieldDef, ctx: PlaceholderContext): string {
       return onlyCode(f, ctx) ?? '';
     }
     case 'date':
-      return `${ctx.today}Z`;
+      // A date the SDK requires after the dispatch date (a deadline, a planned date) is put a month
+      // later: today's date would break that rule before anyone chose a date.
+      return `${followsDispatch(f) ? addDays(ctx.today, 30) : ctx.today}Z`;
     case 'time':
       return '12:00:00Z';
     case 'indicator':
@@ -188,6 +190,23 @@ export function placeholder(f: FieldDef, ctx: PlaceholderContext): string {
     default:
       return `TODO: ${ctx.sdk.fieldLabel(f.id, ctx.language)}`;
   }
+}
+
+/**
+ * Whether fields.json asserts, without condition on the field, that it comes after the notice's
+ * dispatch date: `{…} ${BT-131(d)-Lot > BT-05(a)-notice}` (the EFX the SDK writes for these dates).
+ */
+function followsDispatch(f: FieldDef): boolean {
+  if (f.id === 'BT-05(a)-notice') return false;
+  const values = [f.assert?.value, ...(f.assert?.constraints ?? []).map((c) => c.value)];
+  const after = [`${f.id} > BT-05(a)-notice`, `BT-05(a)-notice < ${f.id}`];
+  return values.some((v) => typeof v === 'string' && after.some((a) => v.includes(a)));
+}
+
+/** yyyy-mm-dd plus `n` days (UTC); the date itself when it is not one. */
+function addDays(date: string, n: number): string {
+  const t = Date.parse(`${date}T00:00:00Z`);
+  return Number.isNaN(t) ? date : new Date(t + n * 86_400_000).toISOString().slice(0, 10);
 }
 
 function minor(version: string): string {
