@@ -150,6 +150,7 @@ export function newNotice(sdk: SdkKnowledge, o: NewNoticeOptions): NewNoticeResu
     for (const c of n.children) withIds(c);
   };
   withIds(top);
+  pointAtWrittenIds(top, sdk);
   sortSkeleton(top);
   const ns = [
     ` xmlns="${root.ns}"`,
@@ -157,6 +158,29 @@ export function newNotice(sdk: SdkKnowledge, o: NewNoticeOptions): NewNoticeResu
   ].join('');
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n${writeSkeleton(top, '', '  ', ns)}\n`;
   return { ok: true, xml, subtype: st.subTypeId, root: root.name };
+}
+
+/**
+ * A reference may point at several kinds of thing (a tender's lot: a lot or a group of lots); its
+ * placeholder names the first kind, which the notice may not have (`GLO-0001` with no group of lots).
+ * Point it at an identifier the skeleton wrote, of a kind the reference allows, when there is one.
+ */
+function pointAtWrittenIds(top: SkeletonNode, sdk: SdkKnowledge): void {
+  const written = new Set<string>();
+  const refs: { node: SkeletonNode; schemes: readonly string[] }[] = [];
+  const visit = (n: SkeletonNode) => {
+    const f = n.field ? sdk.fields.get(n.field) : undefined;
+    if (f?.type === 'id' && n.text) written.add(n.text);
+    if (f?.type === 'id-ref' && f.idSchemes && f.idSchemes.length > 1)
+      refs.push({ node: n, schemes: f.idSchemes });
+    for (const c of n.children) visit(c);
+  };
+  visit(top);
+  for (const { node, schemes } of refs) {
+    if (node.text !== undefined && written.has(node.text)) continue;
+    const target = schemes.map((s) => `${s}-0001`).find((id) => written.has(id));
+    if (target) node.text = target;
+  }
 }
 
 /** A failed assert of the SDK rules, as much of it as New Notice needs (core/svrl's shape). */

@@ -121,7 +121,7 @@ function unparen(a: Ast): Ast {
  */
 function subtypeTarget(sdk: SdkKnowledge, context: string): { fieldId: string; subtype: string } | undefined {
   const ast = parseRuleTest(context);
-  if (!ast || ast.t !== 'path') return undefined;
+  if (ast?.t !== 'path') return undefined;
   const steps = ast.steps;
   if (steps[0]?.t !== 'root') return undefined;
   const names: string[] = [];
