@@ -7,7 +7,8 @@
 // rules to flag and completion and quick fixes to fill. No `vscode` import here, and no I/O.
 
 import { randomUUID } from 'node:crypto';
-import { narrowCodes } from './rule-codes';
+import { elementNames, narrowCodes } from './rule-codes';
+import { parseRuleTest, shapeOfTest } from './rule-message';
 import type { SdkKnowledge } from './sdk-knowledge';
 import { SDK_NAMESPACES } from './sdk-paths';
 import {
@@ -187,6 +188,9 @@ function pointAtWrittenIds(top: SkeletonNode, sdk: SdkKnowledge): void {
 export interface RuleFailure {
   role: string;
   diagnosticReferences: readonly { see: string }[];
+  /** The assert's test and the failing node's path (SVRL), when known. */
+  test?: string;
+  location?: string;
 }
 
 /**
@@ -216,6 +220,10 @@ export async function newNoticeChecked(
     const before = extra.size;
     for (const f of failures) {
       if (!/^(ERROR|FATAL)$/i.test(f.role)) continue;
+      // "One of these must be there" (a lot's duration, or its dates, or a duration code): the first
+      // way is written as a placeholder; the user may replace it by another.
+      const first = f.test && f.location ? firstAlternative(sdk, r.subtype, f.test, f.location) : undefined;
+      if (first) extra.add(first);
       for (const d of f.diagnosticReferences) {
         const m = /^(?:field|node):(.+)$/.exec(d.see.trim());
         const id = m?.[1];
@@ -227,6 +235,34 @@ export async function newNoticeChecked(
     r = newNotice(sdk, { ...o, uuid: stable, extraFields: [...extra] });
   }
   return r;
+}
+
+/**
+ * The field an assert found missing (`A`), or the first way a `(A) or (B) or (C)` assert offers, under the failing element: the one
+ * field at that path the subtype's form has and does not forbid; undefined when the test is of another
+ * shape or the path is not one field's.
+ */
+function firstAlternative(
+  sdk: SdkKnowledge,
+  subtype: string,
+  test: string,
+  location: string,
+): string | undefined {
+  const ast = parseRuleTest(test);
+  if (!ast) return undefined;
+  const { req } = shapeOfTest(ast);
+  // `(A) or (B and C) or (D)` reads as A mandatory, the rest as what else would do.
+  const path = req.k === 'mandatory-any' ? req.paths[0] : req.k === 'mandatory' ? req.path : undefined;
+  const at = path ? parseRuleTest(location) : undefined;
+  const base = at ? elementNames(at, true) : undefined;
+  const rel = path ? elementNames(path, false) : undefined;
+  if (!base || !rel || rel.length === 0) return undefined;
+  const form = sdk.formFields(subtype);
+  const fields = (sdk.byKey.get([...base, ...rel].join('/')) ?? []).filter(
+    (e) =>
+      e.kind === 'field' && (!form || form.has(e.id)) && sdk.presence(e.id, subtype).forbidden !== 'always',
+  );
+  return fields.length === 1 ? fields[0]?.id : undefined;
 }
 
 /** A code the user may choose, with its label in the user's language. */

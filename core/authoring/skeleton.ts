@@ -124,7 +124,9 @@ function attributeValue(f: FieldDef, ctx: PlaceholderContext): string {
   if (f.presetValue !== undefined) return f.presetValue;
   if (f.attributeName === 'languageID') return noticeLanguageCode(ctx.language);
   if (f.attributeName === 'currencyID') return 'EUR';
-  if (f.attributeName === 'unitCode') return firstCode(f, ctx) ?? 'DAY';
+  // A unit nobody chose stays empty, like a code (a list of one is no choice).
+  if (f.attributeName === 'unitCode') return onlyCode(f, ctx) ?? '';
+  // The scheme of an identifier or reference (`organization`, `Lot`) follows from what it names.
   return firstCode(f, ctx) ?? '';
 }
 

@@ -29,10 +29,6 @@ const skip = skipUnless(SDK_DIR);
  */
 const KNOWN_GAPS: { id: RegExp; why: string }[] = [
   {
-    id: /^BR-BT-00137-0214$/,
-    why: 'a lot needs a duration, start and end dates, or a duration code: one of three ways, none written',
-  },
-  {
     id: /^BR-BT-13713-01(1[6-9]|2[23])$/,
     why: 'once a lot result has a submissions statistic, the rules want one of each kind (tenders, t-small…)',
   },
