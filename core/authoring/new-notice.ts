@@ -7,6 +7,7 @@
 // rules to flag and completion and quick fixes to fill. No `vscode` import here, and no I/O.
 
 import { randomUUID } from 'node:crypto';
+import type { Ast } from '../xpath';
 import { elementNames, narrowCodes } from './rule-codes';
 import { parseRuleTest, shapeOfTest } from './rule-message';
 import type { SdkKnowledge } from './sdk-knowledge';
@@ -53,6 +54,8 @@ export interface NewNoticeOptions {
   buyerCountry?: string;
   /** Fields or nodes to write besides the unconditionally mandatory ones (what the rules ask for). */
   extraFields?: readonly string[];
+  /** Instances the rules want one of per code (a lot result's statistic of each kind), to write. */
+  codedInstances?: readonly CodedInstance[];
   /** yyyy-mm-dd; defaults to today (UTC). */
   today?: string;
   uuid?: () => string;
@@ -151,6 +154,7 @@ export function newNotice(sdk: SdkKnowledge, o: NewNoticeOptions): NewNoticeResu
     for (const c of n.children) withIds(c);
   };
   withIds(top);
+  for (const c of o.codedInstances ?? []) addCodedInstance(top, c, ctx);
   pointAtWrittenIds(top, sdk);
   sortSkeleton(top);
   const ns = [
@@ -159,6 +163,89 @@ export function newNotice(sdk: SdkKnowledge, o: NewNoticeOptions): NewNoticeResu
   ].join('');
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n${writeSkeleton(top, '', '  ', ns)}\n`;
   return { ok: true, xml, subtype: st.subTypeId, root: root.name };
+}
+
+/**
+ * An element the rules want once per code under an element: `count(efac:ReceivedSubmissionsStatistics/
+ * efbc:StatisticsNumeric[../efbc:StatisticsCode = 'tenders']) = 1` under a lot result is one statistic
+ * whose code is `tenders`, with its number to fill.
+ */
+export interface CodedInstance {
+  /** SDK names from the root's child to the element that holds the instances (the lot result). */
+  parent: readonly string[];
+  /** The repeated element (`efac:ReceivedSubmissionsStatistics`). */
+  element: string;
+  /** Its child holding the code, and the code. */
+  codeChild: string;
+  code: string;
+  /** Its child holding the value to fill. */
+  valueChild: string;
+}
+
+/** Writes a coded instance under the first element at its parent path, unless one with its code is there. */
+function addCodedInstance(top: SkeletonNode, c: CodedInstance, ctx: PlaceholderContext): void {
+  let at: SkeletonNode | undefined = top;
+  for (const name of c.parent) at = at?.children.find((x) => x.name === name);
+  if (!at) return;
+  const parent = at;
+  const has = parent.children.some(
+    (x) => x.name === c.element && x.children.some((y) => y.name === c.codeChild && y.text === c.code),
+  );
+  if (has) return;
+  const key = `${parent.key}/${c.element}`;
+  const codeEntry = ctx.sdk.byKey.get(`${key}/${c.codeChild}`)?.find((e) => e.kind === 'field');
+  const valueEntry = ctx.sdk.byKey.get(`${key}/${c.valueChild}`)?.find((e) => e.kind === 'field');
+  if (!codeEntry || !valueEntry) return;
+  const order = ctx.sdk.children.get(parent.key)?.get(c.element)?.order ?? Number.POSITIVE_INFINITY;
+  const instance = skeletonNode(c.element, key, order);
+  // Its own variant, so that other paths through the element do not join this one.
+  instance.variant = `code:${c.code}`;
+  const depth = key.split('/').length;
+  addPath(instance, codeEntry, depth, ctx);
+  addPath(instance, valueEntry, depth, ctx);
+  const code = instance.children.find((x) => x.name === c.codeChild);
+  if (!code) return;
+  code.text = c.code;
+  // A count nobody gave yet is 0: the rules add these up (tenders = large + medium + small + micro).
+  const value = instance.children.find((x) => x.name === c.valueChild);
+  const type = valueEntry.field?.type;
+  if (value && (type === 'number' || type === 'integer')) value.text = '0';
+  parent.children.push(instance);
+}
+
+/** The coded instances a failed assert asks for under the failing element (see CodedInstance). */
+function codedInstancesOf(test: string, location: string): CodedInstance[] {
+  const ast = parseRuleTest(test);
+  const at = parseRuleTest(location);
+  const parent = at ? elementNames(at, true) : undefined;
+  if (!ast || !parent) return [];
+  // The requirement is the first disjunct; the others are its conditions.
+  let first = ast;
+  while (first.t === 'or') first = first.args[0] as Ast;
+  const out: CodedInstance[] = [];
+  const visit = (a: Ast) => {
+    if (a.t === 'seq') a.items.forEach(visit);
+    if (a.t === 'and') a.args.forEach(visit);
+    if (a.t !== 'cmp' || a.op !== '=' || a.r.t !== 'num' || a.r.v !== 1) return;
+    if (a.l.t !== 'call' || a.l.fn !== 'count' || a.l.args[0]?.t !== 'path') return;
+    const steps = a.l.args[0].steps;
+    const [inst, value] = steps;
+    if (inst?.t !== 'step' || value?.t !== 'step' || inst.preds.length > 0 || value.preds.length !== 1)
+      return;
+    const element = elementNames(inst, false)?.[0];
+    const valueChild = elementNames({ ...value, preds: [] }, false)?.[0];
+    const p = value.preds[0] as Ast;
+    if (!element || !valueChild || p.t !== 'cmp' || p.op !== '=' || p.r.t !== 'str' || p.l.t !== 'path')
+      return;
+    // `../efbc:StatisticsCode/normalize-space(text())`: the sibling that holds the code.
+    const [up, sibling] = p.l.steps;
+    if (up?.t !== 'step' || up.axis !== 'parent' || sibling?.t !== 'step') return;
+    const codeChild = elementNames(sibling, false)?.[0];
+    if (!codeChild) return;
+    out.push({ parent, element, codeChild, code: p.r.v, valueChild });
+  };
+  visit(first);
+  return out;
 }
 
 /**
@@ -206,6 +293,7 @@ export async function newNoticeChecked(
   rounds = 3,
 ): Promise<NewNoticeResult> {
   const extra = new Set(o.extraFields ?? []);
+  const coded = new Map((o.codedInstances ?? []).map((c) => [JSON.stringify(c), c]));
   // The same identifiers each round, so that only the added fields change.
   const ids: string[] = [];
   let next = 0;
@@ -217,22 +305,24 @@ export async function newNoticeChecked(
   let r = newNotice(sdk, { ...o, uuid: stable });
   for (let i = 0; i < rounds && r.ok; i++) {
     const failures = await evaluate(r.xml, r.subtype);
-    const before = extra.size;
+    const before = extra.size + coded.size;
     for (const f of failures) {
       if (!/^(ERROR|FATAL)$/i.test(f.role)) continue;
       // "One of these must be there" (a lot's duration, or its dates, or a duration code): the first
       // way is written as a placeholder; the user may replace it by another.
       const first = f.test && f.location ? firstAlternative(sdk, r.subtype, f.test, f.location) : undefined;
       if (first) extra.add(first);
+      if (f.test && f.location)
+        for (const c of codedInstancesOf(f.test, f.location)) coded.set(JSON.stringify(c), c);
       for (const d of f.diagnosticReferences) {
         const m = /^(?:field|node):(.+)$/.exec(d.see.trim());
         const id = m?.[1];
         if (id && sdk.entries.has(id)) extra.add(id);
       }
     }
-    if (extra.size === before) break;
+    if (extra.size + coded.size === before) break;
     next = 0;
-    r = newNotice(sdk, { ...o, uuid: stable, extraFields: [...extra] });
+    r = newNotice(sdk, { ...o, uuid: stable, extraFields: [...extra], codedInstances: [...coded.values()] });
   }
   return r;
 }

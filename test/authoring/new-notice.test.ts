@@ -29,10 +29,6 @@ const skip = skipUnless(SDK_DIR);
  */
 const KNOWN_GAPS: { id: RegExp; why: string }[] = [
   {
-    id: /^BR-BT-13713-01(1[6-9]|2[23])$/,
-    why: 'once a lot result has a submissions statistic, the rules want one of each kind (tenders, t-small…)',
-  },
-  {
     id: /^BR-OPT-00300-025[589]$/,
     why: 'the tenderer is the one organisation written, which is also the buyer; a second one is not written',
   },
