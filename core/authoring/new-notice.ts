@@ -7,9 +7,9 @@
 // rules to flag and completion and quick fixes to fill. No `vscode` import here, and no I/O.
 
 import { randomUUID } from 'node:crypto';
-import type { Ast } from '../xpath';
+import { type Ast, parseXPath } from '../xpath';
 import { elementNames, narrowCodes } from './rule-codes';
-import { parseRuleTest, shapeOfTest } from './rule-message';
+import { parseRuleTest, RULE_NAMESPACES, shapeOfTest } from './rule-message';
 import type { SdkKnowledge } from './sdk-knowledge';
 import { SDK_NAMESPACES } from './sdk-paths';
 import {
@@ -338,21 +338,40 @@ function firstAlternative(
   test: string,
   location: string,
 ): string | undefined {
-  const ast = parseRuleTest(test);
-  if (!ast) return undefined;
+  // With each predicate's text, to tell apart fields that share a path (legal bases by their cbc:ID).
+  let ast: Ast;
+  try {
+    ast = parseXPath(test, RULE_NAMESPACES, { keepPredicateText: true });
+  } catch {
+    return undefined;
+  }
   const { req } = shapeOfTest(ast);
   // `(A) or (B and C) or (D)` reads as A mandatory, the rest as what else would do.
-  const path = req.k === 'mandatory-any' ? req.paths[0] : req.k === 'mandatory' ? req.path : undefined;
-  const at = path ? parseRuleTest(location) : undefined;
+  const paths = req.k === 'mandatory-any' ? req.paths : req.k === 'mandatory' ? [req.path] : [];
+  const at = paths.length > 0 ? parseRuleTest(location) : undefined;
   const base = at ? elementNames(at, true) : undefined;
-  const rel = path ? elementNames(path, false) : undefined;
-  if (!base || !rel || rel.length === 0) return undefined;
+  if (!base) return undefined;
   const form = sdk.formFields(subtype);
-  const fields = (sdk.byKey.get([...base, ...rel].join('/')) ?? []).filter(
-    (e) =>
-      e.kind === 'field' && (!form || form.has(e.id)) && sdk.presence(e.id, subtype).forbidden !== 'always',
-  );
-  return fields.length === 1 ? fields[0]?.id : undefined;
+  // The first way that is one field of the subtype's form (a path several fields share, told apart by
+  // predicates, is taken when only one of them is in the form and allowed).
+  for (const path of paths) {
+    const rel = elementNames(path, false, true);
+    if (!rel || rel.length === 0) continue;
+    // The predicates the rule writes, as the SDK writes them in the field's path (same generator).
+    const squash = (x: string) => x.replace(/\s+/g, '');
+    const preds = (path.t === 'path' ? path.steps : [path]).flatMap((st) =>
+      st.t === 'step' ? (st.predText ?? []).map((t) => squash(`[${t}]`)) : [],
+    );
+    const fields = (sdk.byKey.get([...base, ...rel].join('/')) ?? []).filter(
+      (e) =>
+        e.kind === 'field' &&
+        (!form || form.has(e.id)) &&
+        sdk.presence(e.id, subtype).forbidden !== 'always' &&
+        preds.every((p) => squash(e.field?.xpathAbsolute ?? '').includes(p)),
+    );
+    if (fields.length === 1) return fields[0]?.id;
+  }
+  return undefined;
 }
 
 /** A code the user may choose, with its label in the user's language. */

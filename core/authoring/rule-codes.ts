@@ -159,9 +159,9 @@ function subtypeTarget(sdk: SdkKnowledge, context: string): { fieldId: string; s
 /**
  * The SDK names (`cac:ProcurementProjectLot`) of a path's element steps: an SVRL location from the root
  * (`absolute`: its root step and the root element are left out, positions `[2]` ignored), or a relative
- * path of child steps. Undefined for a path with other steps or predicates.
+ * path of child steps. Undefined for a path with other steps, or with predicates unless told to ignore them.
  */
-export function elementNames(ast: Ast, absolute: boolean): string[] | undefined {
+export function elementNames(ast: Ast, absolute: boolean, ignorePredicates = false): string[] | undefined {
   const steps = ast.t === 'path' ? ast.steps : [ast];
   const names: string[] = [];
   let i = 0;
@@ -173,7 +173,7 @@ export function elementNames(ast: Ast, absolute: boolean): string[] | undefined 
   for (; i < steps.length; i++) {
     const s = steps[i] as Ast;
     if (s.t !== 'step' || s.axis !== 'child' || s.test.k !== 'name') return undefined;
-    if (s.preds.some((p) => !(absolute && p.t === 'num'))) return undefined;
+    if (!ignorePredicates && s.preds.some((p) => !(absolute && p.t === 'num'))) return undefined;
     const prefix = s.test.ns !== undefined ? SDK_PREFIXES[s.test.ns] : undefined;
     if (!prefix || s.test.local === undefined) return undefined;
     names.push(`${prefix}:${s.test.local}`);

@@ -36,7 +36,6 @@ const KNOWN_GAPS: { id: RegExp; why: string }[] = [
     id: /^BR-OPT-00315-0100$|^BR-OPT-00321-00(62|71)$/,
     why: 'references between tenders and contracts of a lot result (E5, T02)',
   },
-  { id: /^BR-BT-00001-0259$/, why: 'E forms: the legal basis has no single preset' },
   { id: /^OPP-035-Tender-List_MA$|^BR-BT-00142-0055$/, why: 'T02-specific structure' },
 ];
 
