@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { type Ast, parseXPath } from '../xpath';
 import { elementNames, narrowCodes } from './rule-codes';
 import { parseRuleTest, RULE_NAMESPACES, shapeOfTest } from './rule-message';
-import type { SdkKnowledge } from './sdk-knowledge';
+import type { FieldDef, SdkKnowledge } from './sdk-knowledge';
 import { SDK_NAMESPACES } from './sdk-paths';
 import {
   addPath,
@@ -155,6 +155,7 @@ export function newNotice(sdk: SdkKnowledge, o: NewNoticeOptions): NewNoticeResu
   };
   withIds(top);
   for (const c of o.codedInstances ?? []) addCodedInstance(top, c, ctx);
+  separateResultOrganisations(top, sdk);
   pointAtWrittenIds(top, sdk);
   sortSkeleton(top);
   const ns = [
@@ -163,6 +164,60 @@ export function newNotice(sdk: SdkKnowledge, o: NewNoticeOptions): NewNoticeResu
   ].join('');
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n${writeSkeleton(top, '', '  ', ns)}\n`;
   return { ok: true, xml, subtype: st.subTypeId, root: root.name };
+}
+
+/**
+ * The skeleton writes one organisation, ORG-0001, the buyer; a reference from the results (a tenderer,
+ * a subcontractor) to it would make the buyer its own supplier, which the rules refuse (BR-OPT-00300-
+ * 0255…). Such references get an organisation of their own, ORG-0002: the buyer's mandatory elements
+ * with its texts to write again and the country, the buyer's choice, left to choose.
+ */
+function separateResultOrganisations(top: SkeletonNode, sdk: SdkKnowledge): void {
+  const underResults = (f: FieldDef): boolean => {
+    let id = f.parentNodeId;
+    for (let guard = 0; id && guard < 50; guard++) {
+      if (id === 'ND-NoticeResult') return true;
+      id = sdk.nodes.get(id)?.parentId;
+    }
+    return false;
+  };
+  const refs: SkeletonNode[] = [];
+  let org: { node: SkeletonNode; parent: SkeletonNode; idLeaf: SkeletonNode } | undefined;
+  const visit = (n: SkeletonNode, path: SkeletonNode[]) => {
+    const f = n.field ? sdk.fields.get(n.field) : undefined;
+    if (f?.type === 'id-ref' && f.idSchemes?.includes('ORG') && n.text === 'ORG-0001' && underResults(f))
+      refs.push(n);
+    if (!org && f?.type === 'id' && f.idScheme === 'ORG' && n.text === 'ORG-0001') {
+      // The entity the identifier belongs to: the node of fields.json that names it as its identifier.
+      for (let i = path.length - 1; i > 0; i--) {
+        const p = path[i] as SkeletonNode;
+        if ((sdk.byKey.get(p.key) ?? []).some((e) => e.node?.identifierFieldId === f.id)) {
+          org = { node: p, parent: path[i - 1] as SkeletonNode, idLeaf: n };
+          break;
+        }
+      }
+    }
+    for (const c of n.children) visit(c, [...path, n]);
+  };
+  visit(top, []);
+  if (!org || refs.length === 0) return;
+  const { node, parent, idLeaf } = org;
+  // The NUTS code follows the country (BR-BT-00507-…: only for a European one): not before it is chosen.
+  const followsCountry = new Set(['BT-507-Organization-Company']);
+  const copy = (n: SkeletonNode): SkeletonNode => {
+    const c: SkeletonNode = {
+      ...n,
+      attributes: new Map(n.attributes),
+      children: n.children.filter((x) => !x.field || !followsCountry.has(x.field)).map(copy),
+    };
+    const f = n.field ? sdk.fields.get(n.field) : undefined;
+    if (n === idLeaf) c.text = 'ORG-0002';
+    // The buyer's country was chosen for the buyer, not for its supplier.
+    else if (f?.type === 'code' && n.field === 'BT-514-Organization-Company') c.text = '';
+    return c;
+  };
+  parent.children.splice(parent.children.indexOf(node) + 1, 0, copy(node));
+  for (const r of refs) r.text = 'ORG-0002';
 }
 
 /**

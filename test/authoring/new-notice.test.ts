@@ -29,10 +29,6 @@ const skip = skipUnless(SDK_DIR);
  */
 const KNOWN_GAPS: { id: RegExp; why: string }[] = [
   {
-    id: /^BR-OPT-00300-025[589]$/,
-    why: 'the tenderer is the one organisation written, which is also the buyer; a second one is not written',
-  },
-  {
     id: /^BR-OPT-00315-0100$|^BR-OPT-00321-00(62|71)$/,
     why: 'references between tenders and contracts of a lot result (E5, T02)',
   },
