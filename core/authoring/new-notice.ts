@@ -153,6 +153,7 @@ export function newNotice(sdk: SdkKnowledge, o: NewNoticeOptions): NewNoticeResu
     }
     for (const c of n.children) withIds(c);
   };
+  addReferencedEntities(top, sdk, ctx);
   withIds(top);
   for (const c of o.codedInstances ?? []) addCodedInstance(top, c, ctx);
   separateResultOrganisations(top, sdk);
@@ -164,6 +165,37 @@ export function newNotice(sdk: SdkKnowledge, o: NewNoticeOptions): NewNoticeResu
   ].join('');
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n${writeSkeleton(top, '', '  ', ns)}\n`;
   return { ok: true, xml, subtype: st.subTypeId, root: root.name };
+}
+
+/**
+ * A reference to a kind of thing the skeleton does not write (a lot result's contract, CON-0001, with no
+ * contract): the thing is written too, by its identifier, so that the reference resolves. Only where
+ * one field of the form identifies that kind.
+ */
+function addReferencedEntities(top: SkeletonNode, sdk: SdkKnowledge, ctx: PlaceholderContext): void {
+  const written = new Set<string>();
+  const wanted = new Map<string, string>();
+  const visit = (n: SkeletonNode) => {
+    const f = n.field ? sdk.fields.get(n.field) : undefined;
+    if (f?.type === 'id' && n.text) written.add(n.text);
+    if (f?.type === 'id-ref' && f.idSchemes?.length === 1 && n.text === `${f.idSchemes[0]}-0001`)
+      wanted.set(n.text, f.idSchemes[0] as string);
+    for (const c of n.children) visit(c);
+  };
+  visit(top);
+  const form = ctx.subtype ? sdk.formFields(ctx.subtype) : undefined;
+  for (const [id, scheme] of wanted) {
+    if (written.has(id)) continue;
+    const identifiers = [...sdk.fields.values()].filter(
+      (f) =>
+        f.type === 'id' &&
+        f.idScheme === scheme &&
+        (!form || form.has(f.id)) &&
+        (!ctx.subtype || sdk.presence(f.id, ctx.subtype).forbidden !== 'always'),
+    );
+    const entry = identifiers.length === 1 ? sdk.entries.get((identifiers[0] as FieldDef).id) : undefined;
+    if (entry) addPath(top, entry, 0, ctx);
+  }
 }
 
 /**
@@ -400,9 +432,19 @@ function firstAlternative(
   } catch {
     return undefined;
   }
-  const { req } = shapeOfTest(ast);
-  // `(A) or (B and C) or (D)` reads as A mandatory, the rest as what else would do.
-  const paths = req.k === 'mandatory-any' ? req.paths : req.k === 'mandatory' ? [req.path] : [];
+  const { req, exemptions } = shapeOfTest(ast);
+  // `(A) or (B and C) or (D)` reads as A mandatory, the rest as what else would do; `count(X) = 0 or
+  // (Y)`, with X there, as Y mandatory.
+  const isPathAst = (a: Ast) => a.t === 'path' || a.t === 'step';
+  const unwrap = (a: Ast): Ast => (a.t === 'seq' && a.items.length === 1 ? unwrap(a.items[0] as Ast) : a);
+  const paths =
+    req.k === 'mandatory-any'
+      ? req.paths
+      : req.k === 'mandatory'
+        ? [req.path]
+        : (req.k === 'exactly' && req.n === 0) || req.k === 'forbidden'
+          ? exemptions.map(unwrap).filter(isPathAst)
+          : [];
   const at = paths.length > 0 ? parseRuleTest(location) : undefined;
   const base = at ? elementNames(at, true) : undefined;
   if (!base) return undefined;

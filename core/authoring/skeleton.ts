@@ -58,9 +58,13 @@ export function addPath(root: SkeletonNode, entry: Entry, skip: number, ctx: Pla
     materialize(at, step.predicates, ctx);
   }
   const f = entry.field;
-  if (f && at.children.length === 0 && at.text === undefined) {
-    at.text = placeholder(f, ctx);
-    at.field = f.id;
+  // A leaf whose value a predicate already wrote (`[efbc:TermCode/text()='all-rev-tic']`) still gets
+  // its field's attributes (its listName).
+  if (f && at.children.length === 0) {
+    if (at.text === undefined) {
+      at.text = placeholder(f, ctx);
+      at.field = f.id;
+    } else at.field ??= f.id;
     for (const a of f.attributes ?? []) {
       const af = ctx.sdk.fields.get(a);
       if (af?.attributeName && !at.attributes.has(af.attributeName)) {
