@@ -69,8 +69,8 @@ function readSubtypeCodeRules(sdk: SdkKnowledge): Map<string, Map<string, string
     } catch {
       continue;
     }
-    // Only the rules selecting one subtype narrow a list for it; most files have none.
-    if (!text.includes('$noticeSubType')) continue;
+    // Only rules naming subtypes narrow a list for them ($noticeSubType in a context, SubTypeCode in a test).
+    if (!text.includes('$noticeSubType') && !text.includes('SubTypeCode')) continue;
     let index: XmlIndex;
     try {
       index = indexXml(text);
@@ -80,8 +80,12 @@ function readSubtypeCodeRules(sdk: SdkKnowledge): Map<string, Map<string, string
     for (const rule of index.elements) {
       if (rule.ns !== SCH || rule.local !== 'rule') continue;
       const context = rule.attributes.find((a) => a.local === 'context');
-      const target = context ? subtypeTarget(sdk, attributeValue(index, context)) : undefined;
-      if (!target) continue;
+      const contextText = context ? attributeValue(index, context) : '';
+      const target = context ? subtypeTarget(sdk, contextText) : undefined;
+      if (!target) {
+        if (context) readSubtypeExemptions(sdk, index, rule.children, contextText, table);
+        continue;
+      }
       for (const i of rule.children) {
         const a = index.elements[i];
         if (!a || a.ns !== SCH || a.local !== 'assert') continue;
@@ -105,6 +109,67 @@ function readSubtypeCodeRules(sdk: SdkKnowledge): Map<string, Map<string, string
     }
   }
   return table;
+}
+
+/**
+ * Asserts of a rule for every subtype that narrow a code for some: `(cbc:TenderResultCode = 'selec-w')
+ * or not(../../efac:NoticeSubType/cbc:SubTypeCode = 'T02')` allows only `selec-w` in T02.
+ */
+function readSubtypeExemptions(
+  sdk: SdkKnowledge,
+  index: XmlIndex,
+  children: readonly number[],
+  context: string,
+  table: Map<string, Map<string, string[]>>,
+): void {
+  const ctx = parseRuleTest(context);
+  if (ctx?.t !== 'path' || ctx.steps[0]?.t !== 'root') return;
+  const star = ctx.steps[1];
+  if (star?.t !== 'step' || star.test.k !== 'name' || star.test.local !== undefined) return;
+  const base = elementNames({ t: 'path', steps: ctx.steps.slice(2) }, false);
+  if (!base) return;
+  for (const i of children) {
+    const a = index.elements[i];
+    if (!a || a.ns !== SCH || a.local !== 'assert') continue;
+    const role = a.attributes.find((x) => x.local === 'role');
+    if (role && attributeValue(index, role).toUpperCase() !== 'ERROR') continue;
+    const test = a.attributes.find((x) => x.local === 'test');
+    const ast = test ? parseRuleTest(attributeValue(index, test)) : null;
+    if (ast?.t !== 'or' || ast.args.length !== 2) continue;
+    const { req, exemptions } = shapeOfTest(ast);
+    if (req.k !== 'one-of' || exemptions.length !== 1) continue;
+    const subtypes = subtypesOfNot(exemptions[0] as Ast);
+    const value = req.value.t === 'path' ? req.value.steps.filter((x) => x.t !== 'call') : [req.value];
+    const rel = elementNames({ t: 'path', steps: value }, false);
+    if (!subtypes || !rel || rel.length === 0) continue;
+    const fields = (sdk.byKey.get([...base, ...rel].join('/')) ?? []).filter((e) => e.kind === 'field');
+    if (fields.length !== 1) continue;
+    const fieldId = (fields[0] as { id: string }).id;
+    let bySubtype = table.get(fieldId);
+    if (!bySubtype) {
+      bySubtype = new Map();
+      table.set(fieldId, bySubtype);
+    }
+    for (const st of subtypes) {
+      const had = bySubtype.get(st);
+      bySubtype.set(st, had ? had.filter((c) => req.codes.includes(c)) : [...req.codes]);
+    }
+  }
+}
+
+/** The subtypes of `not(…/cbc:SubTypeCode… = 'T02')` (or `= ('T01', 'T02')`), else undefined. */
+function subtypesOfNot(a: Ast): string[] | undefined {
+  if (a.t !== 'call' || a.fn !== 'not' || a.args.length !== 1) return undefined;
+  let c = a.args[0] as Ast;
+  while (c.t === 'seq' && c.items.length === 1) c = c.items[0] as Ast;
+  if (c.t !== 'cmp' || c.op !== '=' || c.l.t !== 'path') return undefined;
+  const last = c.l.steps.filter((x) => x.t === 'step' && x.test.k === 'name').at(-1);
+  if (last?.t !== 'step' || last.test.k !== 'name' || last.test.local !== 'SubTypeCode') return undefined;
+  if (c.r.t === 'str') return [c.r.v];
+  if (c.r.t === 'strs') return c.r.v;
+  if (c.r.t === 'seq' && c.r.items.every((x) => x.t === 'str'))
+    return c.r.items.map((x) => (x as { v: string }).v);
+  return undefined;
 }
 
 function unparen(a: Ast): Ast {

@@ -3,6 +3,7 @@
 // field by type. New Notice, the element snippets of completion and the "insert missing element" quick
 // fix all write through here, so they agree. No `vscode` import here, and no I/O.
 
+import { narrowCodes } from './rule-codes';
 import { type Entry, type FieldDef, LANGUAGE_CODES, type SdkKnowledge } from './sdk-knowledge';
 import type { PathStep, Predicate } from './sdk-paths';
 
@@ -149,7 +150,9 @@ function firstCode(f: FieldDef, ctx: PlaceholderContext): string | undefined {
 /** The code when the field's list (as tailored for the subtype) allows only one: no choice to make. */
 function onlyCode(f: FieldDef, ctx: PlaceholderContext): string | undefined {
   const cl = ctx.sdk.codeListOf(f, ctx.subtype);
-  const codes = cl ? (ctx.sdk.codeList(cl.id) ?? ctx.sdk.codeList(cl.general))?.codes : undefined;
+  const list = cl ? (ctx.sdk.codeList(cl.id) ?? ctx.sdk.codeList(cl.general))?.codes : undefined;
+  // As the subtype's rules narrow it (T02's winner-selection status can only be `selec-w`).
+  const codes = list ? narrowCodes(ctx.sdk, f.id, ctx.subtype, list) : undefined;
   return codes?.length === 1 ? codes[0] : undefined;
 }
 
