@@ -886,44 +886,52 @@ export async function runUiChecks(page, { apiKey, resultsDir, log, grep, machine
         // settings, which take precedence over the user's.
         mkdirSync(dirname(machineSettingsFile), { recursive: true });
         const before = existsSync(machineSettingsFile) ? readFileSync(machineSettingsFile, 'utf8') : '{}';
-        const noSdk = page.locator('.statusbar-item', { hasText: 'eForms: no SDK' });
-        const item = page.locator('.notifications-center .notification-list-item', {
-          hasText: 'no eForms SDK is on this machine',
-        });
+        let ui = page;
+        let closeFresh = async () => {};
+        const noSdk = () => ui.locator('.statusbar-item', { hasText: 'eForms: no SDK' });
+        const item = () =>
+          ui.locator('.notifications-center .notification-list-item', {
+            hasText: 'no eForms SDK is on this machine',
+          });
         try {
-          // A first run: an empty SDK folder (nothing in the extension's cache either), then a reload, so
-          // the extension activates as on a machine without an SDK.
+          // A first run: an empty SDK folder (nothing in the extension's cache either), then a new window,
+          // so that the extension activates as on a machine without an SDK.
           const empty = mkdtempSync(join(tmpdir(), 'eforms-no-sdk-'));
           writeFileSync(
             machineSettingsFile,
             `${JSON.stringify({ ...JSON.parse(before.trim() || '{}'), 'eforms.sdk.path': empty }, null, 2)}\n`,
           );
-          await closeAllEditors(page).catch(() => {});
-          // Waits for the new page: until then the old workbench is still on screen.
-          const reloaded = page.waitForEvent('load', { timeout: 90000 });
-          await runFromPalette(page, 'Developer: Reload Window');
-          await reloaded;
-          await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90000 });
+          // A new profile (a fresh browser context: VS Code for the web keeps an extension's global
+          // state in the browser), so that "asked once per machine" has not been asked yet; this page's
+          // profile was asked when the suite's window first activated the extension.
+          const fresh = await page
+            .context()
+            .browser()
+            .newContext({ viewport: page.viewportSize() ?? { width: 1440, height: 900 } });
+          closeFresh = () => fresh.close();
+          ui = await fresh.newPage();
+          await ui.goto(page.url());
+          await ui.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90000 });
           // A notice in the editor: the extension activates on XML.
-          await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 90000 });
-          await quickOpen(page, 'valid-cn.xml');
+          await ui.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 90000 });
+          await quickOpen(ui, 'valid-cn.xml');
           let how = 'at activation';
           const centre = async (timeout) => {
-            if ((await page.locator('.notifications-center.visible').count()) === 0)
-              await runFromPalette(page, 'Notifications: Show Notifications');
-            await item.first().waitFor({ state: 'visible', timeout });
+            if ((await ui.locator('.notifications-center.visible').count()) === 0)
+              await runFromPalette(ui, 'Notifications: Show Notifications');
+            await item().first().waitFor({ state: 'visible', timeout });
           };
           try {
             await centre(45000);
           } catch {
-            // Asked once per machine: an earlier activation on this profile already asked. The status
-            // item's command (Get the eForms SDK) offers the same choices.
-            await page.keyboard.press('Escape');
-            await runFromPalette(page, 'eForms: Get the eForms SDK');
+            // Not expected on a fresh profile; should the extension have been asked already (asked once
+            // per machine), the status item's command (Get the eForms SDK) offers the same choices.
+            await ui.keyboard.press('Escape');
+            await runFromPalette(ui, 'eForms: Get the eForms SDK');
             await centre(30000);
             how = 'from Get the eForms SDK (asked already on this profile)';
           }
-          const buttons = await item
+          const buttons = await item()
             .first()
             .locator('.monaco-button')
             .evaluateAll((bs) => bs.map((b) => b.textContent?.trim() ?? ''));
@@ -933,29 +941,28 @@ export async function runUiChecks(page, { apiKey, resultsDir, log, grep, machine
             !buttons.includes('Not now')
           )
             throw new Error(`the notification offers: ${buttons.join(', ')}`);
-          const warned = await noSdk.first().isVisible();
-          await page.mouse.move(1, 1);
-          await page.waitForTimeout(500);
+          const warned = await noSdk().first().isVisible();
+          await ui.mouse.move(1, 1);
+          await ui.waitForTimeout(500);
           // The centre, and the status bar below it (the bell that opens the centre).
-          const box = await page.locator('.notifications-center').first().boundingBox();
+          const box = await ui.locator('.notifications-center').first().boundingBox();
           if (!box) throw new Error('the notification centre has no box');
-          const vp = page.viewportSize() ?? { width: 1440, height: 900 };
+          const vp = ui.viewportSize() ?? { width: 1440, height: 900 };
           const x = Math.max(0, Math.round(box.x) - 420);
           const y = Math.max(0, Math.round(box.y) - 12);
-          await page.screenshot({
+          await ui.screenshot({
             path: join(resultsDir, 'first-run-no-sdk.png'),
             clip: { x, y, width: vp.width - x, height: vp.height - y },
           });
-          const notNow = item.first().locator('.monaco-button', { hasText: 'Not now' });
+          const notNow = item().first().locator('.monaco-button', { hasText: 'Not now' });
           await notNow.click();
-          await item.first().waitFor({ state: 'detached', timeout: 10000 });
+          await item().first().waitFor({ state: 'detached', timeout: 10000 });
           return `notification ${how}; buttons: ${buttons.join(' | ')}; ${warned ? 'warning status item shown' : 'the status item told the CVS story'}`;
         } finally {
-          await page.keyboard.press('Escape').catch(() => {});
-          if ((await page.locator('.notifications-center.visible').count()) > 0)
-            await runFromPalette(page, 'Notifications: Hide Notifications').catch(() => {});
+          await closeFresh().catch(() => {});
+          ui = page;
           writeFileSync(machineSettingsFile, before);
-          await noSdk
+          await noSdk()
             .first()
             .waitFor({ state: 'detached', timeout: 60000 })
             .catch(() => log('    (the "no SDK" status item stays after the SDK folder was set back)'));
