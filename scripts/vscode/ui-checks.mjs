@@ -10,7 +10,7 @@
 // ones the README shows (media/screenshots/), so it tidies the workbench (no empty secondary side
 // bar, no leftover quick input or toast) before taking them.
 
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PROJECT_ROOT } from './toolchain.mjs';
@@ -888,6 +888,20 @@ export async function runUiChecks(page, { apiKey, resultsDir, log, grep, machine
         const before = existsSync(machineSettingsFile) ? readFileSync(machineSettingsFile, 'utf8') : '{}';
         let ui = page;
         let closeFresh = async () => {};
+        // The extension's download cache (its global storage, on the server): an earlier check or test
+        // may have put a release there, which would make this machine one with an SDK. Set aside for the
+        // check, put back after.
+        const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8'));
+        const cache = join(
+          dirname(dirname(machineSettingsFile)),
+          'User',
+          'globalStorage',
+          `${pkg.publisher}.${pkg.name}`,
+          'sdk',
+        );
+        const aside = `${cache}.set-aside-by-ui-check`;
+        const cached = existsSync(cache);
+        if (cached) renameSync(cache, aside);
         const noSdk = () => ui.locator('.statusbar-item', { hasText: 'eForms: no SDK' });
         const item = () =>
           ui.locator('.notifications-center .notification-list-item', {
@@ -926,10 +940,14 @@ export async function runUiChecks(page, { apiKey, resultsDir, log, grep, machine
           } catch {
             // Not expected on a fresh profile; should the extension have been asked already (asked once
             // per machine), the status item's command (Get the eForms SDK) offers the same choices.
+            const shown = await ui
+              .locator('.notifications-center .notification-list-item')
+              .allTextContents()
+              .catch(() => []);
             await ui.keyboard.press('Escape');
             await runFromPalette(ui, 'eForms: Get the eForms SDK');
             await centre(30000);
-            how = 'from Get the eForms SDK (asked already on this profile)';
+            how = `from Get the eForms SDK, not seen at activation (the centre held: ${shown.map((t) => t.slice(0, 60)).join(' // ') || 'nothing'})`;
           }
           const buttons = await item()
             .first()
@@ -957,10 +975,11 @@ export async function runUiChecks(page, { apiKey, resultsDir, log, grep, machine
           const notNow = item().first().locator('.monaco-button', { hasText: 'Not now' });
           await notNow.click();
           await item().first().waitFor({ state: 'detached', timeout: 10000 });
-          return `notification ${how}; buttons: ${buttons.join(' | ')}; ${warned ? 'warning status item shown' : 'the status item told the CVS story'}`;
+          return `notification ${how}${cached ? ' (the download cache set aside)' : ''}; buttons: ${buttons.join(' | ')}; ${warned ? 'warning status item shown' : 'the status item told the CVS story'}`;
         } finally {
           await closeFresh().catch(() => {});
           ui = page;
+          if (cached && existsSync(aside) && !existsSync(cache)) renameSync(aside, cache);
           writeFileSync(machineSettingsFile, before);
           await noSdk()
             .first()
