@@ -916,8 +916,8 @@ export async function runUiChecks(page, { apiKey, resultsDir, log, grep, machine
             `${JSON.stringify({ ...JSON.parse(before.trim() || '{}'), 'eforms.sdk.path': empty }, null, 2)}\n`,
           );
           // A new profile (a fresh browser context: VS Code for the web keeps an extension's global
-          // state in the browser), so that "asked once per machine" has not been asked yet; this page's
-          // profile was asked when the suite's window first activated the extension.
+          // state in the browser, not on the server), so that "asked once per machine" cannot have been
+          // asked by an earlier window of this run.
           const fresh = await page
             .context()
             .browser()
