@@ -3,10 +3,15 @@
 // with --sdk-dir) and refuses a notice with errors (exit EXIT_SUBMIT_REFUSED) unless --force is given:
 // eNotices2 would create it but not submit it, and a business id would be spent on it. eNotices2
 // validates again and creates the notice whether or not validation succeeds; only a valid one is
-// submitted for publication. Never retried (a retry could submit twice).
+// submitted for publication. Never retried (a retry could submit twice). Publishing to production always
+// asks first, naming the notice and the environment: yes/no on a terminal (No unless answered yes);
+// without a terminal it refuses (exit EXIT_NOT_CONFIRMED) unless --yes was given. It never asks when
+// --yes was given, and never sends to production without a yes.
 
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { Finding } from '../../core/findings';
+import { serviceUrls } from '../../core/http';
 import { readNoticeIdentity } from '../../core/notice';
 import { defaultSdkCacheRoot } from '../../core/sdk';
 import { terminalName } from '../../core/text';
@@ -34,10 +39,12 @@ import {
 
 /** The exit status of a submission refused before sending, because the notice has errors. */
 export const EXIT_SUBMIT_REFUSED = 3;
+/** The exit status of a submission to production not sent, because nobody confirmed it. */
+export const EXIT_NOT_CONFIRMED = 4;
 /** Errors listed before the refusal; the rest are counted. */
 const ERRORS_SHOWN = 20;
 
-const USAGE = `Usage: eforms submit NOTICE.xml --email AUTHOR@EXAMPLE.ORG [--locale en] [--format text|json] [--force]
+const USAGE = `Usage: eforms submit NOTICE.xml --email AUTHOR@EXAMPLE.ORG [--locale en] [--format text|json] [--force] [--yes]
 
 Validates the notice first (the CVS of the environment, with EFORMS_API_KEY; and the official eForms SDK
 rules on this machine with --sdk-dir), and refuses it when it has errors, unless --force is given. Then
@@ -49,12 +56,14 @@ Options:
   --locale CODE     language of that person (default en)
   --format FORMAT   text (default) or json
   --force           submit even when the check finds errors, or cannot run
+  --yes             publish to production without asking (it asks on a terminal, and refuses without one)
   --cvs-url URL     base URL of the CVS for the check (default: the environment's, or $EFORMS_CVS_URL)
   --sdk-dir DIR     also check with the official SDK rules of this release (or folder of releases)
 ${CONNECTION_USAGE}
 
 Exit status: 0 submitted, 1 created but not submitted or refused by eNotices2, 2 usage error, service
-failure or a check that could not run, ${EXIT_SUBMIT_REFUSED} not sent: the notice has errors (--force sends it anyway).`;
+failure or a check that could not run, ${EXIT_SUBMIT_REFUSED} not sent: the notice has errors (--force sends it anyway),
+${EXIT_NOT_CONFIRMED} not sent: publishing to production was not confirmed (answer y on a terminal, or give --yes).`;
 
 export async function submit(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(args);
@@ -105,6 +114,26 @@ export async function submit(args: string[], io: CliIo): Promise<number> {
       return EXIT_SUBMIT_REFUSED;
     }
   }
+  const env = serviceUrlsOf(values, io).env;
+  if (isProduction(env, client.baseUrl) && !values.yes) {
+    const bid = id.ok ? (id.identity.businessId ?? id.identity.noticeId) : '';
+    const what = `${terminalName(file)}${bid ? ` (notice ${bid})` : ''}`;
+    const answer = await confirm(
+      `Publish ${what} to PRODUCTION (${client.baseUrl})? A submitted notice is published on TED. [y/N] `,
+    );
+    if (answer !== true) {
+      const why =
+        answer === undefined
+          ? 'publishing to production asks first, and there is no terminal to ask on. Run it in a terminal, or give --yes'
+          : 'publishing to production was not confirmed';
+      if (format === 'json')
+        io.out(
+          JSON.stringify({ submitted: false, reason: 'not-confirmed', environment: 'production' }, null, 2),
+        );
+      io.err(`${terminalName(file)}: NOT submitted to production (${client.baseUrl}): ${why}.`);
+      return EXIT_NOT_CONFIRMED;
+    }
+  }
   io.err(`Submitting ${terminalName(file)} to ${client.baseUrl}…`);
   let result: Awaited<ReturnType<typeof client.submit>>;
   try {
@@ -123,6 +152,38 @@ export async function submit(args: string[], io: CliIo): Promise<number> {
       `Created ${bid} but NOT submitted: validation failed.\nSee why with: eforms report ${bid} --notice ${terminalName(file)}\nFix the notice, increase cbc:VersionID, and submit again.`,
     );
   return result.success ? EXIT_OK : EXIT_FINDINGS;
+}
+
+/** Production: named so (--env, EFORMS_ENV), or its eNotices2 address given as a custom URL. */
+function isProduction(env: string, baseUrl: string): boolean {
+  const norm = (u: string) => u.trim().replace(/\/+$/, '').toLowerCase();
+  return env === 'production' || norm(baseUrl) === norm(serviceUrls('production').enotices);
+}
+
+/**
+ * Asks a yes/no question on the terminal (the question on stderr, so that stdout stays the result):
+ * true only for `y` or `yes`; false for anything else, Enter included; undefined when stdin is not a
+ * terminal (a pipe, CI), where nobody can answer.
+ */
+export function confirm(
+  question: string,
+  input: NodeJS.ReadStream = process.stdin,
+  output: NodeJS.WritableStream = process.stderr,
+): Promise<boolean | undefined> {
+  if (!input.isTTY) return Promise.resolve(undefined);
+  return new Promise((done) => {
+    const rl = createInterface({ input, output, terminal: true });
+    let answered = false;
+    rl.on('close', () => {
+      // Ctrl+D or Ctrl+C: no answer is a no.
+      if (!answered) done(false);
+    });
+    rl.question(question, (a) => {
+      answered = true;
+      rl.close();
+      done(/^\s*y(es)?\s*$/i.test(a));
+    });
+  });
 }
 
 /**
@@ -184,6 +245,7 @@ function parse(args: string[]) {
       locale: { type: 'string' },
       format: { type: 'string' },
       force: { type: 'boolean' },
+      yes: { type: 'boolean' },
       'cvs-url': { type: 'string' },
       'sdk-dir': { type: 'string' },
     },

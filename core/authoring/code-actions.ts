@@ -17,6 +17,7 @@ import {
 } from '../notice';
 import { CUSTOMIZATION_ID } from '../validation';
 import { noticeFacts, placeAt, rangeOf } from './notice-facts';
+import { narrowCodes } from './rule-codes';
 import type { FieldDef, SdkKnowledge } from './sdk-knowledge';
 import { canonicalName, directText, type PathStep, parseSdkPath } from './sdk-paths';
 import {
@@ -230,13 +231,31 @@ function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
     const subtype = noticeFacts(index, c.sdk).subtype;
     const cl = c.sdk.codeListOf(field, subtype);
     const list = cl ? (c.sdk.codeList(cl.id) ?? c.sdk.codeList(cl.general)) : undefined;
+    const inText = place.kind !== 'attribute-value' && place.kind !== 'attribute-name';
+    if (cl && !list && value.trim() === '' && inText) {
+      // No list in this SDK folder (no .gc file, no translations): say what to write, and where to look.
+      const line = index.text.lastIndexOf('\n', e.start - 1) + 1;
+      const indent = /^[ \t]*/.exec(index.text.slice(line, e.start))?.[0] ?? '';
+      out.push({
+        action: {
+          title: `How to write a code of '${cl.general}' (this SDK folder has no list of them)`,
+          kind: 'quickfix',
+          edits: [
+            {
+              range: rangeOf(index, e.start, e.start),
+              newText: `<!-- ${codeHint(cl.general)} -->\n${indent}`,
+            },
+          ],
+        },
+      });
+    }
     if (cl && list && !list.labels.has(value)) {
       // An empty code is a choice still to make (New Notice leaves them so): offer the list's first
       // values with their labels (completion offers all of them); a wrong one, the nearest.
       const empty = value.trim() === '';
-      const nearest = empty
-        ? list.codes.slice(0, MAX_CHOICES)
-        : nearestCodes(value, list.codes, MAX_SUGGESTIONS);
+      // Only the codes the subtype's rules allow, where they narrow the list (procedure types).
+      const codes = narrowCodes(c.sdk, field.id, subtype, list.codes);
+      const nearest = empty ? codes.slice(0, MAX_CHOICES) : nearestCodes(value, codes, MAX_SUGGESTIONS);
       nearest.forEach((code, i) => {
         const label = c.sdk?.codeLabel(list.id, code, c.language);
         out.push({
@@ -253,6 +272,17 @@ function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
     }
   }
   return out;
+}
+
+/** The official CPV page of the European Commission: the codes, their labels and the regulation. */
+export const CPV_URL =
+  'https://single-market-economy.ec.europa.eu/single-market/public-procurement/digital-procurement/common-procurement-vocabulary_en';
+
+/** What to write for a code whose list the SDK folder lacks: CPV's format and where to find its codes. */
+export function codeHint(listId: string): string {
+  if (listId === 'cpv')
+    return `CPV code: 8 digits without the check digit (45000000 for construction work, 55524000 for school catering); the codes: ${CPV_URL}`;
+  return `a code of the eForms code list '${listId}': the full SDK has it in codelists/ (command "eForms: Get the eForms SDK…")`;
 }
 
 /** Up to `n` codes closest to `value` (edit distance, case-insensitive; prefixes count as close). */

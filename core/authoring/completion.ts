@@ -7,6 +7,7 @@
 import type { Range } from '../findings';
 import type { XmlElement, XmlIndex } from '../notice';
 import { captionOf, entityOf, noticeFacts, placeAt, rangeOf } from './notice-facts';
+import { codesAllowedByRules } from './rule-codes';
 import type { Entry, FieldDef, SdkKnowledge } from './sdk-knowledge';
 import { canonicalName, evaluatePredicate, type Predicate } from './sdk-paths';
 import {
@@ -137,7 +138,7 @@ export function completeAt(
     }
     return out;
   }
-  return valueCompletions(sdk, f, facts.subtype, language, range);
+  return valueCompletions(sdk, f, facts.subtype, language, range, raw.trim());
 }
 
 function pickAttributeField(entries: Entry[], element: Entry | undefined): FieldDef | undefined {
@@ -151,6 +152,7 @@ function valueCompletions(
   subtype: string | undefined,
   language: string,
   range: Range,
+  typed = '',
 ): AuthoringCompletion[] {
   if (f.presetValue !== undefined)
     return [
@@ -197,8 +199,20 @@ function valueCompletions(
       filterText: label ? `${code} ${label}` : code,
     });
   };
-  for (const c of preferred?.codes ?? []) add(c, '0', cl.id);
-  for (const c of general?.codes ?? []) add(c, '1', cl.general);
+  // Where the subtype's rules allow fewer codes than the list (procedure types), only those.
+  const allowed = subtype ? codesAllowedByRules(sdk, f.id, subtype) : undefined;
+  // A list longer than what is offered (CPV: 9,454 codes) is narrowed by what is typed already, by
+  // code prefix or by words of the label (`5552`, `catering`), so that every code can be reached.
+  const long = (preferred?.codes.length ?? 0) + (general?.codes.length ?? 0) > MAX_VALUES;
+  const needle = typed.toLowerCase();
+  const matches = (c: string, listId: string) =>
+    !long ||
+    needle === '' ||
+    c.toLowerCase().startsWith(needle) ||
+    (sdk.codeLabel(listId, c, language) ?? '').toLowerCase().includes(needle);
+  const ok = (c: string, listId: string) => (!allowed || allowed.includes(c)) && matches(c, listId);
+  for (const c of preferred?.codes ?? []) if (ok(c, cl.id)) add(c, '0', cl.id);
+  for (const c of general?.codes ?? []) if (ok(c, cl.general)) add(c, '1', cl.general);
   return out;
 }
 

@@ -20,6 +20,7 @@ export * from './new-notice';
 export { newNotice } from './new-notice';
 export * from './notice-facts';
 export { locateField } from './notice-facts';
+export * from './rule-codes';
 export * from './sdk-knowledge';
 export { SdkKnowledge, sdkKnowledge } from './sdk-knowledge';
 export * from './sdk-paths';

@@ -7,7 +7,10 @@
 // rules to flag and completion and quick fixes to fill. No `vscode` import here, and no I/O.
 
 import { randomUUID } from 'node:crypto';
-import type { SdkKnowledge } from './sdk-knowledge';
+import { type Ast, parseXPath } from '../xpath';
+import { elementNames, narrowCodes } from './rule-codes';
+import { parseRuleTest, RULE_NAMESPACES, shapeOfTest } from './rule-message';
+import type { FieldDef, SdkKnowledge } from './sdk-knowledge';
 import { SDK_NAMESPACES } from './sdk-paths';
 import {
   addPath,
@@ -51,6 +54,8 @@ export interface NewNoticeOptions {
   buyerCountry?: string;
   /** Fields or nodes to write besides the unconditionally mandatory ones (what the rules ask for). */
   extraFields?: readonly string[];
+  /** Instances the rules want one of per code (a lot result's statistic of each kind), to write. */
+  codedInstances?: readonly CodedInstance[];
   /** yyyy-mm-dd; defaults to today (UTC). */
   today?: string;
   uuid?: () => string;
@@ -148,7 +153,11 @@ export function newNotice(sdk: SdkKnowledge, o: NewNoticeOptions): NewNoticeResu
     }
     for (const c of n.children) withIds(c);
   };
+  addReferencedEntities(top, sdk, ctx);
   withIds(top);
+  for (const c of o.codedInstances ?? []) addCodedInstance(top, c, ctx);
+  separateResultOrganisations(top, sdk);
+  pointAtWrittenIds(top, sdk);
   sortSkeleton(top);
   const ns = [
     ` xmlns="${root.ns}"`,
@@ -158,10 +167,204 @@ export function newNotice(sdk: SdkKnowledge, o: NewNoticeOptions): NewNoticeResu
   return { ok: true, xml, subtype: st.subTypeId, root: root.name };
 }
 
+/**
+ * A reference to a kind of thing the skeleton does not write (a lot result's contract, CON-0001, with no
+ * contract): the thing is written too, by its identifier, so that the reference resolves. Only where
+ * one field of the form identifies that kind.
+ */
+function addReferencedEntities(top: SkeletonNode, sdk: SdkKnowledge, ctx: PlaceholderContext): void {
+  const written = new Set<string>();
+  const wanted = new Map<string, string>();
+  const visit = (n: SkeletonNode) => {
+    const f = n.field ? sdk.fields.get(n.field) : undefined;
+    if (f?.type === 'id' && n.text) written.add(n.text);
+    if (f?.type === 'id-ref' && f.idSchemes?.length === 1 && n.text === `${f.idSchemes[0]}-0001`)
+      wanted.set(n.text, f.idSchemes[0] as string);
+    for (const c of n.children) visit(c);
+  };
+  visit(top);
+  const form = ctx.subtype ? sdk.formFields(ctx.subtype) : undefined;
+  for (const [id, scheme] of wanted) {
+    if (written.has(id)) continue;
+    const identifiers = [...sdk.fields.values()].filter(
+      (f) =>
+        f.type === 'id' &&
+        f.idScheme === scheme &&
+        (!form || form.has(f.id)) &&
+        (!ctx.subtype || sdk.presence(f.id, ctx.subtype).forbidden !== 'always'),
+    );
+    const entry = identifiers.length === 1 ? sdk.entries.get((identifiers[0] as FieldDef).id) : undefined;
+    if (entry) addPath(top, entry, 0, ctx);
+  }
+}
+
+/**
+ * The skeleton writes one organisation, ORG-0001, the buyer; a reference from the results (a tenderer,
+ * a subcontractor) to it would make the buyer its own supplier, which the rules refuse (BR-OPT-00300-
+ * 0255…). Such references get an organisation of their own, ORG-0002: the buyer's mandatory elements
+ * with its texts to write again and the country, the buyer's choice, left to choose.
+ */
+function separateResultOrganisations(top: SkeletonNode, sdk: SdkKnowledge): void {
+  const underResults = (f: FieldDef): boolean => {
+    let id = f.parentNodeId;
+    for (let guard = 0; id && guard < 50; guard++) {
+      if (id === 'ND-NoticeResult') return true;
+      id = sdk.nodes.get(id)?.parentId;
+    }
+    return false;
+  };
+  const refs: SkeletonNode[] = [];
+  let org: { node: SkeletonNode; parent: SkeletonNode; idLeaf: SkeletonNode } | undefined;
+  const visit = (n: SkeletonNode, path: SkeletonNode[]) => {
+    const f = n.field ? sdk.fields.get(n.field) : undefined;
+    if (f?.type === 'id-ref' && f.idSchemes?.includes('ORG') && n.text === 'ORG-0001' && underResults(f))
+      refs.push(n);
+    if (!org && f?.type === 'id' && f.idScheme === 'ORG' && n.text === 'ORG-0001') {
+      // The entity the identifier belongs to: the node of fields.json that names it as its identifier.
+      for (let i = path.length - 1; i > 0; i--) {
+        const p = path[i] as SkeletonNode;
+        if ((sdk.byKey.get(p.key) ?? []).some((e) => e.node?.identifierFieldId === f.id)) {
+          org = { node: p, parent: path[i - 1] as SkeletonNode, idLeaf: n };
+          break;
+        }
+      }
+    }
+    for (const c of n.children) visit(c, [...path, n]);
+  };
+  visit(top, []);
+  if (!org || refs.length === 0) return;
+  const { node, parent, idLeaf } = org;
+  // The NUTS code follows the country (BR-BT-00507-…: only for a European one): not before it is chosen.
+  const followsCountry = new Set(['BT-507-Organization-Company']);
+  const copy = (n: SkeletonNode): SkeletonNode => {
+    const c: SkeletonNode = {
+      ...n,
+      attributes: new Map(n.attributes),
+      children: n.children.filter((x) => !x.field || !followsCountry.has(x.field)).map(copy),
+    };
+    const f = n.field ? sdk.fields.get(n.field) : undefined;
+    if (n === idLeaf) c.text = 'ORG-0002';
+    // The buyer's country was chosen for the buyer, not for its supplier.
+    else if (f?.type === 'code' && n.field === 'BT-514-Organization-Company') c.text = '';
+    return c;
+  };
+  parent.children.splice(parent.children.indexOf(node) + 1, 0, copy(node));
+  for (const r of refs) r.text = 'ORG-0002';
+}
+
+/**
+ * An element the rules want once per code under an element: `count(efac:ReceivedSubmissionsStatistics/
+ * efbc:StatisticsNumeric[../efbc:StatisticsCode = 'tenders']) = 1` under a lot result is one statistic
+ * whose code is `tenders`, with its number to fill.
+ */
+export interface CodedInstance {
+  /** SDK names from the root's child to the element that holds the instances (the lot result). */
+  parent: readonly string[];
+  /** The repeated element (`efac:ReceivedSubmissionsStatistics`). */
+  element: string;
+  /** Its child holding the code, and the code. */
+  codeChild: string;
+  code: string;
+  /** Its child holding the value to fill. */
+  valueChild: string;
+}
+
+/** Writes a coded instance under the first element at its parent path, unless one with its code is there. */
+function addCodedInstance(top: SkeletonNode, c: CodedInstance, ctx: PlaceholderContext): void {
+  let at: SkeletonNode | undefined = top;
+  for (const name of c.parent) at = at?.children.find((x) => x.name === name);
+  if (!at) return;
+  const parent = at;
+  const has = parent.children.some(
+    (x) => x.name === c.element && x.children.some((y) => y.name === c.codeChild && y.text === c.code),
+  );
+  if (has) return;
+  const key = `${parent.key}/${c.element}`;
+  const codeEntry = ctx.sdk.byKey.get(`${key}/${c.codeChild}`)?.find((e) => e.kind === 'field');
+  const valueEntry = ctx.sdk.byKey.get(`${key}/${c.valueChild}`)?.find((e) => e.kind === 'field');
+  if (!codeEntry || !valueEntry) return;
+  const order = ctx.sdk.children.get(parent.key)?.get(c.element)?.order ?? Number.POSITIVE_INFINITY;
+  const instance = skeletonNode(c.element, key, order);
+  // Its own variant, so that other paths through the element do not join this one.
+  instance.variant = `code:${c.code}`;
+  const depth = key.split('/').length;
+  addPath(instance, codeEntry, depth, ctx);
+  addPath(instance, valueEntry, depth, ctx);
+  const code = instance.children.find((x) => x.name === c.codeChild);
+  if (!code) return;
+  code.text = c.code;
+  // A count nobody gave yet is 0: the rules add these up (tenders = large + medium + small + micro).
+  const value = instance.children.find((x) => x.name === c.valueChild);
+  const type = valueEntry.field?.type;
+  if (value && (type === 'number' || type === 'integer')) value.text = '0';
+  parent.children.push(instance);
+}
+
+/** The coded instances a failed assert asks for under the failing element (see CodedInstance). */
+function codedInstancesOf(test: string, location: string): CodedInstance[] {
+  const ast = parseRuleTest(test);
+  const at = parseRuleTest(location);
+  const parent = at ? elementNames(at, true) : undefined;
+  if (!ast || !parent) return [];
+  // The requirement is the first disjunct; the others are its conditions.
+  let first = ast;
+  while (first.t === 'or') first = first.args[0] as Ast;
+  const out: CodedInstance[] = [];
+  const visit = (a: Ast) => {
+    if (a.t === 'seq') a.items.forEach(visit);
+    if (a.t === 'and') a.args.forEach(visit);
+    if (a.t !== 'cmp' || a.op !== '=' || a.r.t !== 'num' || a.r.v !== 1) return;
+    if (a.l.t !== 'call' || a.l.fn !== 'count' || a.l.args[0]?.t !== 'path') return;
+    const steps = a.l.args[0].steps;
+    const [inst, value] = steps;
+    if (inst?.t !== 'step' || value?.t !== 'step' || inst.preds.length > 0 || value.preds.length !== 1)
+      return;
+    const element = elementNames(inst, false)?.[0];
+    const valueChild = elementNames({ ...value, preds: [] }, false)?.[0];
+    const p = value.preds[0] as Ast;
+    if (!element || !valueChild || p.t !== 'cmp' || p.op !== '=' || p.r.t !== 'str' || p.l.t !== 'path')
+      return;
+    // `../efbc:StatisticsCode/normalize-space(text())`: the sibling that holds the code.
+    const [up, sibling] = p.l.steps;
+    if (up?.t !== 'step' || up.axis !== 'parent' || sibling?.t !== 'step') return;
+    const codeChild = elementNames(sibling, false)?.[0];
+    if (!codeChild) return;
+    out.push({ parent, element, codeChild, code: p.r.v, valueChild });
+  };
+  visit(first);
+  return out;
+}
+
+/**
+ * A reference may point at several kinds of thing (a tender's lot: a lot or a group of lots); its
+ * placeholder names the first kind, which the notice may not have (`GLO-0001` with no group of lots).
+ * Point it at an identifier the skeleton wrote, of a kind the reference allows, when there is one.
+ */
+function pointAtWrittenIds(top: SkeletonNode, sdk: SdkKnowledge): void {
+  const written = new Set<string>();
+  const refs: { node: SkeletonNode; schemes: readonly string[] }[] = [];
+  const visit = (n: SkeletonNode) => {
+    const f = n.field ? sdk.fields.get(n.field) : undefined;
+    if (f?.type === 'id' && n.text) written.add(n.text);
+    if (f?.type === 'id-ref' && f.idSchemes && f.idSchemes.length > 1)
+      refs.push({ node: n, schemes: f.idSchemes });
+    for (const c of n.children) visit(c);
+  };
+  visit(top);
+  for (const { node, schemes } of refs) {
+    if (node.text !== undefined && written.has(node.text)) continue;
+    const target = schemes.map((s) => `${s}-0001`).find((id) => written.has(id));
+    if (target) node.text = target;
+  }
+}
+
 /** A failed assert of the SDK rules, as much of it as New Notice needs (core/svrl's shape). */
 export interface RuleFailure {
   role: string;
   diagnosticReferences: readonly { see: string }[];
+  /** The assert's test and the failing node's path (SVRL), when known. */
+  test?: string;
+  location?: string;
 }
 
 /**
@@ -177,6 +380,7 @@ export async function newNoticeChecked(
   rounds = 3,
 ): Promise<NewNoticeResult> {
   const extra = new Set(o.extraFields ?? []);
+  const coded = new Map((o.codedInstances ?? []).map((c) => [JSON.stringify(c), c]));
   // The same identifiers each round, so that only the added fields change.
   const ids: string[] = [];
   let next = 0;
@@ -188,20 +392,83 @@ export async function newNoticeChecked(
   let r = newNotice(sdk, { ...o, uuid: stable });
   for (let i = 0; i < rounds && r.ok; i++) {
     const failures = await evaluate(r.xml, r.subtype);
-    const before = extra.size;
+    const before = extra.size + coded.size;
     for (const f of failures) {
       if (!/^(ERROR|FATAL)$/i.test(f.role)) continue;
+      // "One of these must be there" (a lot's duration, or its dates, or a duration code): the first
+      // way is written as a placeholder; the user may replace it by another.
+      const first = f.test && f.location ? firstAlternative(sdk, r.subtype, f.test, f.location) : undefined;
+      if (first) extra.add(first);
+      if (f.test && f.location)
+        for (const c of codedInstancesOf(f.test, f.location)) coded.set(JSON.stringify(c), c);
       for (const d of f.diagnosticReferences) {
         const m = /^(?:field|node):(.+)$/.exec(d.see.trim());
         const id = m?.[1];
         if (id && sdk.entries.has(id)) extra.add(id);
       }
     }
-    if (extra.size === before) break;
+    if (extra.size + coded.size === before) break;
     next = 0;
-    r = newNotice(sdk, { ...o, uuid: stable, extraFields: [...extra] });
+    r = newNotice(sdk, { ...o, uuid: stable, extraFields: [...extra], codedInstances: [...coded.values()] });
   }
   return r;
+}
+
+/**
+ * The field an assert found missing (`A`), or the first way a `(A) or (B) or (C)` assert offers, under the failing element: the one
+ * field at that path the subtype's form has and does not forbid; undefined when the test is of another
+ * shape or the path is not one field's.
+ */
+function firstAlternative(
+  sdk: SdkKnowledge,
+  subtype: string,
+  test: string,
+  location: string,
+): string | undefined {
+  // With each predicate's text, to tell apart fields that share a path (legal bases by their cbc:ID).
+  let ast: Ast;
+  try {
+    ast = parseXPath(test, RULE_NAMESPACES, { keepPredicateText: true });
+  } catch {
+    return undefined;
+  }
+  const { req, exemptions } = shapeOfTest(ast);
+  // `(A) or (B and C) or (D)` reads as A mandatory, the rest as what else would do; `count(X) = 0 or
+  // (Y)`, with X there, as Y mandatory.
+  const isPathAst = (a: Ast) => a.t === 'path' || a.t === 'step';
+  const unwrap = (a: Ast): Ast => (a.t === 'seq' && a.items.length === 1 ? unwrap(a.items[0] as Ast) : a);
+  const paths =
+    req.k === 'mandatory-any'
+      ? req.paths
+      : req.k === 'mandatory'
+        ? [req.path]
+        : (req.k === 'exactly' && req.n === 0) || req.k === 'forbidden'
+          ? exemptions.map(unwrap).filter(isPathAst)
+          : [];
+  const at = paths.length > 0 ? parseRuleTest(location) : undefined;
+  const base = at ? elementNames(at, true) : undefined;
+  if (!base) return undefined;
+  const form = sdk.formFields(subtype);
+  // The first way that is one field of the subtype's form (a path several fields share, told apart by
+  // predicates, is taken when only one of them is in the form and allowed).
+  for (const path of paths) {
+    const rel = elementNames(path, false, true);
+    if (!rel || rel.length === 0) continue;
+    // The predicates the rule writes, as the SDK writes them in the field's path (same generator).
+    const squash = (x: string) => x.replace(/\s+/g, '');
+    const preds = (path.t === 'path' ? path.steps : [path]).flatMap((st) =>
+      st.t === 'step' ? (st.predText ?? []).map((t) => squash(`[${t}]`)) : [],
+    );
+    const fields = (sdk.byKey.get([...base, ...rel].join('/')) ?? []).filter(
+      (e) =>
+        e.kind === 'field' &&
+        (!form || form.has(e.id)) &&
+        sdk.presence(e.id, subtype).forbidden !== 'always' &&
+        preds.every((p) => squash(e.field?.xpathAbsolute ?? '').includes(p)),
+    );
+    if (fields.length === 1) return fields[0]?.id;
+  }
+  return undefined;
 }
 
 /** A code the user may choose, with its label in the user's language. */
@@ -229,7 +496,11 @@ export function newNoticeChoices(sdk: SdkKnowledge, subtype: string, lang: strin
     const cl = sdk.codeListOf(f, subtype);
     const list = cl ? (sdk.codeList(cl.id) ?? sdk.codeList(cl.general)) : undefined;
     if (!list) return [];
-    return list.codes.map((code) => ({ code, label: sdk.codeLabel(list.id, code, lang) ?? code }));
+    // The rules of the subtype may allow fewer codes than the list (procedure types): offer those.
+    return narrowCodes(sdk, fieldId, subtype, list.codes).map((code) => ({
+      code,
+      label: sdk.codeLabel(list.id, code, lang) ?? code,
+    }));
   };
   return {
     procedureTypes: codes('BT-105-Procedure'),

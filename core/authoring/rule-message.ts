@@ -13,7 +13,7 @@ import type { Entry, SdkKnowledge } from './sdk-knowledge';
 import { canonicalName, directText, SDK_NAMESPACES, SDK_PREFIXES } from './sdk-paths';
 
 /** The prefixes the SDK's schematron declares (complete-validation.sch, every release 1.7 to 1.15). */
-const RULE_NAMESPACES: ReadonlyMap<string, string> = new Map([
+export const RULE_NAMESPACES: ReadonlyMap<string, string> = new Map([
   ...Object.entries(SDK_NAMESPACES),
   ['cn', 'urn:oasis:names:specification:ubl:schema:xsd:ContractNotice-2'],
   ['can', 'urn:oasis:names:specification:ubl:schema:xsd:ContractAwardNotice-2'],

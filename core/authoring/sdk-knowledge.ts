@@ -95,6 +95,8 @@ export interface CodeList {
   codes: string[];
   /** Label by code, then by three-letter language (`eng`), with `Name` as the fallback. */
   labels: Map<string, Record<string, string>>;
+  /** Read from translations/ (no .gc file): labels in other languages are looked up there. */
+  fromTranslations?: boolean;
 }
 
 export interface NoticeSubtype {
@@ -425,15 +427,36 @@ export class SdkKnowledge {
         list = undefined;
       }
     }
+    // No .gc file (CPV is left out of most releases' codelists/, and trimmed copies have none): the
+    // codes the translations name (`code|name|cpv.03000000`) are the list, labelled in every language.
+    list ??= this.codeListFromTranslations(id);
     this.codeLists.set(id, list);
     return list;
   }
 
+  private codeListFromTranslations(id: string): CodeList | undefined {
+    if (!/^[\w.-]+$/.test(id)) return undefined;
+    const prefix = `code|name|${id}.`;
+    const codes: string[] = [];
+    const labels = new Map<string, Record<string, string>>();
+    for (const [key, label] of this.translationTable('code', 'en')) {
+      if (!key.startsWith(prefix)) continue;
+      const code = key.slice(prefix.length);
+      if (code === '' || labels.has(code)) continue;
+      codes.push(code);
+      // Other languages come from their own translation files (codeLabel), read when asked for.
+      labels.set(code, { eng: label });
+    }
+    return codes.length > 0 ? { id, codes, labels, fromTranslations: true } : undefined;
+  }
+
   /** A code's label in a language (three-letter column, then `Name`). */
   codeLabel(listId: string, code: string, lang: string): string | undefined {
-    const labels = this.codeList(listId)?.labels.get(code);
-    if (labels) return labels[LANGUAGE_CODES[lang] ?? 'eng'] ?? labels.eng ?? labels.Name;
-    return this.translation('code', `code|name|${listId}.${code}`, lang);
+    const list = this.codeList(listId);
+    const labels = list?.labels.get(code);
+    if (labels && !list?.fromTranslations)
+      return labels[LANGUAGE_CODES[lang] ?? 'eng'] ?? labels.eng ?? labels.Name;
+    return this.translation('code', `code|name|${listId}.${code}`, lang) ?? labels?.eng;
   }
 
   private codeListIndex(): Map<string, { filename: string; parentId?: string }> {

@@ -3,6 +3,7 @@
 // field by type. New Notice, the element snippets of completion and the "insert missing element" quick
 // fix all write through here, so they agree. No `vscode` import here, and no I/O.
 
+import { narrowCodes } from './rule-codes';
 import { type Entry, type FieldDef, LANGUAGE_CODES, type SdkKnowledge } from './sdk-knowledge';
 import type { PathStep, Predicate } from './sdk-paths';
 
@@ -58,9 +59,13 @@ export function addPath(root: SkeletonNode, entry: Entry, skip: number, ctx: Pla
     materialize(at, step.predicates, ctx);
   }
   const f = entry.field;
-  if (f && at.children.length === 0 && at.text === undefined) {
-    at.text = placeholder(f, ctx);
-    at.field = f.id;
+  // A leaf whose value a predicate already wrote (`[efbc:TermCode/text()='all-rev-tic']`) still gets
+  // its field's attributes (its listName).
+  if (f && at.children.length === 0) {
+    if (at.text === undefined) {
+      at.text = placeholder(f, ctx);
+      at.field = f.id;
+    } else at.field ??= f.id;
     for (const a of f.attributes ?? []) {
       const af = ctx.sdk.fields.get(a);
       if (af?.attributeName && !at.attributes.has(af.attributeName)) {
@@ -124,7 +129,9 @@ function attributeValue(f: FieldDef, ctx: PlaceholderContext): string {
   if (f.presetValue !== undefined) return f.presetValue;
   if (f.attributeName === 'languageID') return noticeLanguageCode(ctx.language);
   if (f.attributeName === 'currencyID') return 'EUR';
-  if (f.attributeName === 'unitCode') return firstCode(f, ctx) ?? 'DAY';
+  // A unit nobody chose stays empty, like a code (a list of one is no choice).
+  if (f.attributeName === 'unitCode') return onlyCode(f, ctx) ?? '';
+  // The scheme of an identifier or reference (`organization`, `Lot`) follows from what it names.
   return firstCode(f, ctx) ?? '';
 }
 
@@ -143,7 +150,9 @@ function firstCode(f: FieldDef, ctx: PlaceholderContext): string | undefined {
 /** The code when the field's list (as tailored for the subtype) allows only one: no choice to make. */
 function onlyCode(f: FieldDef, ctx: PlaceholderContext): string | undefined {
   const cl = ctx.sdk.codeListOf(f, ctx.subtype);
-  const codes = cl ? (ctx.sdk.codeList(cl.id) ?? ctx.sdk.codeList(cl.general))?.codes : undefined;
+  const list = cl ? (ctx.sdk.codeList(cl.id) ?? ctx.sdk.codeList(cl.general))?.codes : undefined;
+  // As the subtype's rules narrow it (T02's winner-selection status can only be `selec-w`).
+  const codes = list ? narrowCodes(ctx.sdk, f.id, ctx.subtype, list) : undefined;
   return codes?.length === 1 ? codes[0] : undefined;
 }
 
@@ -170,7 +179,9 @@ export function placeholder(f: FieldDef, ctx: PlaceholderContext): string {
       return onlyCode(f, ctx) ?? '';
     }
     case 'date':
-      return `${ctx.today}Z`;
+      // A date the SDK requires after the dispatch date (a deadline, a planned date) is put a month
+      // later: today's date would break that rule before anyone chose a date.
+      return `${followsDispatch(f) ? addDays(ctx.today, 30) : ctx.today}Z`;
     case 'time':
       return '12:00:00Z';
     case 'indicator':
@@ -188,6 +199,23 @@ export function placeholder(f: FieldDef, ctx: PlaceholderContext): string {
     default:
       return `TODO: ${ctx.sdk.fieldLabel(f.id, ctx.language)}`;
   }
+}
+
+/**
+ * Whether fields.json asserts, without condition on the field, that it comes after the notice's
+ * dispatch date: `{…} ${BT-131(d)-Lot > BT-05(a)-notice}` (the EFX the SDK writes for these dates).
+ */
+function followsDispatch(f: FieldDef): boolean {
+  if (f.id === 'BT-05(a)-notice') return false;
+  const values = [f.assert?.value, ...(f.assert?.constraints ?? []).map((c) => c.value)];
+  const after = [`${f.id} > BT-05(a)-notice`, `BT-05(a)-notice < ${f.id}`];
+  return values.some((v) => typeof v === 'string' && after.some((a) => v.includes(a)));
+}
+
+/** yyyy-mm-dd plus `n` days (UTC); the date itself when it is not one. */
+function addDays(date: string, n: number): string {
+  const t = Date.parse(`${date}T00:00:00Z`);
+  return Number.isNaN(t) ? date : new Date(t + n * 86_400_000).toISOString().slice(0, 10);
 }
 
 function minor(version: string): string {

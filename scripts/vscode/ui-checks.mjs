@@ -10,7 +10,7 @@
 // ones the README shows (media/screenshots/), so it tidies the workbench (no empty secondary side
 // bar, no leftover quick input or toast) before taking them.
 
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PROJECT_ROOT } from './toolchain.mjs';
@@ -300,17 +300,6 @@ export async function runUiChecks(page, { apiKey, resultsDir, log, grep, machine
   const checks = [];
   const only = grep ? new RegExp(grep, 'i') : undefined;
   const selected = (name) => !only || name === 'the workbench loads' || only.test(name);
-  /** A picture for the README whose absence fails nothing: logged either way. */
-  async function cosmeticCheck(name, fn) {
-    if (!selected(name)) return;
-    try {
-      const message = await fn();
-      log(`  ✔ ${name}${message ? ` (${message})` : ''}`);
-    } catch (err) {
-      log(`    (no picture for "${name}": ${String(err?.message ?? err).split('\n')[0]})`);
-      await page.screenshot({ path: join(resultsDir, 'ui-picture-failure.png') }).catch(() => {});
-    }
-  }
   async function check(name, fn) {
     if (!selected(name)) return;
     const started = Date.now();
@@ -884,84 +873,115 @@ export async function runUiChecks(page, { apiKey, resultsDir, log, grep, machine
       },
     );
 
-    // Cosmetic for now (a picture, not a check): in this workbench the notification has not been seen
-    // yet, neither at activation nor from Get the eForms SDK, so a missing picture fails nothing; the
-    // in-editor suite proves the behaviour (first-run.test.ts).
-    await cosmeticCheck(
-      'first run without an SDK: a notification offers one (and the warning status item)',
+    // The notification is looked for in the notification centre, not as a toast: this workbench runs
+    // with code-server's `--vscode-option enable-smoke-test-driver` (the suite's payload needs it), and
+    // VS Code then never shows toasts (NotificationsToasts.addToast returns when
+    // environmentService.enableSmokeTestDriver is set); every notification still goes to the centre,
+    // where a user finds it too (the bell in the status bar).
+    await check(
+      'first run without an SDK: a notification offers one (in the notification centre)',
       async () => {
         if (!machineSettingsFile) throw new Error('the runner gave no machine settings file');
         // code-server is a remote window: eforms.sdk.path (machine scope) is read from the remote's
         // settings, which take precedence over the user's.
         mkdirSync(dirname(machineSettingsFile), { recursive: true });
         const before = existsSync(machineSettingsFile) ? readFileSync(machineSettingsFile, 'utf8') : '{}';
-        const noSdk = page.locator('.statusbar-item', { hasText: 'eForms: no SDK' });
+        let ui = page;
+        let closeFresh = async () => {};
+        // The extension's download cache (its global storage, on the server): an earlier check or test
+        // may have put a release there, which would make this machine one with an SDK. Set aside for the
+        // check, put back after.
+        const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8'));
+        const cache = join(
+          dirname(dirname(machineSettingsFile)),
+          'User',
+          'globalStorage',
+          `${pkg.publisher}.${pkg.name}`,
+          'sdk',
+        );
+        const aside = `${cache}.set-aside-by-ui-check`;
+        const cached = existsSync(cache);
+        if (cached) renameSync(cache, aside);
+        const noSdk = () => ui.locator('.statusbar-item', { hasText: 'eForms: no SDK' });
+        const item = () =>
+          ui.locator('.notifications-center .notification-list-item', {
+            hasText: 'no eForms SDK is on this machine',
+          });
         try {
-          // A first run: an empty SDK folder (nothing in the extension's cache either), then a reload, so
-          // the extension activates as on a machine without an SDK.
+          // A first run: an empty SDK folder (nothing in the extension's cache either), then a new window,
+          // so that the extension activates as on a machine without an SDK.
           const empty = mkdtempSync(join(tmpdir(), 'eforms-no-sdk-'));
           writeFileSync(
             machineSettingsFile,
             `${JSON.stringify({ ...JSON.parse(before.trim() || '{}'), 'eforms.sdk.path': empty }, null, 2)}\n`,
           );
-          await closeAllEditors(page).catch(() => {});
-          // Waits for the new page: until then the old workbench is still on screen.
-          const reloaded = page.waitForEvent('load', { timeout: 90000 });
-          await runFromPalette(page, 'Developer: Reload Window');
-          await reloaded;
-          await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90000 });
-          // A notice in the editor: the extension activates on XML, and its status item shows for notices.
-          await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 90000 });
-          await quickOpen(page, 'valid-cn.xml');
-          // The warning item shows while the notice has no other story (no CVS result yet): it is pictured
-          // when it is there, the notification always.
-          const toast = page.locator('.notifications-toasts .notification-toast', {
-            hasText: 'no eForms SDK is on this machine',
-          });
+          // A new profile (a fresh browser context: VS Code for the web keeps an extension's global
+          // state in the browser, not on the server), so that "asked once per machine" cannot have been
+          // asked by an earlier window of this run.
+          const fresh = await page
+            .context()
+            .browser()
+            .newContext({ viewport: page.viewportSize() ?? { width: 1440, height: 900 } });
+          closeFresh = () => fresh.close();
+          ui = await fresh.newPage();
+          await ui.goto(page.url());
+          await ui.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90000 });
+          // A notice in the editor: the extension activates on XML.
+          await ui.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: 90000 });
+          await quickOpen(ui, 'valid-cn.xml');
           let how = 'at activation';
+          const centre = async (timeout) => {
+            if ((await ui.locator('.notifications-center.visible').count()) === 0)
+              await runFromPalette(ui, 'Notifications: Show Notifications');
+            await item().first().waitFor({ state: 'visible', timeout });
+          };
           try {
-            await toast.first().waitFor({ state: 'visible', timeout: 45000 });
+            await centre(45000);
           } catch {
-            // Asked once per machine: an earlier run of this profile already answered. The status item's
-            // command (Get the eForms SDK) offers the same choices.
-            await runFromPalette(page, 'eForms: Get the eForms SDK');
-            await toast.first().waitFor({ state: 'visible', timeout: 30000 });
-            how = 'from Get the eForms SDK (asked already on this profile)';
+            // Not expected on a fresh profile; should the extension have been asked already (asked once
+            // per machine), the status item's command (Get the eForms SDK) offers the same choices.
+            const shown = await ui
+              .locator('.notifications-center .notification-list-item')
+              .allTextContents()
+              .catch(() => []);
+            await ui.keyboard.press('Escape');
+            await runFromPalette(ui, 'eForms: Get the eForms SDK');
+            await centre(30000);
+            how = `from Get the eForms SDK, not seen at activation (the centre held: ${shown.map((t) => t.slice(0, 60)).join(' // ') || 'nothing'})`;
           }
-          const buttons = await toast
+          const buttons = await item()
             .first()
             .locator('.monaco-button')
             .evaluateAll((bs) => bs.map((b) => b.textContent?.trim() ?? ''));
           if (
-            !buttons.some((b) => /^Download eForms SDK /.test(b)) ||
-            !buttons.includes('Choose SDK folder…')
+            !buttons.some((b) => /^Download eForms SDK \d+\.\d+ \(about \d+ MB\)$/.test(b)) ||
+            !buttons.includes('Choose SDK folder…') ||
+            !buttons.includes('Not now')
           )
             throw new Error(`the notification offers: ${buttons.join(', ')}`);
-          const warned = await noSdk.first().isVisible();
-          const bg = !warned
-            ? ''
-            : await noSdk
-                .first()
-                .evaluate((e) => getComputedStyle(e).backgroundColor || '')
-                .catch(() => '');
-          await page.mouse.move(1, 1);
-          await page.waitForTimeout(500);
-          await page.screenshot({
+          const warned = await noSdk().first().isVisible();
+          await ui.mouse.move(1, 1);
+          await ui.waitForTimeout(500);
+          // The centre, and the status bar below it (the bell that opens the centre).
+          const box = await ui.locator('.notifications-center').first().boundingBox();
+          if (!box) throw new Error('the notification centre has no box');
+          const vp = ui.viewportSize() ?? { width: 1440, height: 900 };
+          const x = Math.max(0, Math.round(box.x) - 420);
+          const y = Math.max(0, Math.round(box.y) - 12);
+          await ui.screenshot({
             path: join(resultsDir, 'first-run-no-sdk.png'),
-            clip: await clipAround(
-              page,
-              warned ? [toast.first(), noSdk.first()] : [toast.first()],
-              16,
-              undefined,
-              warned,
-            ),
+            clip: { x, y, width: vp.width - x, height: vp.height - y },
           });
-          const notNow = toast.first().locator('.monaco-button', { hasText: 'Not now' });
-          if (await notNow.isVisible()) await notNow.click();
-          return `notification ${how}; buttons: ${buttons.join(' | ')}; ${warned ? `warning status item (background ${bg})` : 'the status item told the CVS story'}`;
+          const notNow = item().first().locator('.monaco-button', { hasText: 'Not now' });
+          await notNow.click();
+          await item().first().waitFor({ state: 'detached', timeout: 10000 });
+          return `notification ${how}${cached ? ' (the download cache set aside)' : ''}; buttons: ${buttons.join(' | ')}; ${warned ? 'warning status item shown' : 'the status item told the CVS story'}`;
         } finally {
+          await closeFresh().catch(() => {});
+          ui = page;
+          if (cached && existsSync(aside) && !existsSync(cache)) renameSync(aside, cache);
           writeFileSync(machineSettingsFile, before);
-          await noSdk
+          await noSdk()
             .first()
             .waitFor({ state: 'detached', timeout: 60000 })
             .catch(() => log('    (the "no SDK" status item stays after the SDK folder was set back)'));
