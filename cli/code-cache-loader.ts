@@ -5,9 +5,9 @@
 // parse and compile megabytes of JavaScript again (Node 20 has no module.enableCompileCache). The cache
 // is written once the bundle has run (the CLI at exit, a worker after its first answer), so it holds the
 // functions that run used. A cache file is untrusted input: read only when it is a regular file under
-// the cap, used only when its header names this very bundle (size and mtime), Node, V8 and architecture
-// and the sha256 of its bytes matches (V8 does not check its own checksum in release builds); V8 then
-// rejects data that does not fit the source. Whatever fails, the bundle is compiled without the cache
+// the cap, used only when its header names this very bundle (the sha256 of its text), Node, V8 and
+// architecture and the sha256 of its bytes matches (V8 does not check its own checksum in release
+// builds); V8 then rejects data that does not fit the source. Whatever fails, the bundle is compiled without the cache
 // and behaves the same. This module must never change what the bundle does, and imports nothing but
 // Node's built-ins: it runs before the bundle is loaded. EFORMS_CODE_CACHE=0 turns it off.
 
@@ -21,7 +21,6 @@ import {
   readFileSync,
   readSync,
   renameSync,
-  statSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -45,14 +44,15 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | und
   return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'eforms', 'code');
 }
 
-/** What a cache file must say to be used for `bundle`: the bundle's identity and the runtime's. */
-export function bundleIdentity(bundle: string): string {
-  const s = statSync(bundle);
+/**
+ * What a cache file must say to be used for a bundle: its name and the sha256 of its text (V8 itself
+ * checks only the source's length), and the runtime's versions.
+ */
+export function bundleIdentity(bundle: string, source: string): string {
   return JSON.stringify({
     format: FORMAT,
     bundle: basename(bundle),
-    size: s.size,
-    mtimeMs: s.mtimeMs,
+    source: createHash('sha256').update(source).digest('hex'),
     node: process.version,
     v8: process.versions.v8,
     arch: process.arch,
@@ -72,7 +72,7 @@ const NONBLOCK = (constants as { O_NONBLOCK?: number }).O_NONBLOCK ?? 0;
  * The cached data for `bundle` in `dir`, or undefined when absent, foreign, stale or damaged. The file
  * is one header line `{"identity":…,"digest":…}` and then V8's bytes.
  */
-export function readCodeCache(dir: string, bundle: string): Buffer | undefined {
+export function readCodeCache(dir: string, bundle: string, identity: string): Buffer | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(cacheFile(dir, bundle), constants.O_RDONLY | NONBLOCK);
@@ -89,7 +89,7 @@ export function readCodeCache(dir: string, bundle: string): Buffer | undefined {
     if (nl < 0 || nl > 4096) return undefined;
     const head = JSON.parse(buf.toString('utf8', 0, nl)) as { identity?: unknown; digest?: unknown };
     if (typeof head !== 'object' || head === null) return undefined;
-    if (head.identity !== bundleIdentity(bundle)) return undefined;
+    if (head.identity !== identity) return undefined;
     const data = buf.subarray(nl + 1);
     if (data.length === 0 || head.digest !== digestOf(data)) return undefined;
     return data;
@@ -101,12 +101,12 @@ export function readCodeCache(dir: string, bundle: string): Buffer | undefined {
 }
 
 /** Writes the cache for `bundle` (a temporary file renamed into place); a failure only costs speed. */
-export function writeCodeCache(dir: string, bundle: string, data: Buffer): void {
+export function writeCodeCache(dir: string, bundle: string, identity: string, data: Buffer): void {
   const path = cacheFile(dir, bundle);
   const tmp = `${path}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     mkdirSync(dir, { recursive: true });
-    const head = JSON.stringify({ identity: bundleIdentity(bundle), digest: digestOf(data) });
+    const head = JSON.stringify({ identity, digest: digestOf(data) });
     writeFileSync(tmp, Buffer.concat([Buffer.from(`${head}\n`, 'utf8'), data]));
     renameSync(tmp, path);
   } catch {
@@ -125,7 +125,8 @@ export function writeCodeCache(dir: string, bundle: string, data: Buffer): void 
 export function runBundle(bundle: string, dir: string | undefined): { cacheUsed: boolean } {
   // A hashbang is valid only at the very start of a script: kept as a comment, so lines do not move.
   const source = readFileSync(bundle, 'utf8').replace(/^#!/, '//');
-  const cachedData = dir ? readCodeCache(dir, bundle) : undefined;
+  const identity = dir ? bundleIdentity(bundle, source) : '';
+  const cachedData = dir ? readCodeCache(dir, bundle, identity) : undefined;
   const script = new Script(Module.wrap(source), { filename: bundle, cachedData });
   const cacheUsed = cachedData !== undefined && script.cachedDataRejected === false;
   let written = false;
@@ -133,7 +134,7 @@ export function runBundle(bundle: string, dir: string | undefined): { cacheUsed:
     if (written || !dir || cacheUsed) return;
     written = true;
     try {
-      writeCodeCache(dir, bundle, script.createCachedData());
+      writeCodeCache(dir, bundle, identity, script.createCachedData());
     } catch {
       // a cache that cannot be made only costs the next start its speed
     }
