@@ -31,7 +31,7 @@ import {
   XPathSyntaxError,
   XPathUnsupportedError,
 } from '../xpath';
-import { isPattern } from './prepared-shape';
+import { isParsed, isPattern } from './prepared-shape';
 import { loadMessages, locationOf, messageFor, writeSvrl } from './report';
 import { type ReleaseEntry, readPrepared, readRelease, updateRelease, writePrepared } from './rule-cache';
 import type { CompiledRuleSet, EvaluateOptions, RuleReport, RuleSetKey } from './rule-set';
@@ -115,6 +115,23 @@ interface CPattern {
   rules: CRule[];
 }
 
+/** One pattern's trees in the disk cache, decoded at most once. */
+interface OfferedTrees {
+  read: () => string;
+  decoded: boolean;
+}
+
+/** The expression keys of a pattern, as ExpressionTable.parsed and the disk cache's trees name them. */
+function patternKeys(p: SchPattern): string[] {
+  const keys = p.lets.map((l) => l.value);
+  for (const r of p.rules) {
+    keys.push(`context:${r.context}`);
+    for (const l of r.lets) keys.push(l.value);
+    for (const a of r.asserts) keys.push(a.test);
+  }
+  return keys;
+}
+
 /**
  * The compiled expressions of one release and mode, shared by every phase whose namespaces and global
  * lets agree with it: a stage file included by twenty phases is compiled once, not twenty times. A
@@ -127,6 +144,8 @@ class ExpressionTable {
   readonly #globalValues = new Map<string, string>();
   readonly #closures = new Map<string, Compiled>();
   readonly #parsed = new Map<string, Parsed>();
+  /** Trees kept by the disk cache, by expression: decoded (a pattern's at once) on first use. */
+  readonly #offered = new Map<string, OfferedTrees>();
   readonly #patterns = new Map<string, CPattern>();
   readonly ns: Map<string, string>;
   stamp = 0;
@@ -164,10 +183,40 @@ class ExpressionTable {
   parsed(key: string): Parsed {
     let p = this.#parsed.get(key);
     if (!p) {
-      p = parseOne(key, this.ns);
+      const offered = this.#offered.get(key);
+      if (offered && !offered.decoded) {
+        offered.decoded = true;
+        this.seedOffered(offered);
+      }
+      p = this.#parsed.get(key) ?? parseOne(key, this.ns);
       this.#parsed.set(key, p);
     }
     return p;
+  }
+
+  /**
+   * The trees of a pattern's expressions as the disk cache keeps them (the JSON text `read` returns),
+   * decoded when one of `keys` is first needed. Untrusted: a text that is not JSON, or a tree that is
+   * not of the parser's shape, is ignored and that expression parsed from its text.
+   */
+  offer(keys: string[], read: () => string): void {
+    const offered: OfferedTrees = { read, decoded: false };
+    for (const k of keys) if (!this.#parsed.has(k) && !this.#offered.has(k)) this.#offered.set(k, offered);
+  }
+
+  private seedOffered(offered: OfferedTrees): void {
+    let trees: unknown;
+    try {
+      const text = offered.read();
+      if (!text) return;
+      trees = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (typeof trees !== 'object' || trees === null || Array.isArray(trees)) return;
+    for (const [k, v] of Object.entries(trees as Record<string, unknown>))
+      if (this.#offered.get(k) === offered && !this.#parsed.has(k) && isParsed(v))
+        this.#parsed.set(k, v as Parsed);
   }
 
   /** Expressions parsed elsewhere (the per-phase cache of format 3). */
@@ -612,7 +661,10 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
       if (patterns.every((p) => p !== undefined)) {
         const { patterns: _p, notEvaluated, ...rest } = cached;
         const schema: SchPhase = { ...rest, patterns, diagnostics: entry.diagnostics };
-        return new RuleSet(key, 'cache', schema, tableFor(st, schema), notEvaluated, texts);
+        const table = tableFor(st, schema);
+        for (const [i, at] of cached.patterns.entries())
+          table.offer(patternKeys(patterns[i] as SchPattern), () => entry.asts.at(at));
+        return new RuleSet(key, 'cache', schema, table, notEvaluated, texts);
       }
       st.entry = undefined;
     }
@@ -623,11 +675,15 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
     if (opts.cacheDir && layout)
       updateRelease(opts.cacheDir, key, layout, (now) => {
         const at = new Map(now.patterns.map((t, i) => [t, i]));
-        const refs = texts.map((t) => {
+        const refs = texts.map((t, n) => {
           let i = at.get(t);
           if (i === undefined) {
             i = now.patterns.push(t) - 1;
             at.set(t, i);
+            // The trees of its expressions: every one was parsed when the phase was compiled whole.
+            const trees: Record<string, Parsed> = {};
+            for (const k of patternKeys(schema.patterns[n] as SchPattern)) trees[k] = table.parsed(k);
+            now.asts[i] = JSON.stringify(trees);
           }
           return i;
         });

@@ -227,6 +227,69 @@ describe('the release file of the rule cache reads hostile entries', () => {
     assert.deepEqual(summary(r.evaluate(NOTICE)), await truthPromise);
   });
 
+  /** Rewrites the one pattern's parsed trees (format 8) under a valid digest: only the shape check is left. */
+  function withTrees(file: string, edit: (trees: Record<string, unknown>) => string): void {
+    const buf = readFileSync(file);
+    const nl = buf.indexOf(10);
+    const head = JSON.parse(buf.toString('utf8', 0, nl));
+    const body = buf.subarray(nl + 1);
+    assert.equal(head.ranges.length, 1);
+    const pattern = body.subarray(head.ranges[0][0], head.ranges[0][1]);
+    const trees = JSON.parse(body.toString('utf8', head.astRanges[0][0], head.astRanges[0][1]));
+    const text = Buffer.from(edit(trees), 'utf8');
+    const newBody = Buffer.concat([pattern, text]);
+    head.ranges = [[0, pattern.length]];
+    head.astRanges = [[pattern.length, newBody.length]];
+    const content = {
+      ranges: head.ranges,
+      astRanges: head.astRanges,
+      diagnostics: head.diagnostics,
+      phases: head.phases,
+    };
+    head.digest = createHash('sha256')
+      .update(JSON.stringify(content))
+      .update('\n')
+      .update(newBody)
+      .digest('hex');
+    writeFileSync(file, Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`), newBody]));
+  }
+
+  test('the parsed trees kept beside a pattern are what runs, and a damaged one is parsed again', async () => {
+    const rId = "@id = ('a', 'b')";
+    const rSum = 'sum(for $i in 1 to 3 return $i) = 6';
+    // Proof that the kept trees are used, not parsed again: R-ID given the tree of R-SUM's test (true)
+    // no longer fails on lot c.
+    let { dir, file } = await freshCache(true);
+    withTrees(file, (t) => {
+      assert.ok(t[rId] && t[rSum], Object.keys(t).join(' | '));
+      t[rId] = t[rSum];
+      return JSON.stringify(t);
+    });
+    let r = await loadFrom(dir, true);
+    assert.equal(r.source, 'cache');
+    const truth = await truthPromise;
+    assert.deepEqual(summary(r.evaluate(NOTICE)), {
+      ...truth,
+      failures: truth.failures.filter((f) => !f.startsWith('R-ID@')),
+    });
+    // A tree of a node kind the parser never gives, a path without steps, a tree that is not an object,
+    // text that is not JSON: each expression is parsed from its text, and the report is the fresh one.
+    for (const damage of [
+      (t: Record<string, unknown>) => JSON.stringify({ ...t, [rId]: { ast: { t: 'bogus' } } }),
+      (t: Record<string, unknown>) => JSON.stringify({ ...t, [rSum]: { ast: { t: 'path', steps: [] } } }),
+      (t: Record<string, unknown>) => JSON.stringify({ ...t, [rId]: 7, [rSum]: { error: 1 } }),
+      () => '[]',
+      () => '{"',
+      () => '',
+    ]) {
+      ({ dir, file } = await freshCache(true));
+      withTrees(file, damage);
+      r = await loadFrom(dir, true);
+      assert.equal(r.source, 'cache');
+      assert.deepEqual(summary(r.evaluate(NOTICE)), truth);
+    }
+  });
+
   test('a link to /dev/zero and a FIFO in place of the file are not read', { timeout: 60_000 }, async () => {
     const { dir, file } = await freshCache(true);
     rmSync(file);
