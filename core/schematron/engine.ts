@@ -115,14 +115,23 @@ interface CPattern {
   rules: CRule[];
 }
 
-/** One pattern's trees in the disk cache, decoded at most once. */
-interface OfferedTrees {
-  read: () => string;
-  decoded: boolean;
+/**
+ * A tree kept by the disk cache, or undefined. Untrusted: a text that is not JSON, or not of the
+ * parser's shape, is ignored and the expression parsed from its text.
+ */
+function keptTree(read: () => string): Parsed | undefined {
+  try {
+    const text = read();
+    if (!text) return undefined;
+    const v: unknown = JSON.parse(text);
+    return isParsed(v) ? (v as Parsed) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The expression keys of a pattern, as ExpressionTable.parsed and the disk cache's trees name them. */
-function patternKeys(p: SchPattern): string[] {
+export function patternKeys(p: SchPattern): string[] {
   const keys = p.lets.map((l) => l.value);
   for (const r of p.rules) {
     keys.push(`context:${r.context}`);
@@ -144,8 +153,8 @@ class ExpressionTable {
   readonly #globalValues = new Map<string, string>();
   readonly #closures = new Map<string, Compiled>();
   readonly #parsed = new Map<string, Parsed>();
-  /** Trees kept by the disk cache, by expression: decoded (a pattern's at once) on first use. */
-  readonly #offered = new Map<string, OfferedTrees>();
+  /** Trees kept by the disk cache, by expression: each decoded on first use. */
+  readonly #offered = new Map<string, () => string>();
   readonly #patterns = new Map<string, CPattern>();
   readonly ns: Map<string, string>;
   stamp = 0;
@@ -184,39 +193,19 @@ class ExpressionTable {
     let p = this.#parsed.get(key);
     if (!p) {
       const offered = this.#offered.get(key);
-      if (offered && !offered.decoded) {
-        offered.decoded = true;
-        this.seedOffered(offered);
-      }
-      p = this.#parsed.get(key) ?? parseOne(key, this.ns);
+      this.#offered.delete(key);
+      p = (offered && keptTree(offered)) || parseOne(key, this.ns);
       this.#parsed.set(key, p);
     }
     return p;
   }
 
   /**
-   * The trees of a pattern's expressions as the disk cache keeps them (the JSON text `read` returns),
-   * decoded when one of `keys` is first needed. Untrusted: a text that is not JSON, or a tree that is
-   * not of the parser's shape, is ignored and that expression parsed from its text.
+   * The tree of expression `key` as the disk cache keeps it (the JSON text `read` returns), decoded
+   * when the expression is first needed.
    */
-  offer(keys: string[], read: () => string): void {
-    const offered: OfferedTrees = { read, decoded: false };
-    for (const k of keys) if (!this.#parsed.has(k) && !this.#offered.has(k)) this.#offered.set(k, offered);
-  }
-
-  private seedOffered(offered: OfferedTrees): void {
-    let trees: unknown;
-    try {
-      const text = offered.read();
-      if (!text) return;
-      trees = JSON.parse(text);
-    } catch {
-      return;
-    }
-    if (typeof trees !== 'object' || trees === null || Array.isArray(trees)) return;
-    for (const [k, v] of Object.entries(trees as Record<string, unknown>))
-      if (this.#offered.get(k) === offered && !this.#parsed.has(k) && isParsed(v))
-        this.#parsed.set(k, v as Parsed);
+  offer(key: string, read: () => string): void {
+    if (!this.#parsed.has(key) && !this.#offered.has(key)) this.#offered.set(key, read);
   }
 
   /** Expressions parsed elsewhere (the per-phase cache of format 3). */
@@ -663,7 +652,8 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
         const schema: SchPhase = { ...rest, patterns, diagnostics: entry.diagnostics };
         const table = tableFor(st, schema);
         for (const [i, at] of cached.patterns.entries())
-          table.offer(patternKeys(patterns[i] as SchPattern), () => entry.asts.at(at));
+          for (const [j, k] of patternKeys(patterns[i] as SchPattern).entries())
+            table.offer(k, () => entry.tree(at, j));
         return new RuleSet(key, 'cache', schema, table, notEvaluated, texts);
       }
       st.entry = undefined;
@@ -681,9 +671,9 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
             i = now.patterns.push(t) - 1;
             at.set(t, i);
             // The trees of its expressions: every one was parsed when the phase was compiled whole.
-            const trees: Record<string, Parsed> = {};
-            for (const k of patternKeys(schema.patterns[n] as SchPattern)) trees[k] = table.parsed(k);
-            now.asts[i] = JSON.stringify(trees);
+            now.trees[i] = patternKeys(schema.patterns[n] as SchPattern).map((k) =>
+              JSON.stringify(table.parsed(k)),
+            );
           }
           return i;
         });

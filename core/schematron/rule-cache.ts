@@ -98,11 +98,11 @@ export function writePrepared(
 
 // Format 8: one file per release (SDK version and folder), layout and mode, shared by its phases. The
 // stage files recur across phases, so a pattern is kept once (as its JSON text) and a phase is a list of
-// references into them; diagnostics are kept once by id. Beside each pattern, the parsed trees of its
-// expressions (one JSON object, expression key -> { ast } or { error }): reading them back costs a
-// third to a half of parsing the texts again (measured over the 12,929 distinct expressions of SDK
-// 1.15.1: JSON.parse 96–114 ms, parseXPath 217–365 ms), and a pattern's trees are decoded only when one
-// of its expressions is first compiled. The trees are the parser's output: bump RELEASE_FORMAT whenever
+// references into them; diagnostics are kept once by id. Beside each pattern, the parsed tree of each
+// of its expressions (the JSON of { ast } or { error }, with its own byte range): reading one back
+// costs a third to a half of parsing its text again (measured over the 12,929 distinct expressions of
+// SDK 1.15.1: JSON.parse 96–114 ms, parseXPath 217–365 ms), and a tree is decoded only when its
+// expression is first compiled. The trees are the parser's output: bump RELEASE_FORMAT whenever
 // it changes (the fingerprint also holds a few canary expressions' trees, which catch a changed tree
 // shape that was not bumped). A phase also keeps the rules and asserts that cannot be compiled, so
 // that a start from the cache need not compile every rule to name them. Writers of one file take turns
@@ -125,17 +125,19 @@ export interface PatternTexts {
 
 export interface ReleaseEntry {
   patterns: PatternTexts;
-  /** For each pattern, the JSON of its expressions' parsed trees ('' when not kept). */
-  asts: PatternTexts;
+  /** For pattern i and its j-th expression (engine.ts's patternKeys order), the JSON of its tree, or ''. */
+  tree(i: number, j: number): string;
+  /** How many trees each pattern keeps. */
+  treeCounts: number[];
   /** Every diagnostic an assert of a kept phase names, once. */
   diagnostics: SchDiagnostic[];
   phases: Record<string, CachedPhase>;
 }
 
-/** What an update writes: the patterns and their trees as plain texts (`asts[i]` for `patterns[i]`). */
-export interface ReleaseDraft extends Omit<ReleaseEntry, 'patterns' | 'asts'> {
+/** What an update writes: the patterns and their trees as plain texts (`trees[i][j]` for `patterns[i]`). */
+export interface ReleaseDraft extends Omit<ReleaseEntry, 'patterns' | 'tree' | 'treeCounts'> {
   patterns: string[];
-  asts: string[];
+  trees: string[][];
 }
 
 type ReleaseKey = Pick<RuleSetKey, 'sdkDir' | 'sdkVersion' | 'mode'>;
@@ -172,7 +174,7 @@ function parserCanary(): string {
       "/*/cbc:A[@b = 'x' and not(cbc:C)]/(cbc:D | ..//cbc:E)[1]",
       'for $x in cbc:A, $y in $x/@b return if ($x castable as xs:integer) then -$x * 2 else ()',
       'every $x in (1 to 3) satisfies matches(string($x), "^[0-9]+$") or cbc:A/text() << cbc:B',
-      'count(preceding-sibling::cbc:A) idiv 2 >= 1.5 and 1e3 ne 2 and current-date() = xs:date("2024-01-01")',
+      'count(../cbc:A[last()]) idiv 2 >= 1.5 and 1e3 ne 2 and current-date() = xs:date("2024-01-01")',
     ];
     canary = texts
       .map((t) => {
@@ -240,7 +242,9 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
           r[0] <= r[1] &&
           body + r[1] <= buf.length,
       );
-    if (!inBody(ranges) || !inBody(astRanges) || astRanges.length !== ranges.length) return undefined;
+    if (!inBody(ranges) || !Array.isArray(astRanges) || astRanges.length !== ranges.length) return undefined;
+    if (!astRanges.every(inBody)) return undefined;
+    const treeSpans = astRanges as [number, number][][];
     if (!Array.isArray(diagnostics) || !diagnostics.every(isDiagnostic)) return undefined;
     if (typeof phases !== 'object' || phases === null) return undefined;
     for (const p of Object.values(phases)) if (!isCachedPhase(p, ranges.length)) return undefined;
@@ -263,7 +267,11 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
     };
     return {
       patterns: textsOf(ranges),
-      asts: textsOf(astRanges),
+      treeCounts: treeSpans.map((t) => t.length),
+      tree: (i, j) => {
+        const span = treeSpans[i]?.[j];
+        return span ? buf.toString('utf8', body + span[0], body + span[1]) : '';
+      },
       diagnostics: diagnostics as SchDiagnostic[],
       phases: phases as Record<string, CachedPhase>,
     };
@@ -306,7 +314,7 @@ function releaseText(fingerprint: string, d: ReleaseDraft): Buffer {
       return [at - b.length, at];
     });
   const ranges = place(d.patterns);
-  const astRanges = place(d.patterns.map((_, i) => d.asts[i] ?? ''));
+  const astRanges = d.patterns.map((_, i) => place(d.trees[i] ?? []));
   const content = { ranges, astRanges, diagnostics: d.diagnostics, phases: d.phases };
   const body = Buffer.concat(bodies);
   const head = JSON.stringify({ fingerprint, digest: releaseDigest(content, body), ...content });
@@ -348,10 +356,16 @@ export function updateRelease(
     const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
     try {
       const read = readRelease(cacheDir, key, layout);
-      const all = (t: PatternTexts) => Array.from({ length: t.length }, (_, i) => t.at(i));
       const now: ReleaseDraft = read
-        ? { ...read, patterns: all(read.patterns), asts: all(read.asts) }
-        : { patterns: [], asts: [], diagnostics: [], phases: {} };
+        ? {
+            diagnostics: read.diagnostics,
+            phases: read.phases,
+            patterns: Array.from({ length: read.patterns.length }, (_, i) => read.patterns.at(i)),
+            trees: Array.from({ length: read.patterns.length }, (_, i) => read.treeCounts[i] ?? 0).map(
+              (n, i) => Array.from({ length: n }, (_, j) => read.tree(i, j)),
+            ),
+          }
+        : { patterns: [], trees: [], diagnostics: [], phases: {} };
       writeFileSync(tmp, releaseText(releaseFingerprint(key, layout), update(now)));
       renameSync(tmp, path);
     } catch {

@@ -21,7 +21,12 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { loadRuleSet } from '../../core/schematron';
-import { clearRuleSetMemory, compilePrepared, type PreparedPhase } from '../../core/schematron/engine';
+import {
+  clearRuleSetMemory,
+  compilePrepared,
+  type PreparedPhase,
+  patternKeys,
+} from '../../core/schematron/engine';
 import { fuzzParameters } from '../support/fuzz';
 
 const temp = mkdtempSync(join(tmpdir(), 'eforms-rule-cache-'));
@@ -227,19 +232,32 @@ describe('the release file of the rule cache reads hostile entries', () => {
     assert.deepEqual(summary(r.evaluate(NOTICE)), await truthPromise);
   });
 
-  /** Rewrites the one pattern's parsed trees (format 8) under a valid digest: only the shape check is left. */
-  function withTrees(file: string, edit: (trees: Record<string, unknown>) => string): void {
+  /**
+   * Rewrites the one pattern's parsed trees (format 8: one JSON text per expression, in patternKeys
+   * order) under a valid digest: only the shape check is left to refuse them.
+   */
+  function withTrees(file: string, edit: (trees: Record<string, string>) => Record<string, string>): void {
     const buf = readFileSync(file);
     const nl = buf.indexOf(10);
     const head = JSON.parse(buf.toString('utf8', 0, nl));
     const body = buf.subarray(nl + 1);
     assert.equal(head.ranges.length, 1);
     const pattern = body.subarray(head.ranges[0][0], head.ranges[0][1]);
-    const trees = JSON.parse(body.toString('utf8', head.astRanges[0][0], head.astRanges[0][1]));
-    const text = Buffer.from(edit(trees), 'utf8');
-    const newBody = Buffer.concat([pattern, text]);
-    head.ranges = [[0, pattern.length]];
-    head.astRanges = [[pattern.length, newBody.length]];
+    const keys = patternKeys(JSON.parse(pattern.toString('utf8')));
+    const spans = head.astRanges[0] as [number, number][];
+    assert.equal(spans.length, keys.length);
+    const edited = edit(
+      Object.fromEntries(keys.map((k, j) => [k, body.toString('utf8', ...(spans[j] as [number, number]))])),
+    );
+    const parts = [pattern, ...keys.map((k) => Buffer.from(edited[k] ?? '', 'utf8'))];
+    let at = 0;
+    const ranges = parts.map((b) => {
+      at += b.length;
+      return [at - b.length, at] as [number, number];
+    });
+    head.ranges = [ranges[0]];
+    head.astRanges = [ranges.slice(1)];
+    const newBody = Buffer.concat(parts);
     const content = {
       ranges: head.ranges,
       astRanges: head.astRanges,
@@ -262,8 +280,7 @@ describe('the release file of the rule cache reads hostile entries', () => {
     let { dir, file } = await freshCache(true);
     withTrees(file, (t) => {
       assert.ok(t[rId] && t[rSum], Object.keys(t).join(' | '));
-      t[rId] = t[rSum];
-      return JSON.stringify(t);
+      return { ...t, [rId]: t[rSum] as string };
     });
     let r = await loadFrom(dir, true);
     assert.equal(r.source, 'cache');
@@ -274,13 +291,16 @@ describe('the release file of the rule cache reads hostile entries', () => {
     });
     // A tree of a node kind the parser never gives, a path without steps, a tree that is not an object,
     // text that is not JSON: each expression is parsed from its text, and the report is the fresh one.
+    type Trees = Record<string, string>;
+    const all = (t: Trees, text: string) => Object.fromEntries(Object.keys(t).map((k) => [k, text]));
     for (const damage of [
-      (t: Record<string, unknown>) => JSON.stringify({ ...t, [rId]: { ast: { t: 'bogus' } } }),
-      (t: Record<string, unknown>) => JSON.stringify({ ...t, [rSum]: { ast: { t: 'path', steps: [] } } }),
-      (t: Record<string, unknown>) => JSON.stringify({ ...t, [rId]: 7, [rSum]: { error: 1 } }),
-      () => '[]',
-      () => '{"',
-      () => '',
+      (t: Trees) => ({ ...t, [rId]: JSON.stringify({ ast: { t: 'bogus' } }) }),
+      (t: Trees) => ({ ...t, [rSum]: JSON.stringify({ ast: { t: 'path', steps: [] } }) }),
+      (t: Trees) => ({ ...t, [rId]: '7', [rSum]: JSON.stringify({ error: 1 }) }),
+      (t: Trees) => all(t, '[]'),
+      (t: Trees) => all(t, '{"'),
+      (t: Trees) => all(t, ''),
+      (t: Trees) => all(t, JSON.stringify({ ast: { t: 'ctx' }, error: 'both' })),
     ]) {
       ({ dir, file } = await freshCache(true));
       withTrees(file, damage);
