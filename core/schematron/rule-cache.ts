@@ -98,8 +98,9 @@ export function writePrepared(
 
 // Format 8: one file per release (SDK version and folder), layout and mode, shared by its phases. The
 // stage files recur across phases, so a pattern is kept once (as its JSON text) and a phase is a list of
-// references into them; diagnostics are kept once by id. Beside each pattern, the parsed tree of each
-// of its expressions (the JSON of { ast } or { error }, with its own byte range): reading one back
+// references into them; diagnostics are kept once by id. Then the parsed tree of each distinct
+// expression (the JSON of { ast } or { error }, with its own byte range; a pattern lists its
+// expressions' trees by index, in engine.ts's patternKeys order): reading one back
 // costs a third to a half of parsing its text again (measured over the 12,929 distinct expressions of
 // SDK 1.15.1: JSON.parse 96–114 ms, parseXPath 217–365 ms), and a tree is decoded only when its
 // expression is first compiled. The trees are the parser's output: bump RELEASE_FORMAT whenever
@@ -223,13 +224,14 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
       fingerprint?: string;
       digest?: unknown;
       ranges?: unknown;
-      astRanges?: unknown;
+      trees?: unknown;
+      treeRefs?: unknown;
       diagnostics?: unknown;
       phases?: unknown;
     };
     if (head.fingerprint !== releaseFingerprint(key, layout)) return undefined;
     if (head.digest !== releaseDigest(head, buf.subarray(nl + 1))) return undefined;
-    const { ranges, astRanges, diagnostics, phases } = head;
+    const { ranges, trees, treeRefs, diagnostics, phases } = head;
     const body = nl + 1;
     const inBody = (v: unknown): v is [number, number][] =>
       Array.isArray(v) &&
@@ -242,9 +244,11 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
           r[0] <= r[1] &&
           body + r[1] <= buf.length,
       );
-    if (!inBody(ranges) || !Array.isArray(astRanges) || astRanges.length !== ranges.length) return undefined;
-    if (!astRanges.every(inBody)) return undefined;
-    const treeSpans = astRanges as [number, number][][];
+    if (!inBody(ranges) || !inBody(trees)) return undefined;
+    if (!Array.isArray(treeRefs) || treeRefs.length !== ranges.length) return undefined;
+    const isRef = (r: unknown) => Number.isInteger(r) && (r as number) >= 0 && (r as number) < trees.length;
+    if (!treeRefs.every((refs) => Array.isArray(refs) && refs.every(isRef))) return undefined;
+    const refsOf = treeRefs as number[][];
     if (!Array.isArray(diagnostics) || !diagnostics.every(isDiagnostic)) return undefined;
     if (typeof phases !== 'object' || phases === null) return undefined;
     for (const p of Object.values(phases)) if (!isCachedPhase(p, ranges.length)) return undefined;
@@ -267,9 +271,10 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
     };
     return {
       patterns: textsOf(ranges),
-      treeCounts: treeSpans.map((t) => t.length),
+      treeCounts: refsOf.map((t) => t.length),
       tree: (i, j) => {
-        const span = treeSpans[i]?.[j];
+        const ref = refsOf[i]?.[j];
+        const span = ref === undefined ? undefined : trees[ref];
         return span ? buf.toString('utf8', body + span[0], body + span[1]) : '';
       },
       diagnostics: diagnostics as SchDiagnostic[],
@@ -286,14 +291,15 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
  * is rebuilt from the SDK instead of running rules that would silently find nothing.
  */
 function releaseDigest(
-  content: { ranges?: unknown; astRanges?: unknown; diagnostics?: unknown; phases?: unknown },
+  content: { ranges?: unknown; trees?: unknown; treeRefs?: unknown; diagnostics?: unknown; phases?: unknown },
   body: Buffer,
 ): string {
   return createHash('sha256')
     .update(
       JSON.stringify({
         ranges: content.ranges,
-        astRanges: content.astRanges,
+        trees: content.trees,
+        treeRefs: content.treeRefs,
         diagnostics: content.diagnostics,
         phases: content.phases,
       }),
@@ -314,8 +320,20 @@ function releaseText(fingerprint: string, d: ReleaseDraft): Buffer {
       return [at - b.length, at];
     });
   const ranges = place(d.patterns);
-  const astRanges = d.patterns.map((_, i) => place(d.trees[i] ?? []));
-  const content = { ranges, astRanges, diagnostics: d.diagnostics, phases: d.phases };
+  // An expression's tree is kept once however many patterns hold it (a pattern refers to it by index).
+  const distinct = new Map<string, number>();
+  const treeRefs = d.patterns.map((_, i) =>
+    (d.trees[i] ?? []).map((t) => {
+      let ref = distinct.get(t);
+      if (ref === undefined) {
+        ref = distinct.size;
+        distinct.set(t, ref);
+      }
+      return ref;
+    }),
+  );
+  const trees = place([...distinct.keys()]);
+  const content = { ranges, trees, treeRefs, diagnostics: d.diagnostics, phases: d.phases };
   const body = Buffer.concat(bodies);
   const head = JSON.stringify({ fingerprint, digest: releaseDigest(content, body), ...content });
   return Buffer.concat([Buffer.from(`${head}\n`, 'utf8'), body]);

@@ -233,8 +233,8 @@ describe('the release file of the rule cache reads hostile entries', () => {
   });
 
   /**
-   * Rewrites the one pattern's parsed trees (format 8: one JSON text per expression, in patternKeys
-   * order) under a valid digest: only the shape check is left to refuse them.
+   * Rewrites the one pattern's parsed trees (format 8: one JSON text per distinct expression, listed
+   * by the pattern in patternKeys order) under a valid digest: only the shape check can refuse them.
    */
   function withTrees(file: string, edit: (trees: Record<string, string>) => Record<string, string>): void {
     const buf = readFileSync(file);
@@ -244,11 +244,11 @@ describe('the release file of the rule cache reads hostile entries', () => {
     assert.equal(head.ranges.length, 1);
     const pattern = body.subarray(head.ranges[0][0], head.ranges[0][1]);
     const keys = patternKeys(JSON.parse(pattern.toString('utf8')));
-    const spans = head.astRanges[0] as [number, number][];
-    assert.equal(spans.length, keys.length);
-    const edited = edit(
-      Object.fromEntries(keys.map((k, j) => [k, body.toString('utf8', ...(spans[j] as [number, number]))])),
-    );
+    const refs = head.treeRefs[0] as number[];
+    assert.equal(refs.length, keys.length);
+    const text = (j: number) => body.toString('utf8', ...(head.trees[refs[j] as number] as [number, number]));
+    const edited = edit(Object.fromEntries(keys.map((k, j) => [k, text(j)])));
+    // Each expression its own tree (no sharing), so that an edit touches one expression only.
     const parts = [pattern, ...keys.map((k) => Buffer.from(edited[k] ?? '', 'utf8'))];
     let at = 0;
     const ranges = parts.map((b) => {
@@ -256,11 +256,13 @@ describe('the release file of the rule cache reads hostile entries', () => {
       return [at - b.length, at] as [number, number];
     });
     head.ranges = [ranges[0]];
-    head.astRanges = [ranges.slice(1)];
+    head.trees = ranges.slice(1);
+    head.treeRefs = [keys.map((_, j) => j)];
     const newBody = Buffer.concat(parts);
     const content = {
       ranges: head.ranges,
-      astRanges: head.astRanges,
+      trees: head.trees,
+      treeRefs: head.treeRefs,
       diagnostics: head.diagnostics,
       phases: head.phases,
     };
