@@ -318,11 +318,18 @@ function resultOf(
   r: EngineRun,
   io: CliIo,
   notRun: string,
-  sdk?: { knowledge: SdkKnowledge; language: string },
+  sdk?: { knowledge: () => SdkKnowledge; language: string },
 ): FileResult | CvsError | string {
   // Completed in core like the editor's diagnostics: rule links, nodes, and with an SDK related places.
+  // The SDK's field knowledge (reading fields.json, ~0.1 s) only when there is a finding to complete.
   const complete = (findings: Finding[]) =>
-    completeFindings(findings, { index: notice.index, sdk: sdk?.knowledge, language: sdk?.language });
+    findings.length === 0
+      ? []
+      : completeFindings(findings, {
+          index: notice.index,
+          sdk: sdk?.knowledge(),
+          language: sdk?.language,
+        });
   switch (r.outcome) {
     case 'validated':
       return { file, findings: complete(r.findings), report: r.report };
@@ -490,7 +497,7 @@ async function validateLocalOne(
   const release =
     run.outcome === 'validated' ? releases.get(inputFor(notice, request).sdkVersion) : undefined;
   const sdk = release
-    ? { knowledge: sdkKnowledge(release.dir, release.version), language: o.lang }
+    ? { knowledge: () => sdkKnowledge(release.dir, release.version), language: o.lang }
     : undefined;
   const out = resultOf(file, notice, run, io, 'the SDK rules did not run', sdk);
   if (run.outcome === 'validated') {

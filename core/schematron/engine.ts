@@ -31,7 +31,7 @@ import {
   XPathSyntaxError,
   XPathUnsupportedError,
 } from '../xpath';
-import { isPattern } from './prepared-shape';
+import { isParsed, isPattern } from './prepared-shape';
 import { loadMessages, locationOf, messageFor, writeSvrl } from './report';
 import { type ReleaseEntry, readPrepared, readRelease, updateRelease, writePrepared } from './rule-cache';
 import type { CompiledRuleSet, EvaluateOptions, RuleReport, RuleSetKey } from './rule-set';
@@ -116,6 +116,32 @@ interface CPattern {
 }
 
 /**
+ * A tree kept by the disk cache, or undefined. Untrusted: a text that is not JSON, or not of the
+ * parser's shape, is ignored and the expression parsed from its text.
+ */
+function keptTree(read: () => string): Parsed | undefined {
+  try {
+    const text = read();
+    if (!text) return undefined;
+    const v: unknown = JSON.parse(text);
+    return isParsed(v) ? (v as Parsed) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The expression keys of a pattern, as ExpressionTable.parsed and the disk cache's trees name them. */
+export function patternKeys(p: SchPattern): string[] {
+  const keys = p.lets.map((l) => l.value);
+  for (const r of p.rules) {
+    keys.push(`context:${r.context}`);
+    for (const l of r.lets) keys.push(l.value);
+    for (const a of r.asserts) keys.push(a.test);
+  }
+  return keys;
+}
+
+/**
  * The compiled expressions of one release and mode, shared by every phase whose namespaces and global
  * lets agree with it: a stage file included by twenty phases is compiled once, not twenty times. A
  * pattern of the same content is one CPattern whichever phase holds it, so its rules are compiled once
@@ -127,6 +153,8 @@ class ExpressionTable {
   readonly #globalValues = new Map<string, string>();
   readonly #closures = new Map<string, Compiled>();
   readonly #parsed = new Map<string, Parsed>();
+  /** Trees kept by the disk cache, by expression: each decoded on first use. */
+  readonly #offered = new Map<string, () => string>();
   readonly #patterns = new Map<string, CPattern>();
   readonly ns: Map<string, string>;
   stamp = 0;
@@ -164,10 +192,20 @@ class ExpressionTable {
   parsed(key: string): Parsed {
     let p = this.#parsed.get(key);
     if (!p) {
-      p = parseOne(key, this.ns);
+      const offered = this.#offered.get(key);
+      this.#offered.delete(key);
+      p = (offered && keptTree(offered)) || parseOne(key, this.ns);
       this.#parsed.set(key, p);
     }
     return p;
+  }
+
+  /**
+   * The tree of expression `key` as the disk cache keeps it (the JSON text `read` returns), decoded
+   * when the expression is first needed.
+   */
+  offer(key: string, read: () => string): void {
+    if (!this.#parsed.has(key) && !this.#offered.has(key)) this.#offered.set(key, read);
   }
 
   /** Expressions parsed elsewhere (the per-phase cache of format 3). */
@@ -612,7 +650,11 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
       if (patterns.every((p) => p !== undefined)) {
         const { patterns: _p, notEvaluated, ...rest } = cached;
         const schema: SchPhase = { ...rest, patterns, diagnostics: entry.diagnostics };
-        return new RuleSet(key, 'cache', schema, tableFor(st, schema), notEvaluated, texts);
+        const table = tableFor(st, schema);
+        for (const [i, at] of cached.patterns.entries())
+          for (const [j, k] of patternKeys(patterns[i] as SchPattern).entries())
+            table.offer(k, () => entry.tree(at, j));
+        return new RuleSet(key, 'cache', schema, table, notEvaluated, texts);
       }
       st.entry = undefined;
     }
@@ -623,11 +665,15 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
     if (opts.cacheDir && layout)
       updateRelease(opts.cacheDir, key, layout, (now) => {
         const at = new Map(now.patterns.map((t, i) => [t, i]));
-        const refs = texts.map((t) => {
+        const refs = texts.map((t, n) => {
           let i = at.get(t);
           if (i === undefined) {
             i = now.patterns.push(t) - 1;
             at.set(t, i);
+            // The trees of its expressions: every one was parsed when the phase was compiled whole.
+            now.trees[i] = patternKeys(schema.patterns[n] as SchPattern).map((k) =>
+              JSON.stringify(table.parsed(k)),
+            );
           }
           return i;
         });

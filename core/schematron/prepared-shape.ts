@@ -147,6 +147,13 @@ export function isAst(ast: unknown, budget = { nodes: MAX_NODES }): boolean {
   return true;
 }
 
+/** One parsed entry as the caches keep it: an error text, or a whole tree. */
+export function isParsed(p: unknown, budget = { nodes: MAX_NODES }): boolean {
+  if (!isObj(p)) return false;
+  if ('error' in p) return isStr(p.error) && !('ast' in p);
+  return isAst(p.ast, budget);
+}
+
 /** The expressions a schema needs parsed, as `parseAll` keys them. */
 function expressionKeys(schema: Obj): string[] {
   const out: string[] = [];
@@ -174,11 +181,6 @@ export function isPreparedPhase(v: unknown, key: Pick<RuleSetKey, 'phase'>): boo
   const parsed = v.parsed;
   const budget = { nodes: MAX_NODES };
   for (const k of expressionKeys(v.schema as Obj)) if (!Object.hasOwn(parsed, k)) return false;
-  for (const p of Object.values(parsed)) {
-    if (!isObj(p)) return false;
-    if ('error' in p) {
-      if (!isStr(p.error) || 'ast' in p) return false;
-    } else if (!isAst(p.ast, budget)) return false;
-  }
+  for (const p of Object.values(parsed)) if (!isParsed(p, budget)) return false;
   return true;
 }

@@ -12,8 +12,20 @@ import type { JobMessage, ResultMessage } from './worker-pool';
 const validators = new Map<string, LocalSdkValidator>();
 
 parentPort?.on('message', (job: JobMessage) => {
-  void run(job).then((m) => parentPort?.postMessage(m));
+  void run(job).then((m) => {
+    parentPort?.postMessage(m);
+    codeCacheReady();
+  });
 });
+
+/**
+ * Tells the bundle's entry (cli/code-cache-loader.ts, absent when run from out/) that the code a job
+ * runs is compiled: V8's code cache written now holds it. Once; a worker is terminated, never exits.
+ */
+function codeCacheReady(): void {
+  const ready = (globalThis as Record<symbol, unknown>)[Symbol.for('eforms.codeCacheReady')];
+  if (typeof ready === 'function') ready();
+}
 
 async function run(job: JobMessage): Promise<ResultMessage> {
   const flag = new Int32Array(job.cancel);

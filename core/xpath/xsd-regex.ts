@@ -9,7 +9,9 @@
 //
 // Semantics chosen where the specifications leave room (each is tested):
 // - Character classes are computed here as sets of code points, never delegated to the engine's own
-//   `\p{…}` or case folding: categories come from JavaScript's Unicode tables (built lazily, cached),
+//   `\p{…}` or case folding: general categories come from JavaScript's Unicode tables, precomputed in
+//   unicode-categories.ts (a test checks them against the running engine's `\p{…}`; building them at
+//   start cost 50 ms), other properties are scanned from JavaScript's tables when first asked for,
 //   blocks from Unicode 14.0 Blocks.txt (below), `\i`/`\c` from XML 1.0 5th edition Name characters.
 // - Flag `i` follows §5.6.2 exactly: a character or range stands for itself and its case-variants
 //   (lower-case(c1) eq lower-case(c2) or upper-case(c1) eq upper-case(c2)); `\p{Lu}` and the other
@@ -27,6 +29,7 @@
 //   case of `\p{…}` escapes, and compares the back-reference case-blind as §5.6.2 asks.
 
 import { RE2JS } from 're2js';
+import { GENERAL_CATEGORIES } from './unicode-categories';
 
 export type XsdRegexErrorCode = 'FORX0001' | 'FORX0002' | 'FORX0003' | 'FORX0004';
 
@@ -109,7 +112,7 @@ function has(a: CpSet, cp: number): boolean {
 
 // ---- Unicode tables, built lazily from JavaScript's own `\p{…}` and cached ----
 
-/** Two-letter general categories: one scan gives them all (about 0.3 s, once per process). */
+/** Two-letter general categories: one scan gives them all (about 50 ms); unicode-categories.ts keeps them. */
 const GENERAL =
   'Lu Ll Lt Lm Lo Mn Mc Me Nd Nl No Pc Pd Ps Pe Pi Pf Po Zs Zl Zp Sm Sc Sk So Cc Cf Co Cn'.split(' ');
 
@@ -145,13 +148,53 @@ function scanProperties(props: string[]): Map<string, CpSet> {
   return new Map(props.map((p, k) => [p, normalize(runs[k])]));
 }
 
+/** The general categories as JavaScript's `\p{…}` sees them here: what unicode-categories.ts must hold. */
+export function scanGeneralCategories(): Map<string, CpSet> {
+  return scanProperties(GENERAL);
+}
+
+/**
+ * unicode-categories.ts's text: per category `Xx:` then, for each run, the gap from the previous run's
+ * end and the run's length minus one, in base 36, separated by `,`; categories separated by `;`.
+ */
+export function encodeCategories(sets: Map<string, CpSet>): string {
+  return [...sets]
+    .map(([name, set]) => {
+      const out: string[] = [];
+      let prev = -1;
+      for (let k = 0; k < set.length; k += 2) {
+        out.push((set[k] - prev - 1).toString(36), (set[k + 1] - set[k]).toString(36));
+        prev = set[k + 1];
+      }
+      return `${name}:${out.join(',')}`;
+    })
+    .join(';');
+}
+
+export function decodeCategories(text: string): Map<string, CpSet> {
+  const sets = new Map<string, CpSet>();
+  for (const part of text.split(';')) {
+    const [name, body] = part.split(':') as [string, string];
+    const set: number[] = [];
+    let prev = -1;
+    const nums = body ? body.split(',') : [];
+    for (let k = 0; k + 1 < nums.length; k += 2) {
+      const lo = prev + 1 + Number.parseInt(nums[k] as string, 36);
+      prev = lo + Number.parseInt(nums[k + 1] as string, 36);
+      set.push(lo, prev);
+    }
+    sets.set(name, set);
+  }
+  return sets;
+}
+
 const propertyCache = new Map<string, CpSet>();
 /** A general category (one or two letters, `Cs` the surrogates) or another JavaScript property. */
 function property(prop: string): CpSet {
   let s = propertyCache.get(prop);
   if (s) return s;
   if (!propertyCache.has('Lu')) {
-    for (const [name, set] of scanProperties(GENERAL)) propertyCache.set(name, set);
+    for (const [name, set] of decodeCategories(GENERAL_CATEGORIES)) propertyCache.set(name, set);
     propertyCache.set('Cs', [0xd800, 0xdfff]);
     for (const major of 'LMNPZSC') {
       const subs = [...propertyCache.keys()].filter((k) => k.length === 2 && k[0] === major);

@@ -21,7 +21,12 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { loadRuleSet } from '../../core/schematron';
-import { clearRuleSetMemory, compilePrepared, type PreparedPhase } from '../../core/schematron/engine';
+import {
+  clearRuleSetMemory,
+  compilePrepared,
+  type PreparedPhase,
+  patternKeys,
+} from '../../core/schematron/engine';
 import { fuzzParameters } from '../support/fuzz';
 
 const temp = mkdtempSync(join(tmpdir(), 'eforms-rule-cache-'));
@@ -225,6 +230,86 @@ describe('the release file of the rule cache reads hostile entries', () => {
     const r = await loadFrom(dir, true);
     assert.equal(r.source, 'sdk');
     assert.deepEqual(summary(r.evaluate(NOTICE)), await truthPromise);
+  });
+
+  /**
+   * Rewrites the one pattern's parsed trees (format 8: one JSON text per distinct expression, listed
+   * by the pattern in patternKeys order) under a valid digest: only the shape check can refuse them.
+   */
+  function withTrees(file: string, edit: (trees: Record<string, string>) => Record<string, string>): void {
+    const buf = readFileSync(file);
+    const nl = buf.indexOf(10);
+    const head = JSON.parse(buf.toString('utf8', 0, nl));
+    const body = buf.subarray(nl + 1);
+    assert.equal(head.ranges.length, 1);
+    const pattern = body.subarray(head.ranges[0][0], head.ranges[0][1]);
+    const keys = patternKeys(JSON.parse(pattern.toString('utf8')));
+    const refs = head.treeRefs[0] as number[];
+    assert.equal(refs.length, keys.length);
+    const text = (j: number) => body.toString('utf8', ...(head.trees[refs[j] as number] as [number, number]));
+    const edited = edit(Object.fromEntries(keys.map((k, j) => [k, text(j)])));
+    // Each expression its own tree (no sharing), so that an edit touches one expression only.
+    const parts = [pattern, ...keys.map((k) => Buffer.from(edited[k] ?? '', 'utf8'))];
+    let at = 0;
+    const ranges = parts.map((b) => {
+      at += b.length;
+      return [at - b.length, at] as [number, number];
+    });
+    head.ranges = [ranges[0]];
+    head.trees = ranges.slice(1);
+    head.treeRefs = [keys.map((_, j) => j)];
+    const newBody = Buffer.concat(parts);
+    const content = {
+      ranges: head.ranges,
+      trees: head.trees,
+      treeRefs: head.treeRefs,
+      diagnostics: head.diagnostics,
+      phases: head.phases,
+    };
+    head.digest = createHash('sha256')
+      .update(JSON.stringify(content))
+      .update('\n')
+      .update(newBody)
+      .digest('hex');
+    writeFileSync(file, Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`), newBody]));
+  }
+
+  test('the parsed trees kept beside a pattern are what runs, and a damaged one is parsed again', async () => {
+    const rId = "@id = ('a', 'b')";
+    const rSum = 'sum(for $i in 1 to 3 return $i) = 6';
+    // Proof that the kept trees are used, not parsed again: R-ID given the tree of R-SUM's test (true)
+    // no longer fails on lot c.
+    let { dir, file } = await freshCache(true);
+    withTrees(file, (t) => {
+      assert.ok(t[rId] && t[rSum], Object.keys(t).join(' | '));
+      return { ...t, [rId]: t[rSum] as string };
+    });
+    let r = await loadFrom(dir, true);
+    assert.equal(r.source, 'cache');
+    const truth = await truthPromise;
+    assert.deepEqual(summary(r.evaluate(NOTICE)), {
+      ...truth,
+      failures: truth.failures.filter((f) => !f.startsWith('R-ID@')),
+    });
+    // A tree of a node kind the parser never gives, a path without steps, a tree that is not an object,
+    // text that is not JSON: each expression is parsed from its text, and the report is the fresh one.
+    type Trees = Record<string, string>;
+    const all = (t: Trees, text: string) => Object.fromEntries(Object.keys(t).map((k) => [k, text]));
+    for (const damage of [
+      (t: Trees) => ({ ...t, [rId]: JSON.stringify({ ast: { t: 'bogus' } }) }),
+      (t: Trees) => ({ ...t, [rSum]: JSON.stringify({ ast: { t: 'path', steps: [] } }) }),
+      (t: Trees) => ({ ...t, [rId]: '7', [rSum]: JSON.stringify({ error: 1 }) }),
+      (t: Trees) => all(t, '[]'),
+      (t: Trees) => all(t, '{"'),
+      (t: Trees) => all(t, ''),
+      (t: Trees) => all(t, JSON.stringify({ ast: { t: 'ctx' }, error: 'both' })),
+    ]) {
+      ({ dir, file } = await freshCache(true));
+      withTrees(file, damage);
+      r = await loadFrom(dir, true);
+      assert.equal(r.source, 'cache');
+      assert.deepEqual(summary(r.evaluate(NOTICE)), truth);
+    }
   });
 
   test('a link to /dev/zero and a FIFO in place of the file are not read', { timeout: 60_000 }, async () => {

@@ -1,0 +1,168 @@
+#!/usr/bin/env node
+// The small entry of a bundle (dist/cli.js for dist/cli-main.js, dist/validation-worker.js for
+// dist/validation-worker-main.js, named by scripts/build.mjs): it runs the real bundle beside it compiled
+// with V8's code cache, kept in the user's cache folder (`<cache>/eforms/code/`), so that a start does not
+// parse and compile megabytes of JavaScript again (Node 20 has no module.enableCompileCache). The cache
+// is written once the bundle has run (the CLI at exit, a worker after its first answer), so it holds the
+// functions that run used. A cache file is untrusted input: read only when it is a regular file under
+// the cap, used only when its header names this very bundle (the sha256 of its text), Node, V8 and
+// architecture and the sha256 of its bytes matches (V8 does not check its own checksum in release
+// builds); V8 then rejects data that does not fit the source. Whatever fails, the bundle is compiled without the cache
+// and behaves the same. This module must never change what the bundle does, and imports nothing but
+// Node's built-ins: it runs before the bundle is loaded. EFORMS_CODE_CACHE=0 turns it off.
+
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire, Module } from 'node:module';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+
+/** Bumped whenever the file's layout changes. */
+const FORMAT = 1;
+/** Above this a cache file is not read (the CLI's is about 2 MB). */
+export const CODE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+/** What a bundle calls when it has done enough work to be worth caching (a worker: after its first job). */
+export const CODE_CACHE_READY = Symbol.for('eforms.codeCacheReady');
+
+/** The folder of the code caches, beside the SDK cache (`$EFORMS_SDK_CACHE/../code`), or undefined when off. */
+export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.EFORMS_CODE_CACHE?.trim() === '0') return undefined;
+  const pinned = env.EFORMS_SDK_CACHE?.trim();
+  if (pinned) return join(dirname(pinned), 'code');
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'eforms', 'code');
+}
+
+/**
+ * What a cache file must say to be used for a bundle: its name and the sha256 of its text (V8 itself
+ * checks only the source's length), and the runtime's versions.
+ */
+export function bundleIdentity(bundle: string, source: string): string {
+  return JSON.stringify({
+    format: FORMAT,
+    bundle: basename(bundle),
+    source: createHash('sha256').update(source).digest('hex'),
+    node: process.version,
+    v8: process.versions.v8,
+    arch: process.arch,
+  });
+}
+
+function cacheFile(dir: string, bundle: string): string {
+  return join(dir, `${basename(bundle).replace(/[^0-9A-Za-z._-]/g, '_')}.${process.arch}.v8cache`);
+}
+
+const digestOf = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
+
+/** O_NONBLOCK where the platform has it: opening a FIFO must not wait for a writer. */
+const NONBLOCK = (constants as { O_NONBLOCK?: number }).O_NONBLOCK ?? 0;
+
+/**
+ * The cached data for `bundle` in `dir`, or undefined when absent, foreign, stale or damaged. The file
+ * is one header line `{"identity":…,"digest":…}` and then V8's bytes.
+ */
+export function readCodeCache(dir: string, bundle: string, identity: string): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(cacheFile(dir, bundle), constants.O_RDONLY | NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > CODE_CACHE_MAX_BYTES) return undefined;
+    const buf = Buffer.allocUnsafe(st.size);
+    let at = 0;
+    while (at < buf.length) {
+      const n = readSync(fd, buf, at, buf.length - at, null);
+      if (n === 0) return undefined; // shrunk while read
+      at += n;
+    }
+    const nl = buf.indexOf(10);
+    if (nl < 0 || nl > 4096) return undefined;
+    const head = JSON.parse(buf.toString('utf8', 0, nl)) as { identity?: unknown; digest?: unknown };
+    if (typeof head !== 'object' || head === null) return undefined;
+    if (head.identity !== identity) return undefined;
+    const data = buf.subarray(nl + 1);
+    if (data.length === 0 || head.digest !== digestOf(data)) return undefined;
+    return data;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Writes the cache for `bundle` (a temporary file renamed into place); a failure only costs speed. */
+export function writeCodeCache(dir: string, bundle: string, identity: string, data: Buffer): void {
+  const path = cacheFile(dir, bundle);
+  const tmp = `${path}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    mkdirSync(dir, { recursive: true });
+    const head = JSON.stringify({ identity, digest: digestOf(data) });
+    writeFileSync(tmp, Buffer.concat([Buffer.from(`${head}\n`, 'utf8'), data]));
+    renameSync(tmp, path);
+  } catch {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // nothing was written
+    }
+  }
+}
+
+/**
+ * Runs `bundle` as a CommonJS module whose `require.main` is itself, compiled with the cache of `dir`
+ * when it holds a valid one. Returns whether V8 took the cache (for the tests).
+ */
+export function runBundle(bundle: string, dir: string | undefined): { cacheUsed: boolean } {
+  // A hashbang is valid only at the very start of a script: kept as a comment, so lines do not move.
+  const source = readFileSync(bundle, 'utf8').replace(/^#!/, '//');
+  const identity = dir ? bundleIdentity(bundle, source) : '';
+  const cachedData = dir ? readCodeCache(dir, bundle, identity) : undefined;
+  const script = new Script(Module.wrap(source), { filename: bundle, cachedData });
+  const cacheUsed = cachedData !== undefined && script.cachedDataRejected === false;
+  let written = false;
+  const save = (): void => {
+    if (written || !dir || cacheUsed) return;
+    written = true;
+    try {
+      writeCodeCache(dir, bundle, identity, script.createCachedData());
+    } catch {
+      // a cache that cannot be made only costs the next start its speed
+    }
+  };
+  (globalThis as Record<symbol, unknown>)[CODE_CACHE_READY] = save;
+  process.once('exit', save);
+  const m = new Module(bundle, require.main);
+  m.filename = bundle;
+  m.paths = (Module as unknown as { _nodeModulePaths(d: string): string[] })._nodeModulePaths(
+    dirname(bundle),
+  );
+  const req = createRequire(bundle) as NodeJS.Require & { main: unknown };
+  req.main = m;
+  const fn = script.runInThisContext() as (
+    exports: unknown,
+    require: NodeJS.Require,
+    module: Module,
+    filename: string,
+    dirname: string,
+  ) => void;
+  fn.call(m.exports, m.exports, req, m, bundle, dirname(bundle));
+  m.loaded = true;
+  return { cacheUsed };
+}
+
+/** Set by scripts/build.mjs to the file name of the bundle this entry runs (`cli-main.js`). */
+declare const __CODE_CACHE_MAIN__: string | undefined;
+
+if (typeof __CODE_CACHE_MAIN__ === 'string') {
+  runBundle(join(__dirname, __CODE_CACHE_MAIN__), codeCacheDir());
+}
