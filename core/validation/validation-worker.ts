@@ -26,6 +26,8 @@ async function run(job: JobMessage): Promise<ResultMessage> {
         sources: job.sources,
         ruleCacheDir: job.ruleCacheDir,
         perPhaseRules: process.env.EFORMS_RULES_PER_PHASE === '1',
+        // The editor sends each edit's text here: the next run re-evaluates only what the edit can reach.
+        incremental: true,
       });
       validators.set(id, v);
     }

@@ -1,0 +1,200 @@
+// Static reach of XPath expressions: how many levels an expression evaluated at a context node may climb
+// above it before reading. A test with reach k, evaluated at node c, reads only the subtree of the k-th
+// ancestor of c; the incremental rule run (core/schematron/incremental.ts) keeps a result while that
+// subtree is unchanged. Unbounded (Infinity): absolute paths, ancestor axes, unknown functions and
+// variables, and current-dateTime()/current-time(), whose value changes between runs. Global variables
+// are reported by name: the caller treats them as constants only after comparing their values in the two
+// documents. This module must never under-estimate a reach: when unsure, it answers Infinity.
+// Works on the parsed AST only; no evaluation, no I/O.
+
+import type { Ast } from './parser';
+
+/** Functions whose value depends only on their arguments and the context item (and `today`). */
+const PURE = new Set(
+  (
+    'abs avg boolean ceiling codepoints-to-string compare concat contains count current-date data ' +
+    'dateTime day-from-date day-from-dateTime days-from-duration distinct-values empty ends-with ' +
+    'exactly-one exists false floor format-number hours-from-dateTime hours-from-duration ' +
+    'hours-from-time index-of insert-before last local-name lower-case matches max min ' +
+    'minutes-from-dateTime minutes-from-duration minutes-from-time month-from-date month-from-dateTime ' +
+    'months-from-duration name namespace-uri normalize-space not number one-or-more position remove ' +
+    'replace reverse round round-half-to-even seconds-from-dateTime seconds-from-duration ' +
+    'seconds-from-time starts-with string string-join string-length string-to-codepoints subsequence ' +
+    'substring substring-after substring-before sum tokenize translate true upper-case xs:boolean ' +
+    'xs:date xs:dateTime xs:dayTimeDuration xs:decimal xs:double xs:integer xs:string xs:time ' +
+    'xs:yearMonthDuration year-from-date year-from-dateTime years-from-duration zero-or-one'
+  ).split(' '),
+);
+
+/** What a rule reads, relative to its context node. */
+export interface Reach {
+  /** Levels climbed above the context node; Infinity: anything in the document. */
+  up: number;
+  /** Global variables read: constants only while their values are equal in both documents. */
+  globals: Set<string>;
+}
+
+/**
+ * Levels are relative to the rule's context node (0; its parent -1, its children 1). `min`: the lowest
+ * level any read touches; `lo`: the lowest level of the nodes in the value (+Infinity: no nodes).
+ */
+interface Level {
+  min: number;
+  lo: number;
+}
+
+const NONE: Level = { min: Number.POSITIVE_INFINITY, lo: Number.POSITIVE_INFINITY };
+const ALL: Level = { min: Number.NEGATIVE_INFINITY, lo: Number.NEGATIVE_INFINITY };
+
+class Walker {
+  readonly globals = new Set<string>();
+  constructor(
+    private readonly isGlobal: (name: string) => boolean,
+    /** Variables bound by the rule (its lets) and by for/some/every, with the levels of their nodes. */
+    readonly vars: Map<string, Level>,
+  ) {}
+
+  /** `at`: the level of the context item the expression is evaluated at. */
+  level(e: Ast, at: number): Level {
+    switch (e.t) {
+      case 'str':
+      case 'num':
+      case 'strs':
+        return NONE;
+      case 'ctx':
+        return { min: at, lo: at };
+      case 'root':
+        return ALL;
+      case 'var': {
+        const v = this.vars.get(e.name);
+        if (v) return v;
+        if (this.isGlobal(e.name)) {
+          this.globals.add(e.name);
+          return NONE;
+        }
+        return ALL;
+      }
+      case 'seq':
+        return this.all(e.items, at);
+      case 'call': {
+        if (!PURE.has(e.fn)) return ALL;
+        // Without arguments most of these read the context item: counted whatever the function.
+        const r = this.all(e.args, at);
+        return { min: Math.min(r.min, at), lo: r.lo };
+      }
+      case 'path': {
+        let cur: Level = { min: at, lo: at };
+        let min = at;
+        for (const s of e.steps) {
+          cur = this.level(s, cur.lo);
+          min = Math.min(min, cur.min);
+          if (min === Number.NEGATIVE_INFINITY) return ALL;
+        }
+        return { min, lo: cur.lo };
+      }
+      case 'step': {
+        let lo: number;
+        let min: number;
+        switch (e.axis) {
+          case 'child':
+          case 'attribute':
+          case 'descendant':
+            lo = at + 1;
+            min = at;
+            break;
+          case 'self':
+          case 'descendant-or-self':
+            lo = at;
+            min = at;
+            break;
+          case 'parent':
+            lo = at - 1;
+            min = at - 1;
+            break;
+          case 'preceding-sibling':
+          case 'following-sibling':
+            // Siblings are read through the parent.
+            lo = at;
+            min = at - 1;
+            break;
+          default:
+            return ALL;
+        }
+        for (const p of e.preds) min = Math.min(min, this.level(p, lo).min);
+        return { min, lo };
+      }
+      case 'filter': {
+        const base = this.level(e.base, at);
+        let min = base.min;
+        for (const p of e.preds) min = Math.min(min, this.level(p, base.lo).min);
+        return { min, lo: base.lo };
+      }
+      case 'for': {
+        const saved = e.bindings.map((b) => [b.name, this.vars.get(b.name)] as const);
+        let min = at;
+        for (const b of e.bindings) {
+          const r = this.level(b.in, at);
+          min = Math.min(min, r.min);
+          this.vars.set(b.name, { min: r.lo, lo: r.lo });
+        }
+        const body = this.level(e.body, at);
+        for (const [name, v] of saved.reverse()) {
+          if (v) this.vars.set(name, v);
+          else this.vars.delete(name);
+        }
+        return { min: Math.min(min, body.min), lo: e.kind === 'for' ? body.lo : NONE.lo };
+      }
+      case 'if': {
+        const c = this.level(e.cond, at);
+        const r = this.all([e.yes, e.no], at);
+        return { min: Math.min(c.min, r.min), lo: r.lo };
+      }
+      case 'or':
+      case 'and':
+        return { min: this.all(e.args, at).min, lo: NONE.lo };
+      case 'cmp':
+      case 'node-cmp':
+      case 'arith':
+      case 'range':
+        return { min: this.all([e.l, e.r], at).min, lo: NONE.lo };
+      case 'neg':
+        return { min: this.level(e.arg, at).min, lo: NONE.lo };
+      case 'set':
+        return this.all([e.l, e.r], at);
+      default:
+        return ALL;
+    }
+  }
+
+  all(items: Ast[], at: number): Level {
+    let min = Number.POSITIVE_INFINITY;
+    let lo = Number.POSITIVE_INFINITY;
+    for (const i of items) {
+      const r = this.level(i, at);
+      min = Math.min(min, r.min);
+      lo = Math.min(lo, r.lo);
+    }
+    return { min, lo };
+  }
+}
+
+/**
+ * The reach of a rule evaluated at its context node: its lets (in order, each visible to the next and
+ * to the tests) and its tests. `isGlobal` names the variables declared outside the rule.
+ */
+export function ruleReach(
+  lets: readonly { name: string; ast: Ast }[],
+  tests: readonly Ast[],
+  isGlobal: (name: string) => boolean,
+): Reach {
+  const w = new Walker(isGlobal, new Map());
+  let min = 0;
+  for (const l of lets) {
+    const r = w.level(l.ast, 0);
+    min = Math.min(min, r.min);
+    // A let's nodes are where its value put them; reading the let reads them.
+    w.vars.set(l.name, { min: r.lo, lo: r.lo });
+  }
+  for (const t of tests) min = Math.min(min, w.level(t, 0).min);
+  return { up: Number.isFinite(min) ? -min : Number.POSITIVE_INFINITY, globals: w.globals };
+}
