@@ -196,5 +196,5 @@ export function ruleReach(
     w.vars.set(l.name, { min: r.lo, lo: r.lo });
   }
   for (const t of tests) min = Math.min(min, w.level(t, 0).min);
-  return { up: Number.isFinite(min) ? -min : Number.POSITIVE_INFINITY, globals: w.globals };
+  return { up: Number.isFinite(min) ? Math.max(0, -min) : Number.POSITIVE_INFINITY, globals: w.globals };
 }
