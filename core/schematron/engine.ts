@@ -371,7 +371,7 @@ class RuleSet implements CompiledRuleSet {
         if (!r.ctx || r.unsupported) continue;
         let nodes: unknown[];
         try {
-          nodes = r.ctx(docCtx);
+          nodes = inc ? inc.contexts(pi, r.def, r.ctx, docCtx) : r.ctx(docCtx);
         } catch (e) {
           for (const a of r.asserts)
             notEvaluated.push({ ruleId: a.def.id, reason: `rule context: ${describe(e)}` });

@@ -13,7 +13,19 @@
 
 import { indexXml, type XmlIndex } from '../notice';
 import type { SvrlAssertion } from '../svrl';
-import { type Ast, ELEMENT, nodeRef, type Reach, type Runtime, ruleReach, XNode } from '../xpath';
+import {
+  type Ast,
+  type Compiled,
+  compile,
+  ELEMENT,
+  ebv,
+  nodeRef,
+  type Reach,
+  type Runtime,
+  ruleReach,
+  type XDocument,
+  XNode,
+} from '../xpath';
 import { locationOf } from './report';
 import type { CompiledRuleSet, EvaluateOptions, RuleReport, RunHook } from './rule-set';
 import type { SchRule } from './schema';
@@ -38,6 +50,19 @@ interface State {
   globals: Map<string, string | null>;
   /** Per pattern: the records by the node's offset in `text`. */
   records: Map<number, Rec>[];
+  /** Per pattern: the offsets of the nodes each rule's context selected. */
+  contexts: Map<SchRule, number[]>[];
+}
+
+/**
+ * A rule context the incremental path can re-match: `/*` then child steps with name tests down to depth
+ * `steps.length`, whose predicates are boolean (never positional) and read nothing above depth
+ * `anchor`: a node keeps its match while its ancestor at depth `anchor` is outside the change.
+ */
+interface ContextPlan {
+  steps: { ns?: string; local?: string; preds: Ast[]; fns?: Compiled[] }[];
+  anchor: number;
+  globals: Set<string>;
 }
 
 /** The span an edit changed: [from, oldTo) in the old text became [from, newTo) in the new one. */
@@ -54,6 +79,8 @@ export interface IncrementalStats {
   /** Fired (rule, node) pairs answered from records, and evaluated. */
   replayed: number;
   evaluated: number;
+  /** Rule contexts whose nodes were found from the last run's. */
+  rematched: number;
 }
 
 const NO_FAILURES: SvrlAssertion[] = [];
@@ -65,11 +92,25 @@ const UNSAFE = /<!|-->|]]>|<\?|\?>|xmlns/;
 const MARGIN = 16;
 
 const reaches = new WeakMap<ReadonlyMap<string, number>, WeakMap<SchRule, Reach>>();
+const plans = new WeakMap<ReadonlyMap<string, number>, WeakMap<SchRule, ContextPlan | null>>();
+/** Predicates whose value is a boolean or nodes (a number would select by position). */
+const BOOLEAN_FNS = new Set([
+  'not',
+  'exists',
+  'empty',
+  'boolean',
+  'true',
+  'false',
+  'starts-with',
+  'ends-with',
+  'contains',
+  'matches',
+]);
 
 export class IncrementalRules {
   #states = new WeakMap<CompiledRuleSet, State[]>();
   /** What the last evaluate() did. */
-  last: IncrementalStats = { incremental: false, replayed: 0, evaluated: 0 };
+  last: IncrementalStats = { incremental: false, replayed: 0, evaluated: 0, rematched: 0 };
 
   constructor(
     /** Texts remembered per rule set (documents open side by side). */
@@ -87,7 +128,7 @@ export class IncrementalRules {
     const text = index.text;
     const usable = text.length <= this.maxChars && index.errors.length === 0 && !text.includes('<!DOCTYPE');
     if (!usable) {
-      this.last = { incremental: false, replayed: 0, evaluated: 0 };
+      this.last = { incremental: false, replayed: 0, evaluated: 0, rematched: 0 };
       return rules.evaluate(index, opts);
     }
     let states = this.#states.get(rules);
@@ -113,7 +154,12 @@ export class IncrementalRules {
     }
     const run = new Run(prev, change, language, text);
     const report = rules.evaluate(index, { ...opts, incremental: run });
-    this.last = { incremental: prev !== undefined, replayed: run.replayed, evaluated: run.evaluatedNodes };
+    this.last = {
+      incremental: prev !== undefined,
+      replayed: run.replayed,
+      evaluated: run.evaluatedNodes,
+      rematched: run.rematched,
+    };
     // A cancelled run's records are partial: the earlier state stays as it was.
     if (!report.cancelled) {
       const at = prev ? states.indexOf(prev) : -1;
@@ -135,11 +181,17 @@ class Run implements RunHook {
   readonly next: State;
   replayed = 0;
   evaluatedNodes = 0;
+  /** Rule contexts matched again from the last run's nodes. */
+  rematched = 0;
   #rt?: Runtime;
   #globals: ReadonlyMap<string, number> = new Map();
   #prefixes: ReadonlyMap<string, string> = new Map();
   #parsed: Parameters<RunHook['begin']>[0]['parsed'] = () => ({ error: '' });
   #reaches = new WeakMap<SchRule, Reach>();
+  #plans = new WeakMap<SchRule, ContextPlan | null>();
+  #doc?: XDocument;
+  /** The elements of the new document that the change touches, by depth (computed on first use). */
+  #touched?: Map<number, XNode[]>;
   #stable = new Map<string, boolean>();
   #prev: State | undefined;
 
@@ -150,7 +202,7 @@ class Run implements RunHook {
     text: string,
   ) {
     this.#prev = prev;
-    this.next = { text, today: '', language, globals: new Map(), records: [] };
+    this.next = { text, today: '', language, globals: new Map(), records: [], contexts: [] };
   }
 
   begin(run: Parameters<RunHook['begin']>[0]): void {
@@ -164,8 +216,147 @@ class Run implements RunHook {
       reaches.set(run.globals, byRule);
     }
     this.#reaches = byRule;
+    let byContext = plans.get(run.globals);
+    if (!byContext) {
+      byContext = new WeakMap();
+      plans.set(run.globals, byContext);
+    }
+    this.#plans = byContext;
+    this.#doc = run.doc;
     this.next.today = JSON.stringify(run.rt.today);
     if (this.#prev && this.#prev.today !== this.next.today) this.#prev = undefined;
+  }
+
+  contexts(
+    pattern: number,
+    rule: SchRule,
+    context: Compiled,
+    docContext: Parameters<Compiled>[0],
+  ): unknown[] {
+    let nodes: unknown[] | undefined = this.rematch(pattern, rule);
+    if (nodes) this.rematched++;
+    else nodes = context(docContext);
+    const at: number[] = [];
+    for (const n of nodes) if (n instanceof XNode) at.push(n.order);
+    const contexts = this.next.contexts;
+    while (contexts.length <= pattern) contexts.push(new Map());
+    contexts[pattern].set(rule, at);
+    return nodes;
+  }
+
+  /** The nodes the rule's context selects, from the last run's where the change cannot alter them. */
+  private rematch(pattern: number, rule: SchRule): XNode[] | undefined {
+    const prev = this.#prev;
+    const change = this.change;
+    const doc = this.#doc;
+    const old = prev?.contexts[pattern]?.get(rule);
+    if (!prev || !change || !doc || !old) return undefined;
+    const plan = this.plan(rule);
+    if (!plan) return undefined;
+    for (const g of plan.globals) if (!this.stable(g)) return undefined;
+    const depth = plan.steps.length;
+    const delta = change.newTo - change.oldTo;
+    const els = doc.elements;
+    const out: XNode[] = [];
+    // The last run's nodes whose anchor lies outside the change.
+    for (const o of old) {
+      const at = o < change.from ? o : o >= change.oldTo ? o + delta : -1;
+      if (at < 0) continue;
+      const n = els[elementAt(doc, at)];
+      if (!n || n.order !== at || depthOf(n) !== depth) return undefined;
+      let anchor: XNode = n;
+      for (let d = depth; d > plan.anchor; d--) anchor = anchor.parent as XNode;
+      if (!this.outside(anchor)) continue;
+      out.push(n);
+    }
+    // Under each anchor the change touches, the context is matched again.
+    try {
+      for (const q of this.touched(plan.anchor)) this.descend(plan, q, plan.anchor, out, true);
+    } catch {
+      return undefined; // the full context fails the same way, and says why
+    }
+    return out;
+  }
+
+  /** Adds the nodes under `n` (at depth `d`) that the plan's steps below `d` select. */
+  private descend(plan: ContextPlan, n: XNode, d: number, out: XNode[], checkAbove: boolean): void {
+    if (checkAbove) {
+      // The anchor itself: its ancestors' names, its own name and predicates.
+      let a: XNode | null = n;
+      for (let i = d; i >= 1; i--) {
+        if (!a || a.kind !== ELEMENT || !this.matches(plan, i, a)) return;
+        a = a.parent;
+      }
+      if (!a || a.parent !== null) return; // the document node, above depth 1
+    }
+    if (d === plan.steps.length) {
+      out.push(n);
+      return;
+    }
+    for (const k of n.kids) if (this.matches(plan, d + 1, k)) this.descend(plan, k, d + 1, out, false);
+  }
+
+  private matches(plan: ContextPlan, depth: number, n: XNode): boolean {
+    const step = plan.steps[depth - 1];
+    if (step.local !== undefined && n.local !== step.local) return false;
+    if (step.ns !== undefined && n.ns !== step.ns) return false;
+    if (step.preds.length === 0) return true;
+    step.fns ??= step.preds.map((p) =>
+      compile(p, this.#rt as Runtime, { globals: this.#globals, locals: new Map(), nextSlot: { n: 0 } }),
+    );
+    const ctx = { item: n, pos: 1, size: 1 };
+    for (const f of step.fns) if (!ebv(f(ctx))) return false;
+    return true;
+  }
+
+  /** Whether an element's text lies wholly in the common prefix or suffix. */
+  private outside(n: XNode): boolean {
+    const change = this.change as Change;
+    const el = n.doc.index.elements[n.el];
+    return (el.end >= 0 && el.end <= change.from) || el.start >= change.newTo;
+  }
+
+  /** Elements at `depth` whose text the change touches. */
+  private touched(depth: number): XNode[] {
+    if (!this.#touched) {
+      const doc = this.#doc as XDocument;
+      const change = this.change as Change;
+      const byDepth = new Map<number, XNode[]>();
+      const add = (n: XNode): void => {
+        // n and its ancestors, each once; an element wholly before or after the change is not touched.
+        if (this.outside(n)) return;
+        for (let a: XNode | null = n; a && a.kind === ELEMENT; a = a.parent) {
+          const d = depthOf(a);
+          const list = byDepth.get(d) ?? [];
+          if (list.includes(a)) return;
+          list.push(a);
+          byDepth.set(d, list);
+        }
+      };
+      const els = doc.elements;
+      const i = elementAt(doc, change.from);
+      // The innermost element that holds the start of the change, with its ancestors.
+      for (let a: XNode | null = els[i] ?? null; a && a.kind === ELEMENT; a = a.parent)
+        if (!this.outside(a)) {
+          add(a);
+          break;
+        }
+      // And every element that starts inside the change.
+      const end = Math.max(change.newTo, change.from + 1);
+      for (let j = Math.max(0, i); j < els.length && els[j].order < end; j++)
+        if (els[j].order >= change.from) add(els[j]);
+      this.#touched = byDepth;
+    }
+    return this.#touched.get(depth) ?? [];
+  }
+
+  private plan(rule: SchRule): ContextPlan | null {
+    let plan = this.#plans.get(rule);
+    if (plan === undefined) {
+      plan = planOf(this.#parsed(`context:${rule.context}`), (name) => this.#globals.has(name));
+      this.#plans.set(rule, plan);
+    }
+    return plan;
   }
 
   replay(
@@ -364,4 +555,78 @@ function lastStartingAtOrBefore(index: XmlIndex, at: number): number {
     } else hi = mid - 1;
   }
   return best;
+}
+
+/** The plan of a rule context, or null when it is not of the shape ContextPlan describes. */
+function planOf(
+  p: { ast: Ast } | { error: string },
+  isGlobal: (name: string) => boolean,
+): ContextPlan | null {
+  if (!('ast' in p) || p.ast.t !== 'path') return null;
+  const [first, ...rest] = p.ast.steps;
+  if (first?.t !== 'root' || rest.length === 0) return null;
+  const steps: ContextPlan['steps'] = [];
+  const globals = new Set<string>();
+  let anchor = rest.length;
+  for (const [i, s] of rest.entries()) {
+    if (s.t !== 'step' || s.axis !== 'child' || s.test.k !== 'name') return null;
+    for (const pred of s.preds) {
+      if (!isBooleanValued(pred) || usesPosition(pred)) return null;
+      const r = ruleReach([], [pred], isGlobal);
+      if (!Number.isFinite(r.up)) return null;
+      for (const g of r.globals) globals.add(g);
+      anchor = Math.min(anchor, i + 1 - r.up);
+    }
+    steps.push({ ns: s.test.ns, local: s.test.local, preds: s.preds });
+  }
+  // A predicate that reads from the document node, or above it, reads everything.
+  return anchor >= 1 ? { steps, anchor, globals } : null;
+}
+
+function isBooleanValued(e: Ast): boolean {
+  switch (e.t) {
+    case 'cmp':
+    case 'node-cmp':
+    case 'and':
+    case 'or':
+      return true;
+    case 'for':
+      return e.kind !== 'for';
+    case 'call':
+      return BOOLEAN_FNS.has(e.fn);
+    case 'path':
+      return e.steps.at(-1)?.t === 'step';
+    case 'step':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Whether position() or last() appears anywhere in the expression. */
+function usesPosition(e: Ast): boolean {
+  return /"fn":"(position|last)"/.test(JSON.stringify(e));
+}
+
+/** The index in doc.elements of the last element starting at or before `at` (-1: none). */
+function elementAt(doc: XDocument, at: number): number {
+  const els = doc.elements;
+  let lo = 0;
+  let hi = els.length - 1;
+  let best = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (els[mid].order <= at) {
+      best = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return best;
+}
+
+/** Depth of an element: 1 for the root element. */
+function depthOf(n: XNode): number {
+  let d = 0;
+  for (let a: XNode | null = n; a && a.kind === ELEMENT; a = a.parent) d++;
+  return d;
 }

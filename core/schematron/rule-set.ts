@@ -3,7 +3,7 @@
 
 import type { XmlIndex } from '../notice';
 import type { SvrlAssertion } from '../svrl';
-import type { Ast, Runtime, XDocument, XNode } from '../xpath';
+import type { Ast, Compiled, Runtime, XDocument, XNode } from '../xpath';
 import type { RuleLayout, SchRule } from './schema';
 
 export type { RuleLayout } from './schema';
@@ -59,6 +59,8 @@ export interface RunHook {
     prefixes: ReadonlyMap<string, string>;
     parsed(key: string): { ast: Ast } | { error: string };
   }): void;
+  /** The nodes a rule's context selects: `context(docContext)`, or the same set found from the last run's. */
+  contexts(pattern: number, rule: SchRule, context: Compiled, docContext: Parameters<Compiled>[0]): unknown[];
   /** The number of asserts the replayed results count, or -1: evaluate the rule at this node. */
   replay(
     pattern: number,
