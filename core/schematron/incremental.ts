@@ -15,8 +15,10 @@ import { indexXml, type XmlIndex } from '../notice';
 import type { SvrlAssertion } from '../svrl';
 import {
   type Ast,
+  ATTRIBUTE,
   type Compiled,
   compile,
+  DOCUMENT,
   ELEMENT,
   ebv,
   nodeRef,
@@ -55,13 +57,15 @@ interface State {
 }
 
 /**
- * A rule context the incremental path can re-match: `/*` then child steps with name tests down to depth
- * `steps.length`, whose predicates are boolean (never positional) and read nothing above depth
- * `anchor`: a node keeps its match while its ancestor at depth `anchor` is outside the change.
+ * A rule context the incremental path can match again: `/*` (absolute) or `//` (floating), then child
+ * steps with name tests (the last may be an attribute step), whose predicates are boolean (never
+ * positional) and read a bounded number of levels. `up`: how many levels above a selected node its
+ * match may read (names and predicates); a node keeps its match while that ancestor is outside the change.
  */
 interface ContextPlan {
-  steps: { ns?: string; local?: string; preds: Ast[]; fns?: Compiled[] }[];
-  anchor: number;
+  steps: { attribute: boolean; ns?: string; local?: string; preds: Ast[]; fns?: Compiled[] }[];
+  absolute: boolean;
+  up: number;
   globals: Set<string>;
 }
 
@@ -190,8 +194,8 @@ class Run implements RunHook {
   #reaches = new WeakMap<SchRule, Reach>();
   #plans = new WeakMap<SchRule, ContextPlan | null>();
   #doc?: XDocument;
-  /** The elements of the new document that the change touches, by depth (computed on first use). */
-  #touched?: Map<number, XNode[]>;
+  /** The elements of the new document that the change touches (computed on first use). */
+  #touched?: XNode[];
   #stable = new Map<string, boolean>();
   #prev: State | undefined;
 
@@ -246,58 +250,76 @@ class Run implements RunHook {
 
   /** The nodes the rule's context selects, from the last run's where the change cannot alter them. */
   private rematch(pattern: number, rule: SchRule): XNode[] | undefined {
+    const plan = this.plan(rule);
+    if (!plan) return undefined;
+    // The globals the context reads, compared now and kept for the next run.
+    let stable = true;
+    for (const g of plan.globals) if (!this.stable(g)) stable = false;
     const prev = this.#prev;
     const change = this.change;
     const doc = this.#doc;
     const old = prev?.contexts[pattern]?.get(rule);
-    if (!prev || !change || !doc || !old) return undefined;
-    const plan = this.plan(rule);
-    if (!plan) return undefined;
-    for (const g of plan.globals) if (!this.stable(g)) return undefined;
+    if (!stable || !prev || !change || !doc || !old) return undefined;
     const depth = plan.steps.length;
     const delta = change.newTo - change.oldTo;
-    const els = doc.elements;
-    const out: XNode[] = [];
-    // The last run's nodes whose anchor lies outside the change.
+    const out = new Set<XNode>();
+    // The last run's nodes whose ancestor `up` levels above lies outside the change.
     for (const o of old) {
       const at = o < change.from ? o : o >= change.oldTo ? o + delta : -1;
       if (at < 0) continue;
-      const n = els[elementAt(doc, at)];
-      if (!n || n.order !== at || depthOf(n) !== depth) return undefined;
-      let anchor: XNode = n;
-      for (let d = depth; d > plan.anchor; d--) anchor = anchor.parent as XNode;
-      if (!this.outside(anchor)) continue;
-      out.push(n);
+      const n = nodeAt(doc, at);
+      if (!n || (plan.absolute && depthOf(n) !== depth)) return undefined;
+      let anchor: XNode | null = n;
+      for (let d = 0; d < plan.up && anchor; d++) anchor = anchor.parent;
+      if (anchor?.kind === ELEMENT && this.outside(anchor)) out.add(n);
     }
-    // Under each anchor the change touches, the context is matched again.
+    // Where that ancestor is inside the change, the nodes are matched again.
     try {
-      for (const q of this.touched(plan.anchor)) this.descend(plan, q, plan.anchor, out, true);
+      if (plan.absolute)
+        for (const q of this.touched().filter((t) => depthOf(t) === depth - plan.up))
+          this.descend(plan, q, depth - plan.up, out);
+      else
+        for (const t of this.touched())
+          for (const n of below(t, plan.up)) {
+            if (this.matchesUp(plan, n)) out.add(n);
+            if (plan.steps[depth - 1].attribute)
+              for (const a of n.attrs) if (this.matchesUp(plan, a)) out.add(a);
+          }
     } catch {
       return undefined; // the full context fails the same way, and says why
     }
-    return out;
+    return [...out];
   }
 
-  /** Adds the nodes under `n` (at depth `d`) that the plan's steps below `d` select. */
-  private descend(plan: ContextPlan, n: XNode, d: number, out: XNode[], checkAbove: boolean): void {
-    if (checkAbove) {
-      // The anchor itself: its ancestors' names, its own name and predicates.
-      let a: XNode | null = n;
-      for (let i = d; i >= 1; i--) {
-        if (!a || a.kind !== ELEMENT || !this.matches(plan, i, a)) return;
-        a = a.parent;
+  /** Adds the nodes under `n` (at depth `d`, of an absolute plan) that the plan selects. */
+  private descend(plan: ContextPlan, n: XNode, d: number, out: Set<XNode>): void {
+    if (!this.matchesUp(plan, n, d)) return;
+    const select = (x: XNode, at: number): void => {
+      if (at === plan.steps.length) {
+        out.add(x);
+        return;
       }
-      if (!a || a.parent !== null) return; // the document node, above depth 1
-    }
-    if (d === plan.steps.length) {
-      out.push(n);
-      return;
-    }
-    for (const k of n.kids) if (this.matches(plan, d + 1, k)) this.descend(plan, k, d + 1, out, false);
+      const step = plan.steps[at];
+      for (const k of step.attribute ? x.attrs : x.kids) if (this.matches(step, k)) select(k, at + 1);
+    };
+    select(n, d);
   }
 
-  private matches(plan: ContextPlan, depth: number, n: XNode): boolean {
-    const step = plan.steps[depth - 1];
+  /**
+   * Whether `n` is selected by the plan's steps up to `depth` (the last by default): its name and
+   * predicates, its parent's for the step before, and so on; an absolute plan's first step is the root.
+   */
+  private matchesUp(plan: ContextPlan, n: XNode, depth = plan.steps.length): boolean {
+    let a: XNode | null = n;
+    for (let i = depth - 1; i >= 0; i--) {
+      const step = plan.steps[i];
+      if (!a || a.kind !== (step.attribute ? ATTRIBUTE : ELEMENT) || !this.matches(step, a)) return false;
+      a = a.parent;
+    }
+    return !plan.absolute || a?.kind === DOCUMENT;
+  }
+
+  private matches(step: ContextPlan['steps'][number], n: XNode): boolean {
     if (step.local !== undefined && n.local !== step.local) return false;
     if (step.ns !== undefined && n.ns !== step.ns) return false;
     if (step.preds.length === 0) return true;
@@ -309,6 +331,13 @@ class Run implements RunHook {
     return true;
   }
 
+  /** A node's offset in the last run's text, or undefined when the change touches its element. */
+  private offsetBefore(n: XNode): number | undefined {
+    const owner = n.kind === ELEMENT ? n : n.parent;
+    if (!this.change || !owner || owner.kind !== ELEMENT || !this.outside(owner)) return undefined;
+    return n.order < this.change.from ? n.order : n.order - (this.change.newTo - this.change.oldTo);
+  }
+
   /** Whether an element's text lies wholly in the common prefix or suffix. */
   private outside(n: XNode): boolean {
     const change = this.change as Change;
@@ -316,22 +345,15 @@ class Run implements RunHook {
     return (el.end >= 0 && el.end <= change.from) || el.start >= change.newTo;
   }
 
-  /** Elements at `depth` whose text the change touches. */
-  private touched(depth: number): XNode[] {
+  /** The elements of the new document whose text the change touches (each element not outside it). */
+  private touched(): XNode[] {
     if (!this.#touched) {
       const doc = this.#doc as XDocument;
       const change = this.change as Change;
-      const byDepth = new Map<number, XNode[]>();
+      const seen = new Set<XNode>();
       const add = (n: XNode): void => {
-        // n and its ancestors, each once; an element wholly before or after the change is not touched.
         if (this.outside(n)) return;
-        for (let a: XNode | null = n; a && a.kind === ELEMENT; a = a.parent) {
-          const d = depthOf(a);
-          const list = byDepth.get(d) ?? [];
-          if (list.includes(a)) return;
-          list.push(a);
-          byDepth.set(d, list);
-        }
+        for (let a: XNode | null = n; a && a.kind === ELEMENT && !seen.has(a); a = a.parent) seen.add(a);
       };
       const els = doc.elements;
       const i = elementAt(doc, change.from);
@@ -345,9 +367,9 @@ class Run implements RunHook {
       const end = Math.max(change.newTo, change.from + 1);
       for (let j = Math.max(0, i); j < els.length && els[j].order < end; j++)
         if (els[j].order >= change.from) add(els[j]);
-      this.#touched = byDepth;
+      this.#touched = [...seen];
     }
-    return this.#touched.get(depth) ?? [];
+    return this.#touched;
   }
 
   private plan(rule: SchRule): ContextPlan | null {
@@ -470,27 +492,38 @@ class Run implements RunHook {
     if (ok === undefined) {
       const slot = this.#globals.get(name);
       let value: string | null = null;
+      let asBefore: string | null = null;
       if (slot !== undefined && this.#rt) {
         try {
-          value = canonical(this.#rt.global(slot));
+          const seq = this.#rt.global(slot);
+          value = canonical(seq, (n) => n.order);
+          // Nodes compare by where they were in the last run's text, and only when the change is
+          // outside their element.
+          asBefore = canonical(seq, (n) => this.offsetBefore(n));
         } catch {
           value = null; // its readers fail again as in a full run; nothing is replayed for them
         }
       }
       this.next.globals.set(name, value);
-      ok = value !== null && this.#prev?.globals.get(name) === value;
+      ok = asBefore !== null && this.#prev?.globals.get(name) === asBefore;
       this.#stable.set(name, ok);
     }
     return ok;
   }
 }
 
-/** An atomic sequence as text that is equal only for equal values; null when it holds nodes. */
-function canonical(seq: unknown[]): string | null {
+/**
+ * A sequence as text that is equal only for equal values: atomic values by type and value, nodes by
+ * kind, place (`at`) and string value; null when a node has no place.
+ */
+function canonical(seq: unknown[], at: (n: XNode) => number | undefined): string | null {
   const parts: string[] = [];
   for (const v of seq) {
-    if (v instanceof XNode) return null;
-    if (typeof v === 'object' && v !== null) parts.push(`${v.constructor.name}:${JSON.stringify(v)}`);
+    if (v instanceof XNode) {
+      const o = at(v);
+      if (o === undefined) return null;
+      parts.push(`node${v.kind}@${o}:${v.string}`);
+    } else if (typeof v === 'object' && v !== null) parts.push(`${v.constructor.name}:${JSON.stringify(v)}`);
     else parts.push(`${typeof v}:${Object.is(v, -0) ? '-0' : String(v)}`);
   }
   return JSON.stringify(parts);
@@ -524,6 +557,9 @@ export function changeBetween(oldText: string, newText: string): Change {
  * marker in or near the changed span of either text, nor in a start tag the change touches.
  */
 function safeChange(oldText: string, newText: string, c: Change, index: XmlIndex): boolean {
+  // Inside the root element: the prolog and what follows the root are never compared.
+  const root = index.elements[0];
+  if (!root || c.from <= root.start || c.newTo >= root.end) return false;
   let lo = c.from;
   let hi = c.newTo;
   // Start tags the change touches, whole (their attributes may declare namespaces).
@@ -564,23 +600,41 @@ function planOf(
 ): ContextPlan | null {
   if (!('ast' in p) || p.ast.t !== 'path') return null;
   const [first, ...rest] = p.ast.steps;
-  if (first?.t !== 'root' || rest.length === 0) return null;
+  if (first?.t !== 'root') return null;
+  // `//x` reads as root, descendant-or-self::node(), child::x.
+  const d = rest[0];
+  const absolute = !(
+    d?.t === 'step' &&
+    d.axis === 'descendant-or-self' &&
+    d.test.k === 'kind' &&
+    d.test.kind === 'node' &&
+    d.preds.length === 0
+  );
+  const path = absolute ? rest : rest.slice(1);
+  const m = path.length;
+  if (m === 0) return null;
   const steps: ContextPlan['steps'] = [];
   const globals = new Set<string>();
-  let anchor = rest.length;
-  for (const [i, s] of rest.entries()) {
-    if (s.t !== 'step' || s.axis !== 'child' || s.test.k !== 'name') return null;
+  // Levels above the selected node: the names of its m - 1 ancestors, and what each predicate reads.
+  let up = absolute ? 0 : m - 1;
+  for (const [i, s] of path.entries()) {
+    if (s.t !== 'step' || s.test.k !== 'name') return null;
+    const attribute = s.axis === 'attribute';
+    if (!(s.axis === 'child' || (attribute && i === m - 1))) return null;
     for (const pred of s.preds) {
       if (!isBooleanValued(pred) || usesPosition(pred)) return null;
       const r = ruleReach([], [pred], isGlobal);
       if (!Number.isFinite(r.up)) return null;
       for (const g of r.globals) globals.add(g);
-      anchor = Math.min(anchor, i + 1 - r.up);
+      up = Math.max(up, m - 1 - i + r.up);
     }
-    steps.push({ ns: s.test.ns, local: s.test.local, preds: s.preds });
+    steps.push({ attribute, ns: s.test.ns, local: s.test.local, preds: s.preds });
   }
-  // A predicate that reads from the document node, or above it, reads everything.
-  return anchor >= 1 ? { steps, anchor, globals } : null;
+  // An attribute is matched again with its element (the touched nodes are elements).
+  if (steps[m - 1].attribute) up = Math.max(up, 1);
+  // An absolute plan must not read from the document node (its anchor is an element at depth >= 1).
+  if (absolute && up > m - 1) return null;
+  return { steps, absolute, up, globals };
 }
 
 function isBooleanValued(e: Ast): boolean {
@@ -624,9 +678,30 @@ function elementAt(doc: XDocument, at: number): number {
   return best;
 }
 
-/** Depth of an element: 1 for the root element. */
+/** Depth of a node: 1 for the root element, its attributes 2. */
 function depthOf(n: XNode): number {
   let d = 0;
-  for (let a: XNode | null = n; a && a.kind === ELEMENT; a = a.parent) d++;
+  for (let a: XNode | null = n; a && a.kind !== DOCUMENT; a = a.parent) d++;
   return d;
+}
+
+/** The element or attribute that starts at this offset, if any. */
+function nodeAt(doc: XDocument, at: number): XNode | undefined {
+  const e = doc.elements[elementAt(doc, at)];
+  if (!e) return undefined;
+  if (e.order === at) return e;
+  return e.attrs.find((a) => a.order === at);
+}
+
+/** An element and its descendant elements down to `levels` below it. */
+function below(n: XNode, levels: number): XNode[] {
+  const out = [n];
+  let layer = [n];
+  for (let l = 0; l < levels && layer.length > 0; l++) {
+    const next: XNode[] = [];
+    for (const x of layer) for (const k of x.kids) next.push(k);
+    for (const k of next) out.push(k);
+    layer = next;
+  }
+  return out;
 }

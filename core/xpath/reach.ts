@@ -4,7 +4,7 @@
 // subtree is unchanged. Unbounded (Infinity): absolute paths, ancestor axes, unknown functions and
 // variables, and current-dateTime()/current-time(), whose value changes between runs. Global variables
 // are reported by name: the caller treats them as constants only after comparing their values in the two
-// documents. This module must never under-estimate a reach: when unsure, it answers Infinity.
+// documents; a step from the nodes a global holds is unbounded, reading their values is not. This module must never under-estimate a reach: when unsure, it answers Infinity.
 // Works on the parsed AST only; no evaluation, no I/O.
 
 import type { Ast } from './parser';
@@ -45,6 +45,7 @@ interface Level {
 
 const NONE: Level = { min: Number.POSITIVE_INFINITY, lo: Number.POSITIVE_INFINITY };
 const ALL: Level = { min: Number.NEGATIVE_INFINITY, lo: Number.NEGATIVE_INFINITY };
+const GLOBAL: Level = { min: Number.POSITIVE_INFINITY, lo: Number.NEGATIVE_INFINITY };
 
 class Walker {
   readonly globals = new Set<string>();
@@ -69,8 +70,10 @@ class Walker {
         const v = this.vars.get(e.name);
         if (v) return v;
         if (this.isGlobal(e.name)) {
+          // Its value is compared by the caller; nodes it holds may be anywhere, so any step from
+          // them (or any use of them as a context) is unbounded.
           this.globals.add(e.name);
-          return NONE;
+          return GLOBAL;
         }
         return ALL;
       }
