@@ -54,6 +54,8 @@ interface State {
   records: Map<number, Rec>[];
   /** Per pattern: the offsets of the nodes each rule's context selected. */
   contexts: Map<SchRule, number[]>[];
+  /** Elements in `text`. */
+  elements: number;
 }
 
 /**
@@ -196,6 +198,8 @@ class Run implements RunHook {
   #doc?: XDocument;
   /** The elements of the new document that the change touches (computed on first use). */
   #touched?: XNode[];
+  /** How many elements start before the change (the same in both texts). */
+  #before?: number;
   #stable = new Map<string, boolean>();
   #prev: State | undefined;
 
@@ -206,7 +210,7 @@ class Run implements RunHook {
     text: string,
   ) {
     this.#prev = prev;
-    this.next = { text, today: '', language, globals: new Map(), records: [], contexts: [] };
+    this.next = { text, today: '', language, globals: new Map(), records: [], contexts: [], elements: 0 };
   }
 
   begin(run: Parameters<RunHook['begin']>[0]): void {
@@ -227,6 +231,7 @@ class Run implements RunHook {
     }
     this.#plans = byContext;
     this.#doc = run.doc;
+    this.next.elements = run.doc.elements.length;
     this.next.today = JSON.stringify(run.rt.today);
     if (this.#prev && this.#prev.today !== this.next.today) this.#prev = undefined;
   }
@@ -240,11 +245,16 @@ class Run implements RunHook {
     let nodes: unknown[] | undefined = this.rematch(pattern, rule);
     if (nodes) this.rematched++;
     else nodes = context(docContext);
-    const at: number[] = [];
-    for (const n of nodes) if (n instanceof XNode) at.push(n.order);
+    // Kept by element index (and attribute index): an edit shifts the indexes after it by one number.
+    const codes: number[] = [];
+    for (const n of nodes) {
+      const code = n instanceof XNode ? codeOf(n) : -1;
+      if (code < 0) return nodes; // a node of another kind: this context is evaluated in full next time
+      codes.push(code);
+    }
     const contexts = this.next.contexts;
     while (contexts.length <= pattern) contexts.push(new Map());
-    contexts[pattern].set(rule, at);
+    contexts[pattern].set(rule, codes);
     return nodes;
   }
 
@@ -261,18 +271,29 @@ class Run implements RunHook {
     const old = prev?.contexts[pattern]?.get(rule);
     if (!stable || !prev || !change || !doc || !old) return undefined;
     const depth = plan.steps.length;
-    const delta = change.newTo - change.oldTo;
-    const out = new Set<XNode>();
+    const els = doc.elements;
+    // Elements that start before the change keep their index; those after it shift by `shift`.
+    this.#before ??= elementAt(doc, change.from - 1) + 1;
+    const before = this.#before;
+    const shift = els.length - prev.elements;
+    const kept: XNode[] = [];
     // The last run's nodes whose ancestor `up` levels above lies outside the change.
-    for (const o of old) {
-      const at = o < change.from ? o : o >= change.oldTo ? o + delta : -1;
-      if (at < 0) continue;
-      const n = nodeAt(doc, at);
-      if (!n || (plan.absolute && depthOf(n) !== depth)) return undefined;
+    for (const code of old) {
+      const el = Math.floor(code / CODE);
+      const i = el < before ? el : el + shift;
+      let n: XNode | undefined = els[i];
+      if (!n) return undefined;
+      if (i >= before && n.order < change.newTo) continue; // it was inside the change
+      const attr = code % CODE;
+      if (attr > 0) {
+        n = n.attrs[attr - 1];
+        if (!n) return undefined;
+      }
       let anchor: XNode | null = n;
       for (let d = 0; d < plan.up && anchor; d++) anchor = anchor.parent;
-      if (anchor?.kind === ELEMENT && this.outside(anchor)) out.add(n);
+      if (anchor?.kind === ELEMENT && this.outside(anchor)) kept.push(n);
     }
+    const out = new Set<XNode>();
     // Where that ancestor is inside the change, the nodes are matched again.
     try {
       if (plan.absolute)
@@ -288,7 +309,9 @@ class Run implements RunHook {
     } catch {
       return undefined; // the full context fails the same way, and says why
     }
-    return [...out];
+    if (out.size === 0) return kept;
+    for (const n of out) kept.push(n);
+    return kept;
   }
 
   /** Adds the nodes under `n` (at depth `d`, of an absolute plan) that the plan selects. */
@@ -685,12 +708,16 @@ function depthOf(n: XNode): number {
   return d;
 }
 
-/** The element or attribute that starts at this offset, if any. */
-function nodeAt(doc: XDocument, at: number): XNode | undefined {
-  const e = doc.elements[elementAt(doc, at)];
-  if (!e) return undefined;
-  if (e.order === at) return e;
-  return e.attrs.find((a) => a.order === at);
+/** Node codes: element index × CODE, plus 1 + the attribute's index for an attribute. */
+const CODE = 4096;
+
+/** The code of an element or attribute; -1 for other nodes. */
+function codeOf(n: XNode): number {
+  if (n.kind === ELEMENT) return n.el * CODE;
+  const owner = n.parent;
+  if (n.kind !== ATTRIBUTE || !owner) return -1;
+  const a = owner.attrs.indexOf(n);
+  return a >= 0 && a < CODE - 1 ? owner.el * CODE + a + 1 : -1;
 }
 
 /** An element and its descendant elements down to `levels` below it. */
