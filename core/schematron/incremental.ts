@@ -281,9 +281,10 @@ class Run implements RunHook {
     for (const code of old) {
       const el = Math.floor(code / CODE);
       const i = el < before ? el : el + shift;
+      // An element of the last run that started inside the change lands before the suffix.
+      if (el >= before && (i < before || (els[i] && els[i].order < change.newTo))) continue;
       let n: XNode | undefined = els[i];
       if (!n) return undefined;
-      if (i >= before && n.order < change.newTo) continue; // it was inside the change
       const attr = code % CODE;
       if (attr > 0) {
         n = n.attrs[attr - 1];
