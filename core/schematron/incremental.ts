@@ -69,6 +69,7 @@ interface ContextPlan {
   absolute: boolean;
   up: number;
   globals: Set<string>;
+  params: Map<string, Ast>;
 }
 
 /** The span an edit changed: [from, oldTo) in the old text became [from, newTo) in the new one. */
@@ -98,6 +99,8 @@ const UNSAFE = /<!|-->|]]>|<\?|\?>|xmlns/;
 const MARGIN = 16;
 
 const reaches = new WeakMap<ReadonlyMap<string, number>, WeakMap<SchRule, Reach>>();
+/** Parameter paths compiled, per release table (its globals) and the path's JSON. */
+const params = new WeakMap<ReadonlyMap<string, number>, Map<string, Compiled>>();
 const plans = new WeakMap<ReadonlyMap<string, number>, WeakMap<SchRule, ContextPlan | null>>();
 /** Predicates whose value is a boolean or nodes (a number would select by position). */
 const BOOLEAN_FNS = new Set([
@@ -265,6 +268,7 @@ class Run implements RunHook {
     // The globals the context reads, compared now and kept for the next run.
     let stable = true;
     for (const g of plan.globals) if (!this.stable(g)) stable = false;
+    for (const [k, ast] of plan.params) if (!this.stable(k, ast)) stable = false;
     const prev = this.#prev;
     const change = this.change;
     const doc = this.#doc;
@@ -419,6 +423,7 @@ class Run implements RunHook {
     const reach = this.reach(rule);
     if (!Number.isFinite(reach.up)) return -1;
     for (const g of reach.globals) if (!this.stable(g)) return -1;
+    for (const [k, ast] of reach.params) if (!this.stable(k, ast)) return -1;
     // The subtree the rule may read: k levels above the node (an attribute's or text's from its element).
     let a: XNode | null = node.kind === ELEMENT ? node : node.parent;
     for (let i = 0; i < reach.up && a; i++) a = a.parent;
@@ -479,7 +484,10 @@ class Run implements RunHook {
     }
     // The globals this rule reads, with their values here: the next run compares them.
     const reach = this.reach(rule);
-    if (Number.isFinite(reach.up)) for (const g of reach.globals) this.stable(g);
+    if (Number.isFinite(reach.up)) {
+      for (const g of reach.globals) this.stable(g);
+      for (const [k, ast] of reach.params) this.stable(k, ast);
+    }
     this.keep(pattern, node.order, { rule, failures, notEvaluated: reasons, evaluated });
   }
 
@@ -510,16 +518,38 @@ class Run implements RunHook {
     return r;
   }
 
-  /** Whether a global has the same value as in the last run (computed here once, and kept for the next). */
-  private stable(name: string): boolean {
-    let ok = this.#stable.get(name);
+  /**
+   * Whether a global (by name), or a parameter path (`ast`, by its JSON), has the same value as in the
+   * last run: computed here once per run, and kept for the next.
+   */
+  private stable(name: string, ast?: Ast): boolean {
+    const key = ast ? `\0${name}` : name;
+    let ok = this.#stable.get(key);
     if (ok === undefined) {
-      const slot = this.#globals.get(name);
       let value: string | null = null;
       let asBefore: string | null = null;
-      if (slot !== undefined && this.#rt) {
+      const rt = this.#rt;
+      const doc = this.#doc;
+      if (rt && doc) {
         try {
-          const seq = this.#rt.global(slot);
+          let seq: unknown[];
+          if (ast) {
+            let byKey = params.get(this.#globals);
+            if (!byKey) {
+              byKey = new Map();
+              params.set(this.#globals, byKey);
+            }
+            let fn = byKey.get(name);
+            if (!fn) {
+              fn = compile(ast, rt, { globals: this.#globals, locals: new Map(), nextSlot: { n: 0 } });
+              byKey.set(name, fn);
+            }
+            seq = fn({ item: doc.node, pos: 1, size: 1 });
+          } else {
+            const slot = this.#globals.get(name);
+            if (slot === undefined) throw new Error('no such global');
+            seq = rt.global(slot);
+          }
           value = canonical(seq, (n) => n.order);
           // Nodes compare by where they were in the last run's text, and only when the change is
           // outside their element.
@@ -528,9 +558,9 @@ class Run implements RunHook {
           value = null; // its readers fail again as in a full run; nothing is replayed for them
         }
       }
-      this.next.globals.set(name, value);
-      ok = asBefore !== null && this.#prev?.globals.get(name) === asBefore;
-      this.#stable.set(name, ok);
+      this.next.globals.set(key, value);
+      ok = asBefore !== null && this.#prev?.globals.get(key) === asBefore;
+      this.#stable.set(key, ok);
     }
     return ok;
   }
@@ -639,6 +669,7 @@ function planOf(
   if (m === 0) return null;
   const steps: ContextPlan['steps'] = [];
   const globals = new Set<string>();
+  const params = new Map<string, Ast>();
   // Levels above the selected node: the names of its m - 1 ancestors, and what each predicate reads.
   let up = absolute ? 0 : m - 1;
   for (const [i, s] of path.entries()) {
@@ -650,6 +681,7 @@ function planOf(
       const r = ruleReach([], [pred], isGlobal);
       if (!Number.isFinite(r.up)) return null;
       for (const g of r.globals) globals.add(g);
+      for (const [k, a] of r.params) params.set(k, a);
       up = Math.max(up, m - 1 - i + r.up);
     }
     steps.push({ attribute, ns: s.test.ns, local: s.test.local, preds: s.preds });
@@ -658,7 +690,7 @@ function planOf(
   if (steps[m - 1].attribute) up = Math.max(up, 1);
   // An absolute plan must not read from the document node (its anchor is an element at depth >= 1).
   if (absolute && up > m - 1) return null;
-  return { steps, absolute, up, globals };
+  return { steps, absolute, up, globals, params };
 }
 
 function isBooleanValued(e: Ast): boolean {

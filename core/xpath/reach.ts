@@ -32,6 +32,8 @@ export interface Reach {
   up: number;
   /** Global variables read: constants only while their values are equal in both documents. */
   globals: Set<string>;
+  /** Paths from the root that read no local variable, by their AST's JSON: parameters, as globals. */
+  params: Map<string, Ast>;
 }
 
 /**
@@ -45,10 +47,18 @@ interface Level {
 
 const NONE: Level = { min: Number.POSITIVE_INFINITY, lo: Number.POSITIVE_INFINITY };
 const ALL: Level = { min: Number.NEGATIVE_INFINITY, lo: Number.NEGATIVE_INFINITY };
-const GLOBAL: Level = { min: Number.POSITIVE_INFINITY, lo: Number.NEGATIVE_INFINITY };
+/**
+ * Levels from PARAM on are inside the nodes of a parameter (a global, or a path from the root that reads
+ * no local variable): the caller compares its value in both documents, nodes by place and string value,
+ * and keeps it only when the change is outside their elements; reading them and below is then safe,
+ * climbing from them is not.
+ */
+const PARAM = 1e9;
+const PARAMETER: Level = { min: Number.POSITIVE_INFINITY, lo: PARAM };
 
 class Walker {
   readonly globals = new Set<string>();
+  readonly params = new Map<string, Ast>();
   constructor(
     private readonly isGlobal: (name: string) => boolean,
     /** Variables bound by the rule (its lets) and by for/some/every, with the levels of their nodes. */
@@ -73,7 +83,7 @@ class Walker {
           // Its value is compared by the caller; nodes it holds may be anywhere, so any step from
           // them (or any use of them as a context) is unbounded.
           this.globals.add(e.name);
-          return GLOBAL;
+          return PARAMETER;
         }
         return ALL;
       }
@@ -86,6 +96,10 @@ class Walker {
         return { min: Math.min(r.min, at), lo: r.lo };
       }
       case 'path': {
+        if (e.steps[0]?.t === 'root' && this.free(e, new Set())) {
+          this.params.set(JSON.stringify(e), e);
+          return PARAMETER;
+        }
         let cur: Level = { min: at, lo: at };
         let min = at;
         for (const s of e.steps) {
@@ -98,6 +112,9 @@ class Walker {
       case 'step': {
         let lo: number;
         let min: number;
+        const up = e.axis === 'parent' || e.axis === 'preceding-sibling' || e.axis === 'following-sibling';
+        // Climbing out of a parameter's nodes reads what its comparison does not cover.
+        if (up && at >= PARAM / 2) return ALL;
         switch (e.axis) {
           case 'child':
           case 'attribute':
@@ -172,12 +189,65 @@ class Walker {
   all(items: Ast[], at: number): Level {
     let min = Number.POSITIVE_INFINITY;
     let lo = Number.POSITIVE_INFINITY;
+    let param = false;
     for (const i of items) {
       const r = this.level(i, at);
       min = Math.min(min, r.min);
       lo = Math.min(lo, r.lo);
+      if (r.lo >= PARAM / 2 && Number.isFinite(r.lo)) param = true;
     }
-    return { min, lo };
+    // A parameter's nodes mixed with others: no level describes both.
+    return { min, lo: param && lo < PARAM / 2 ? Number.NEGATIVE_INFINITY : lo };
+  }
+
+  /** Whether an expression reads no local variable (only globals and its own for-bindings). */
+  free(e: Ast, bound: Set<string>): boolean {
+    switch (e.t) {
+      case 'var':
+        return bound.has(e.name) || (!this.vars.has(e.name) && this.isGlobal(e.name));
+      case 'for': {
+        const inner = new Set(bound);
+        for (const b of e.bindings) {
+          if (!this.free(b.in, inner)) return false;
+          inner.add(b.name);
+        }
+        return this.free(e.body, inner);
+      }
+      default:
+        return children(e).every((c) => this.free(c, bound));
+    }
+  }
+}
+
+function children(e: Ast): Ast[] {
+  switch (e.t) {
+    case 'seq':
+      return e.items;
+    case 'call':
+      return e.args;
+    case 'path':
+      return e.steps;
+    case 'step':
+      return e.preds;
+    case 'filter':
+      return [e.base, ...e.preds];
+    case 'if':
+      return [e.cond, e.yes, e.no];
+    case 'or':
+    case 'and':
+      return e.args;
+    case 'cmp':
+    case 'node-cmp':
+    case 'arith':
+    case 'range':
+    case 'set':
+      return [e.l, e.r];
+    case 'neg':
+      return [e.arg];
+    case 'for':
+      return [...e.bindings.map((b) => b.in), e.body];
+    default:
+      return [];
   }
 }
 
@@ -199,5 +269,9 @@ export function ruleReach(
     w.vars.set(l.name, { min: r.lo, lo: r.lo });
   }
   for (const t of tests) min = Math.min(min, w.level(t, 0).min);
-  return { up: Number.isFinite(min) ? Math.max(0, -min) : Number.POSITIVE_INFINITY, globals: w.globals };
+  return {
+    up: Number.isFinite(min) ? Math.max(0, -min) : Number.POSITIVE_INFINITY,
+    globals: w.globals,
+    params: w.params,
+  };
 }

@@ -238,10 +238,21 @@ describe('the reach of an expression: the levels its axes climb', () => {
   });
 
   test('what may read anywhere is unbounded', () => {
-    assert.equal(reach('/*/cbc:ID'), Number.POSITIVE_INFINITY);
+    // A path from the root that reads a rule's variable depends on the node: not a parameter.
+    assert.equal(reach('/*/cbc:ID[. = $v]', [], [['v', 'cbc:ID']]), Number.POSITIVE_INFINITY);
+    assert.equal(reach('$g/../cbc:ID', ['g']), Number.POSITIVE_INFINITY);
+    assert.equal(reach('(/*/cac:Lot, ..)/../cbc:ID'), Number.POSITIVE_INFINITY);
     assert.equal(reach('ancestor::cac:Lot'), Number.POSITIVE_INFINITY);
     assert.equal(reach('$unknown'), Number.POSITIVE_INFINITY);
     assert.equal(reach('exists(current-dateTime())'), Number.POSITIVE_INFINITY);
+  });
+
+  test('a path from the root without local variables is a parameter, read down but never up', () => {
+    const r = ruleReach([], [parseXPath('cbc:ID = /*/cac:Lot/cbc:ID', NS)], () => false);
+    assert.equal(r.up, 0);
+    assert.equal(r.params.size, 1);
+    assert.equal(reach('every $l in /*/cac:Lot satisfies $l/cbc:ID = cbc:ID'), 0);
+    assert.equal(reach('every $l in /*/cac:Lot satisfies $l/../cbc:ID = cbc:ID'), Number.POSITIVE_INFINITY);
   });
 
   test('a global is read as a parameter and named', () => {
