@@ -70,6 +70,8 @@ interface ContextPlan {
   up: number;
   globals: Set<string>;
   params: Map<string, Ast>;
+  /** keys[d]: a number for the first d steps, the same in every plan that starts with them. */
+  keys: number[];
 }
 
 /** The span an edit changed: [from, oldTo) in the old text became [from, newTo) in the new one. */
@@ -99,6 +101,16 @@ const UNSAFE = /<!|-->|]]>|<\?|\?>|xmlns/;
 const MARGIN = 16;
 
 const reaches = new WeakMap<ReadonlyMap<string, number>, WeakMap<SchRule, Reach>>();
+const prefixIds = new Map<string, number>();
+function prefixId(text: string): number {
+  let id = prefixIds.get(text);
+  if (id === undefined) {
+    id = prefixIds.size;
+    prefixIds.set(text, id);
+  }
+  return id;
+}
+
 /** Parameter paths compiled, per release table (its globals) and the path's JSON. */
 const params = new WeakMap<ReadonlyMap<string, number>, Map<string, Compiled>>();
 const plans = new WeakMap<ReadonlyMap<string, number>, WeakMap<SchRule, ContextPlan | null>>();
@@ -201,6 +213,9 @@ class Run implements RunHook {
   #doc?: XDocument;
   /** The elements of the new document that the change touches (computed on first use). */
   #touched?: XNode[];
+  /** Whether a node is selected by the first steps of a context, by the steps' key and the node. */
+  #matched = new Map<string, boolean>();
+  #touchedAt?: Map<number, XNode[]>;
   /** How many elements start before the change (the same in both texts). */
   #before?: number;
   #stable = new Map<string, boolean>();
@@ -302,8 +317,7 @@ class Run implements RunHook {
     // Where that ancestor is inside the change, the nodes are matched again.
     try {
       if (plan.absolute)
-        for (const q of this.touched().filter((t) => depthOf(t) === depth - plan.up))
-          this.descend(plan, q, depth - plan.up, out);
+        for (const q of this.touchedAt(depth - plan.up)) this.descend(plan, q, depth - plan.up, out);
       else
         for (const t of this.touched())
           for (const n of below(t, plan.up)) {
@@ -338,6 +352,17 @@ class Run implements RunHook {
    * predicates, its parent's for the step before, and so on; an absolute plan's first step is the root.
    */
   private matchesUp(plan: ContextPlan, n: XNode, depth = plan.steps.length): boolean {
+    // Rules share their contexts' first steps (`/*/cac:ProcurementProjectLot[…]`): each is matched once.
+    const key = `${plan.keys[depth]}@${n.order}`;
+    let hit = this.#matched.get(key);
+    if (hit === undefined) {
+      hit = this.matchesUpOnce(plan, n, depth);
+      this.#matched.set(key, hit);
+    }
+    return hit;
+  }
+
+  private matchesUpOnce(plan: ContextPlan, n: XNode, depth: number): boolean {
     let a: XNode | null = n;
     for (let i = depth - 1; i >= 0; i--) {
       const step = plan.steps[i];
@@ -371,6 +396,21 @@ class Run implements RunHook {
     const change = this.change as Change;
     const el = n.doc.index.elements[n.el];
     return (el.end >= 0 && el.end <= change.from) || el.start >= change.newTo;
+  }
+
+  /** The touched elements at one depth. */
+  private touchedAt(depth: number): XNode[] {
+    if (!this.#touchedAt) {
+      const at = new Map<number, XNode[]>();
+      for (const t of this.touched()) {
+        const d = depthOf(t);
+        const list = at.get(d);
+        if (list) list.push(t);
+        else at.set(d, [t]);
+      }
+      this.#touchedAt = at;
+    }
+    return this.#touchedAt.get(depth) ?? [];
   }
 
   /** The elements of the new document whose text the change touches (each element not outside it). */
@@ -690,7 +730,9 @@ function planOf(
   if (steps[m - 1].attribute) up = Math.max(up, 1);
   // An absolute plan must not read from the document node (its anchor is an element at depth >= 1).
   if (absolute && up > m - 1) return null;
-  return { steps, absolute, up, globals, params };
+  const keys = steps.map((_, d) => prefixId(JSON.stringify([absolute, path.slice(0, d)])));
+  keys.push(prefixId(JSON.stringify([absolute, path])));
+  return { steps, absolute, up, globals, params, keys };
 }
 
 function isBooleanValued(e: Ast): boolean {
