@@ -215,6 +215,7 @@ class Run implements RunHook {
   #touched?: XNode[];
   /** Whether a node is selected by the first steps of a context, by the steps' key and the node. */
   #matched = new Map<string, boolean>();
+  #ruleStable = new Map<SchRule, boolean>();
   #touchedAt?: Map<number, XNode[]>;
   /** How many elements start before the change (the same in both texts). */
   #before?: number;
@@ -260,12 +261,13 @@ class Run implements RunHook {
     context: Compiled,
     docContext: Parameters<Compiled>[0],
   ): unknown[] {
-    let nodes: unknown[] | undefined = this.rematch(pattern, rule);
-    if (nodes) this.rematched++;
-    else nodes = context(docContext);
+    const again = this.rematch(pattern, rule);
+    if (again) this.rematched++;
+    const nodes: unknown[] = again ? again.nodes : context(docContext);
     // Kept by element index (and attribute index): an edit shifts the indexes after it by one number.
-    const codes: number[] = [];
-    for (const n of nodes) {
+    const codes: number[] = again ? again.codes : [];
+    for (let i = codes.length; i < nodes.length; i++) {
+      const n = nodes[i];
       const code = n instanceof XNode ? codeOf(n) : -1;
       if (code < 0) return nodes; // a node of another kind: this context is evaluated in full next time
       codes.push(code);
@@ -277,7 +279,7 @@ class Run implements RunHook {
   }
 
   /** The nodes the rule's context selects, from the last run's where the change cannot alter them. */
-  private rematch(pattern: number, rule: SchRule): XNode[] | undefined {
+  private rematch(pattern: number, rule: SchRule): { nodes: XNode[]; codes: number[] } | undefined {
     const plan = this.plan(rule);
     if (!plan) return undefined;
     // The globals the context reads, compared now and kept for the next run.
@@ -296,6 +298,7 @@ class Run implements RunHook {
     const before = this.#before;
     const shift = els.length - prev.elements;
     const kept: XNode[] = [];
+    const codes: number[] = [];
     // The last run's nodes whose ancestor `up` levels above lies outside the change.
     for (const code of old) {
       const el = Math.floor(code / CODE);
@@ -311,7 +314,10 @@ class Run implements RunHook {
       }
       let anchor: XNode | null = n;
       for (let d = 0; d < plan.up && anchor; d++) anchor = anchor.parent;
-      if (anchor?.kind === ELEMENT && this.outside(anchor)) kept.push(n);
+      if (anchor?.kind === ELEMENT && this.outside(anchor)) {
+        kept.push(n);
+        codes.push(i * CODE + attr);
+      }
     }
     const out = new Set<XNode>();
     // Where that ancestor is inside the change, the nodes are matched again.
@@ -328,9 +334,9 @@ class Run implements RunHook {
     } catch {
       return undefined; // the full context fails the same way, and says why
     }
-    if (out.size === 0) return kept;
+    // The nodes matched again follow; their codes are made by the caller.
     for (const n of out) kept.push(n);
-    return kept;
+    return { nodes: kept, codes };
   }
 
   /** Adds the nodes under `n` (at depth `d`, of an absolute plan) that the plan selects. */
@@ -461,9 +467,7 @@ class Run implements RunHook {
     const change = this.change;
     if (!prev || !change) return -1;
     const reach = this.reach(rule);
-    if (!Number.isFinite(reach.up)) return -1;
-    for (const g of reach.globals) if (!this.stable(g)) return -1;
-    for (const [k, ast] of reach.params) if (!this.stable(k, ast)) return -1;
+    if (!this.inputsStable(rule, reach)) return -1;
     // The subtree the rule may read: k levels above the node (an attribute's or text's from its element).
     let a: XNode | null = node.kind === ELEMENT ? node : node.parent;
     for (let i = 0; i < reach.up && a; i++) a = a.parent;
@@ -523,12 +527,23 @@ class Run implements RunHook {
       });
     }
     // The globals this rule reads, with their values here: the next run compares them.
-    const reach = this.reach(rule);
-    if (Number.isFinite(reach.up)) {
-      for (const g of reach.globals) this.stable(g);
-      for (const [k, ast] of reach.params) this.stable(k, ast);
-    }
+    this.inputsStable(rule, this.reach(rule));
     this.keep(pattern, node.order, { rule, failures, notEvaluated: reasons, evaluated });
+  }
+
+  /** Whether a rule's reach is bounded and every global and parameter it reads is unchanged (once a run). */
+  private inputsStable(rule: SchRule, reach: Reach): boolean {
+    let ok = this.#ruleStable.get(rule);
+    if (ok === undefined) {
+      ok = Number.isFinite(reach.up);
+      // Every one is computed, also after a change: the next run compares with these values.
+      if (ok) {
+        for (const g of reach.globals) if (!this.stable(g)) ok = false;
+        for (const [k, ast] of reach.params) if (!this.stable(k, ast)) ok = false;
+      }
+      this.#ruleStable.set(rule, ok);
+    }
+    return ok;
   }
 
   private keep(pattern: number, at: number, rec: Rec): void {
@@ -608,7 +623,7 @@ class Run implements RunHook {
 
 /**
  * A sequence as text that is equal only for equal values: atomic values by type and value, nodes by
- * kind, place (`at`) and string value; null when a node has no place.
+ * kind and place (`at`); null when a node has no place.
  */
 function canonical(seq: unknown[], at: (n: XNode) => number | undefined): string | null {
   const parts: string[] = [];
@@ -616,7 +631,8 @@ function canonical(seq: unknown[], at: (n: XNode) => number | undefined): string
     if (v instanceof XNode) {
       const o = at(v);
       if (o === undefined) return null;
-      parts.push(`node${v.kind}@${o}:${v.string}`);
+      // Same place and an unchanged element: the same node, with the same value and subtree.
+      parts.push(`node${v.kind}@${o}`);
     } else if (typeof v === 'object' && v !== null) parts.push(`${v.constructor.name}:${JSON.stringify(v)}`);
     else parts.push(`${typeof v}:${Object.is(v, -0) ? '-0' : String(v)}`);
   }
