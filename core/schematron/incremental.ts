@@ -130,6 +130,8 @@ const BOOLEAN_FNS = new Set([
 
 export class IncrementalRules {
   #states = new WeakMap<CompiledRuleSet, State[]>();
+  /** The last text run without recording, per rule set. */
+  #lastPlain = new WeakMap<CompiledRuleSet, string>();
   /** What the last evaluate() did. */
   last: IncrementalStats = { incremental: false, replayed: 0, evaluated: 0, rematched: 0 };
 
@@ -169,7 +171,19 @@ export class IncrementalRules {
         change = c;
       }
     }
-    if (prev && change && !safeChange(prev.text, text, change, index)) {
+    // A text unlike every recorded one (a batch of other notices) runs plainly, with nothing recorded,
+    // unless it is like the last such text (a second document being edited): that run is recorded.
+    const like = (c: Change | undefined): boolean =>
+      c !== undefined && c.from + text.length - c.newTo >= text.length / 2;
+    if (states.length > 0 && !like(change)) {
+      const last = this.#lastPlain.get(rules);
+      this.#lastPlain.set(rules, text);
+      if (last === undefined || !like(changeBetween(last, text))) {
+        this.last = { incremental: false, replayed: 0, evaluated: 0, rematched: 0 };
+        return rules.evaluate(index, opts);
+      }
+    }
+    if (prev && change && (!like(change) || !safeChange(prev.text, text, change, index))) {
       prev = undefined;
       change = undefined;
     }
@@ -193,8 +207,13 @@ export class IncrementalRules {
 
   /** Forget every recorded run. */
   clear(rules?: CompiledRuleSet): void {
-    if (rules) this.#states.delete(rules);
-    else this.#states = new WeakMap();
+    if (rules) {
+      this.#states.delete(rules);
+      this.#lastPlain.delete(rules);
+    } else {
+      this.#states = new WeakMap();
+      this.#lastPlain = new WeakMap();
+    }
   }
 }
 
@@ -689,18 +708,10 @@ function safeChange(oldText: string, newText: string, c: Change, index: XmlIndex
 }
 
 function lastStartingAtOrBefore(index: XmlIndex, at: number): number {
-  const els = index.elements;
-  let lo = 0;
-  let hi = els.length - 1;
-  let best = 0;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (els[mid].start <= at) {
-      best = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return best;
+  return Math.max(
+    0,
+    lastAtOrBefore(index.elements.length, (i) => index.elements[i].start, at),
+  );
 }
 
 /** The plan of a rule context, or null when it is not of the shape ContextPlan describes. */
@@ -778,13 +789,17 @@ function usesPosition(e: Ast): boolean {
 
 /** The index in doc.elements of the last element starting at or before `at` (-1: none). */
 function elementAt(doc: XDocument, at: number): number {
-  const els = doc.elements;
+  return lastAtOrBefore(doc.elements.length, (i) => doc.elements[i].order, at);
+}
+
+/** The last of `count` ascending positions that is at or before `at` (-1: none): a binary search. */
+function lastAtOrBefore(count: number, position: (i: number) => number, at: number): number {
   let lo = 0;
-  let hi = els.length - 1;
+  let hi = count - 1;
   let best = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (els[mid].order <= at) {
+    if (position(mid) <= at) {
       best = mid;
       lo = mid + 1;
     } else hi = mid - 1;

@@ -170,6 +170,28 @@ describe('incremental SDK rules agree with full runs on edit sequences', { skip:
     assert.equal(got.svrl, rules.evaluate(indexXml(again), opts).svrl);
   });
 
+  test('a batch of other notices runs plainly; a second document being edited is recorded, then replayed', async () => {
+    const rules = await loadRuleSet(key);
+    const maximal = readFileSync(join(NOTICES, 'cn_24_maximal.xml'), 'utf8');
+    const minimal = readFileSync(join(NOTICES, 'cn_24_minimal.xml'), 'utf8');
+    const inc = new IncrementalRules();
+    const opts = { today: '2024-06-01' };
+    const at = minimal.lastIndexOf('</cbc:');
+    const steps = [maximal, minimal, splice(minimal, at, at, '1'), splice(minimal, at, at, '2')];
+    const seen = steps.map((text) => {
+      const got = inc.evaluate(rules, indexXml(text), opts);
+      assert.equal(got.svrl, rules.evaluate(indexXml(text), opts).svrl);
+      return [inc.last.incremental, inc.last.evaluated > 0];
+    });
+    // maximal: recorded; minimal: plain (nothing recorded); its first edit: recorded; the second: replayed.
+    assert.deepEqual(seen, [
+      [false, true],
+      [false, false],
+      [false, true],
+      [true, true],
+    ]);
+  });
+
   test('a namespace declaration or a comment marker near the change: everything is evaluated', async () => {
     const rules = await loadRuleSet(key);
     const text = readFileSync(join(NOTICES, 'cn_24_maximal.xml'), 'utf8');
@@ -196,12 +218,8 @@ describe('incremental SDK rules on real notices of older releases', { skip: skip
       const release = releaseFor(n.minor);
       assert.ok(release, n.minor);
       const { phase } = phaseFor(release.dir, 'static', n.subtype);
-      const rules = await loadRuleSet({
-        sdkDir: release.dir,
-        sdkVersion: release.version,
-        phase,
-        mode: 'static',
-      });
+      const key = { sdkDir: release.dir, sdkVersion: release.version, phase, mode: 'static' as const };
+      const rules = await loadRuleSet(key);
       const text = readFileSync(n.path, 'utf8');
       assert.ok(agreeOn(rules, text, 5, 8, REFERENCE_NOW) > 0);
     });
