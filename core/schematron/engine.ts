@@ -402,7 +402,9 @@ class RuleSet implements CompiledRuleSet {
             continue;
           }
         }
-        const [pf0, ne0, ev0] = [pf.length, notEvaluated.length, evaluated];
+        const pf0 = pf.length;
+        const ne0 = notEvaluated.length;
+        const ev0 = evaluated;
         const ctx = { item: node, pos: 1, size: 1 };
         let letsFailed: string | undefined;
         for (const l of rule.lets) {
