@@ -235,6 +235,8 @@ class Run implements RunHook {
   /** Whether a node is selected by the first steps of a context, by the steps' key and the node. */
   #matched = new Map<string, boolean>();
   #ruleStable = new Map<SchRule, boolean>();
+  /** Climbing paths' verdicts, by path and the node they climb to. */
+  #climbs = new Map<string, boolean>();
   #touchedAt?: Map<number, XNode[]>;
   /** How many elements start before the change (the same in both texts). */
   #before?: number;
@@ -487,6 +489,7 @@ class Run implements RunHook {
     if (!prev || !change) return -1;
     const reach = this.reach(rule);
     if (!this.inputsStable(rule, reach)) return -1;
+    for (const [k, c] of reach.climbing) if (!this.climbStable(k, c, node)) return -1;
     // The subtree the rule may read: k levels above the node (an attribute's or text's from its element).
     let a: XNode | null = node.kind === ELEMENT ? node : node.parent;
     for (let i = 0; i < reach.up && a; i++) a = a.parent;
@@ -546,8 +549,67 @@ class Run implements RunHook {
       });
     }
     // The globals this rule reads, with their values here: the next run compares them.
-    this.inputsStable(rule, this.reach(rule));
+    const reach = this.reach(rule);
+    this.inputsStable(rule, reach);
+    if (Number.isFinite(reach.up)) for (const [k, c] of reach.climbing) this.climbStable(k, c, node);
     this.keep(pattern, node.order, { rule, failures, notEvaluated: reasons, evaluated });
+  }
+
+  /**
+   * Whether a climbing path (`../../x`) has the same value at `node` as in the last run: its value
+   * depends only on the node it climbs to, so it is computed once per such node and run, and kept.
+   */
+  private climbStable(key: string, c: { ast: Ast; up: number }, node: XNode): boolean {
+    let landing: XNode | null = node;
+    for (let i = 0; i < c.up && landing; i++) landing = landing.parent;
+    if (!landing) return false;
+    const at = `${key}@${landing.order}`;
+    let ok = this.#climbs.get(at);
+    if (ok === undefined) {
+      let value: string | null = null;
+      let asBefore: string | null = null;
+      try {
+        const seq = this.compiled(key, c.ast)({ item: node, pos: 1, size: 1 });
+        value = canonical(seq, (n) => n.order);
+        asBefore = canonical(seq, (n) => this.offsetBefore(n));
+      } catch {
+        value = null; // the rule fails again as in a full run
+      }
+      this.next.globals.set(at, value);
+      const change = this.change;
+      const o = landing.order;
+      const before =
+        o < 0 || !change
+          ? o
+          : o < change.from
+            ? o
+            : o >= change.newTo
+              ? o - (change.newTo - change.oldTo)
+              : undefined;
+      ok =
+        asBefore !== null && before !== undefined && this.#prev?.globals.get(`${key}@${before}`) === asBefore;
+      this.#climbs.set(at, ok);
+    }
+    return ok;
+  }
+
+  /** A parameter path compiled once per release table. */
+  private compiled(key: string, ast: Ast): Compiled {
+    let byKey = params.get(this.#globals);
+    if (!byKey) {
+      byKey = new Map();
+      params.set(this.#globals, byKey);
+    }
+    let fn = byKey.get(key);
+    if (!fn) {
+      fn = compile(ast, this.#rt as Runtime, {
+        globals: this.#globals,
+        locals: new Map(),
+        nextSlot: { n: 0 },
+      });
+      byKey.set(key, fn);
+    }
+    return fn;
   }
 
   /** Whether a rule's reach is bounded and every global and parameter it reads is unchanged (once a run). */
@@ -607,19 +669,8 @@ class Run implements RunHook {
       if (rt && doc) {
         try {
           let seq: unknown[];
-          if (ast) {
-            let byKey = params.get(this.#globals);
-            if (!byKey) {
-              byKey = new Map();
-              params.set(this.#globals, byKey);
-            }
-            let fn = byKey.get(name);
-            if (!fn) {
-              fn = compile(ast, rt, { globals: this.#globals, locals: new Map(), nextSlot: { n: 0 } });
-              byKey.set(name, fn);
-            }
-            seq = fn({ item: doc.node, pos: 1, size: 1 });
-          } else {
+          if (ast) seq = this.compiled(name, ast)({ item: doc.node, pos: 1, size: 1 });
+          else {
             const slot = this.#globals.get(name);
             if (slot === undefined) throw new Error('no such global');
             seq = rt.global(slot);

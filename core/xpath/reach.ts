@@ -34,6 +34,11 @@ export interface Reach {
   globals: Set<string>;
   /** Paths from the root that read no local variable, by their AST's JSON: parameters, as globals. */
   params: Map<string, Ast>;
+  /**
+   * Paths from the rule's node that climb `up` levels first and read no local variable (`../../x/y`),
+   * by their AST's JSON: their value depends only on the node they climb to, a parameter per such node.
+   */
+  climbing: Map<string, { ast: Ast; up: number }>;
 }
 
 /**
@@ -59,6 +64,9 @@ const PARAMETER: Level = { min: Number.POSITIVE_INFINITY, lo: PARAM };
 class Walker {
   readonly globals = new Set<string>();
   readonly params = new Map<string, Ast>();
+  readonly climbing = new Map<string, { ast: Ast; up: number }>();
+  /** Inside a step or a predicate: the context item is no longer the rule's node. */
+  #nested = 0;
   constructor(
     private readonly isGlobal: (name: string) => boolean,
     /** Variables bound by the rule (its lets) and by for/some/every, with the levels of their nodes. */
@@ -100,14 +108,14 @@ class Walker {
           this.params.set(JSON.stringify(e), e);
           return PARAMETER;
         }
-        let cur: Level = { min: at, lo: at };
-        let min = at;
-        for (const s of e.steps) {
-          cur = this.level(s, cur.lo);
-          min = Math.min(min, cur.min);
-          if (min === Number.NEGATIVE_INFINITY) return ALL;
+        const plain = this.path(e, at);
+        const up = climbOf(e);
+        // Read from the rule's node and climbing no higher than its first steps: a parameter.
+        if (this.#nested === 0 && at === 0 && up > 0 && plain.min >= -up && this.free(e, new Set())) {
+          this.climbing.set(JSON.stringify(e), { ast: e, up });
+          return PARAMETER;
         }
-        return { min, lo: cur.lo };
+        return plain;
       }
       case 'step': {
         let lo: number;
@@ -140,13 +148,13 @@ class Walker {
           default:
             return ALL;
         }
-        for (const p of e.preds) min = Math.min(min, this.level(p, lo).min);
+        for (const p of e.preds) min = Math.min(min, this.nested(p, lo).min);
         return { min, lo };
       }
       case 'filter': {
         const base = this.level(e.base, at);
         let min = base.min;
-        for (const p of e.preds) min = Math.min(min, this.level(p, base.lo).min);
+        for (const p of e.preds) min = Math.min(min, this.nested(p, base.lo).min);
         return { min, lo: base.lo };
       }
       case 'for': {
@@ -186,6 +194,28 @@ class Walker {
     }
   }
 
+  /** A path step by step: each after the first is evaluated at the nodes of the one before. */
+  path(e: Extract<Ast, { t: 'path' }>, at: number): Level {
+    let cur: Level = { min: at, lo: at };
+    let min = at;
+    for (const [i, s] of e.steps.entries()) {
+      cur = i === 0 ? this.level(s, cur.lo) : this.nested(s, cur.lo);
+      min = Math.min(min, cur.min);
+      if (min === Number.NEGATIVE_INFINITY) return ALL;
+    }
+    return { min, lo: cur.lo };
+  }
+
+  /** An expression whose context item is another node than the rule's (a step, a predicate). */
+  nested(e: Ast, at: number): Level {
+    this.#nested++;
+    try {
+      return this.level(e, at);
+    } finally {
+      this.#nested--;
+    }
+  }
+
   all(items: Ast[], at: number): Level {
     let min = Number.POSITIVE_INFINITY;
     let lo = Number.POSITIVE_INFINITY;
@@ -217,6 +247,23 @@ class Walker {
         return children(e).every((c) => this.free(c, bound));
     }
   }
+}
+
+/** How many `..` steps (without predicates) a path starts with. */
+function climbOf(e: Extract<Ast, { t: 'path' }>): number {
+  let k = 0;
+  for (const s of e.steps) {
+    if (
+      s.t !== 'step' ||
+      s.axis !== 'parent' ||
+      s.preds.length > 0 ||
+      s.test.k !== 'kind' ||
+      s.test.kind !== 'node'
+    )
+      break;
+    k++;
+  }
+  return k;
 }
 
 function children(e: Ast): Ast[] {
@@ -273,5 +320,6 @@ export function ruleReach(
     up: Number.isFinite(min) ? Math.max(0, -min) : Number.POSITIVE_INFINITY,
     globals: w.globals,
     params: w.params,
+    climbing: w.climbing,
   };
 }

@@ -241,13 +241,25 @@ describe('the reach of an expression: the levels its axes climb', () => {
   });
 
   test('parent steps and siblings climb', () => {
-    assert.equal(reach('../cbc:ID'), 1);
-    assert.equal(reach('../../cbc:ID/../cac:X'), 2);
     assert.equal(reach('preceding-sibling::cbc:ID'), 1);
     // A predicate is evaluated at the step's nodes: `..` there climbs from the child.
     assert.equal(reach('cbc:ID[../cbc:Name]'), 0);
     assert.equal(reach('cbc:ID[../../cbc:Name]'), 1);
     assert.equal(reach('for $x in .. return $x/../cbc:ID'), 2);
+    // A path that climbs first and reads a rule's variable depends on the node: a plain climb.
+    assert.equal(reach('../cbc:ID[. = $v]', [], [['v', 'cbc:ID']]), 1);
+    assert.equal(reach('../../cbc:ID[. = $v]/../cac:X', [], [['v', 'cbc:ID']]), 2);
+  });
+
+  test('a path from the rule node that climbs first is a parameter of the node it climbs to', () => {
+    const r = ruleReach([], [parseXPath('count(../../cbc:ID/../cac:X) = 1', NS)], () => false);
+    assert.equal(r.up, 0);
+    assert.deepEqual(
+      [...r.climbing.values()].map((c) => c.up),
+      [2],
+    );
+    // Climbing above its first steps later: not a parameter.
+    assert.equal(reach('../cbc:ID/../../cac:X'), 2);
   });
 
   test('lets carry the level of their nodes', () => {
