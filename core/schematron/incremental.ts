@@ -102,6 +102,8 @@ const MARGIN = 16;
 
 const reaches = new WeakMap<ReadonlyMap<string, number>, WeakMap<SchRule, Reach>>();
 const prefixIds = new Map<string, number>();
+/** Climbing paths by their AST's JSON: numbers kept in the recorded state (this process's only). */
+const climbIds = new Map<string, number>();
 function prefixId(text: string): number {
   let id = prefixIds.get(text);
   if (id === undefined) {
@@ -236,7 +238,7 @@ class Run implements RunHook {
   #matched = new Map<string, boolean>();
   #ruleStable = new Map<SchRule, boolean>();
   /** Climbing paths' verdicts, by path and the node they climb to. */
-  #climbs = new Map<string, boolean>();
+  #climbs = new Map<number, Map<XNode, boolean>>();
   #touchedAt?: Map<number, XNode[]>;
   /** How many elements start before the change (the same in both texts). */
   #before?: number;
@@ -563,9 +565,20 @@ class Run implements RunHook {
     let landing: XNode | null = node;
     for (let i = 0; i < c.up && landing; i++) landing = landing.parent;
     if (!landing) return false;
-    const at = `${key}@${landing.order}`;
-    let ok = this.#climbs.get(at);
+    // A small number for the path: its text is long, and this runs for every fired node.
+    let id = climbIds.get(key);
+    if (id === undefined) {
+      id = climbIds.size;
+      climbIds.set(key, id);
+    }
+    let byLanding = this.#climbs.get(id);
+    if (!byLanding) {
+      byLanding = new Map();
+      this.#climbs.set(id, byLanding);
+    }
+    let ok = byLanding.get(landing);
     if (ok === undefined) {
+      const at = `\u0001${id}@${landing.order}`;
       let value: string | null = null;
       let asBefore: string | null = null;
       try {
@@ -587,8 +600,10 @@ class Run implements RunHook {
               ? o - (change.newTo - change.oldTo)
               : undefined;
       ok =
-        asBefore !== null && before !== undefined && this.#prev?.globals.get(`${key}@${before}`) === asBefore;
-      this.#climbs.set(at, ok);
+        asBefore !== null &&
+        before !== undefined &&
+        this.#prev?.globals.get(`\u0001${id}@${before}`) === asBefore;
+      byLanding.set(landing, ok);
     }
     return ok;
   }
