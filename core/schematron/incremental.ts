@@ -491,7 +491,8 @@ class Run implements RunHook {
     if (!prev || !change) return -1;
     const reach = this.reach(rule);
     if (!this.inputsStable(rule, reach)) return -1;
-    for (const [k, c] of reach.climbing) if (!this.climbStable(k, c, node)) return -1;
+    if (reach.climbing.size > 0)
+      for (const [k, c] of reach.climbing) if (!this.climbStable(k, c, node)) return -1;
     // The subtree the rule may read: k levels above the node (an attribute's or text's from its element).
     let a: XNode | null = node.kind === ELEMENT ? node : node.parent;
     for (let i = 0; i < reach.up && a; i++) a = a.parent;
@@ -503,23 +504,19 @@ class Run implements RunHook {
     else return -1;
     const rec = prev.records[pattern]?.get(key);
     if (!rec || rec.rule !== rule) return -1;
-    let location: string | undefined;
-    const loc = (): string => {
-      location ??= locationOf(node, this.#prefixes);
-      return location;
-    };
-    if (rec.failures.length > 0) {
+    if (rec.failures.length > 0 || rec.notEvaluated.length > 0) {
+      const location = locationOf(node, this.#prefixes);
       const ref = nodeRef(node);
       for (const f of rec.failures) {
-        const g: SvrlAssertion = { ...f, location: loc() };
+        const g: SvrlAssertion = { ...f, location };
         if (ref) g.node = ref;
         else delete g.node;
         pf.push(g);
         failures.push(g);
       }
+      for (const n of rec.notEvaluated)
+        notEvaluated.push({ ruleId: n.ruleId, reason: n.located ? `${n.reason} at ${location}` : n.reason });
     }
-    for (const n of rec.notEvaluated)
-      notEvaluated.push({ ruleId: n.ruleId, reason: n.located ? `${n.reason} at ${loc()}` : n.reason });
     this.keep(pattern, node.order, rec);
     this.replayed++;
     return rec.evaluated;
