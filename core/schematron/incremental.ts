@@ -1,14 +1,16 @@
 // The editor's path through the SDK rules: after an edit, re-evaluate only what the edit can change.
 // A run records, per pattern and fired node, what the node's rule gave (failures, rules not evaluated,
-// asserts counted). The next run of the same rule set on a text that differs from a recorded one in one
-// span (common prefix and suffix) fires rules on the new document as a full run does, then, for each
-// fired (rule, node), replays the recorded results when the rule cannot read the span: its lets and
-// tests climb at most k levels (core/xpath's ruleReach), the k-th ancestor's text lies wholly in the
-// common prefix or suffix, the same rule fired at the same text in the last run, and every global the
-// rule reads has the same value in both documents. Locations and node references are made anew on
-// the new document. A run that is cancelled leaves the recorded state as it was. It must never replay a
-// result it cannot prove unchanged: when unsure (a namespace declaration, a comment or CDATA marker
-// near the change, a document that is not well-formed, a DOCTYPE), it evaluates everything.
+// asserts counted), and the nodes each rule context selected. The next run of the same rule set on a
+// text that differs from a recorded one in one span (common prefix and suffix) matches the contexts
+// again only under the elements the span touches (the first rule of a pattern still claims each node),
+// then, for each fired (rule, node), replays the recorded results when the rule cannot read the span:
+// its lets and tests climb at most k levels (core/xpath's ruleReach), the k-th ancestor's text lies
+// wholly in the common prefix or suffix, the same rule fired at the same text in the last run, and every
+// global and parameter path it reads has the same value (nodes: the same place) in both documents.
+// Locations and node references are made anew on the new document. A cancelled run leaves the recorded
+// state as it was. It must never replay a result it cannot prove unchanged: when unsure (a namespace
+// declaration, a comment or CDATA marker near the change, a change outside the root element, a document
+// that is not well-formed, a DOCTYPE, another day or language), it evaluates everything.
 // No `vscode` import, no I/O.
 
 import { indexXml, type XmlIndex } from '../notice';
