@@ -386,6 +386,9 @@ class RuleSet implements CompiledRuleSet {
     const nowZone = /(Z|[+-]\d{2}:\d{2})\s*$/.exec(nowText ?? '')?.[1] ?? '';
     const today = opts.today ?? `${nowText?.trim().slice(0, 10)}${nowZone}`;
     rt.reset(doc, parseDate(/^\d{4}-\d{2}-\d{2}$/.test(today) ? `${today}Z` : today), now);
+    // The incremental path (incremental.ts): replays results an edit cannot change, records the others.
+    const inc = opts.incremental;
+    inc?.begin({ doc, rt, globals: table.globals, prefixes: this.#prefixes, parsed: (k) => table.parsed(k) });
     const messages = loadMessages(this.key.sdkDir, opts.language ?? 'en');
     const notEvaluated = [...this.#staticNotEvaluated];
     const failures: SvrlAssertion[] = [];
@@ -393,7 +396,7 @@ class RuleSet implements CompiledRuleSet {
     let cancelled = false;
     let evaluated = 0;
     const docCtx = { item: doc.node, pos: 1, size: 1 };
-    for (const p of this.#patterns) {
+    for (const [pi, p] of this.#patterns.entries()) {
       if (opts.isCancelled?.()) {
         cancelled = true;
         break;
@@ -406,7 +409,7 @@ class RuleSet implements CompiledRuleSet {
         if (!r.ctx || r.unsupported) continue;
         let nodes: unknown[];
         try {
-          nodes = r.ctx(docCtx);
+          nodes = inc ? inc.contexts(pi, r.def, r.ctx, docCtx) : r.ctx(docCtx);
         } catch (e) {
           for (const a of r.asserts)
             notEvaluated.push({ ruleId: a.def.id, reason: `rule context: ${describe(e)}` });
@@ -430,6 +433,16 @@ class RuleSet implements CompiledRuleSet {
             break;
           }
         }
+        if (inc) {
+          const replayed = inc.replay(pi, rule.def, node, pf, failures, notEvaluated);
+          if (replayed >= 0) {
+            evaluated += replayed;
+            continue;
+          }
+        }
+        const pf0 = pf.length;
+        const ne0 = notEvaluated.length;
+        const ev0 = evaluated;
         const ctx = { item: node, pos: 1, size: 1 };
         let letsFailed: string | undefined;
         for (const l of rule.lets) {
@@ -478,6 +491,7 @@ class RuleSet implements CompiledRuleSet {
           pf.push(f);
           failures.push(f);
         }
+        inc?.record(pi, rule.def, node, pf, pf0, notEvaluated, ne0, evaluated - ev0);
       }
       perPattern.push({ id: p.id, failures: pf });
       if (cancelled) break;

@@ -24,6 +24,7 @@ import { type LoadOptions, loadCompiledRuleSet, ruleLayout } from './engine';
 import { type CompiledRuleSet, phaseForSubType, type RuleLayout, type RuleSetKey } from './rule-set';
 
 export { type LoadOptions, ruleLayout } from './engine';
+export { changeBetween, IncrementalRules, type IncrementalStats } from './incremental';
 
 export {
   type CompiledRuleSet,

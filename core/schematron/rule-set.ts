@@ -3,7 +3,8 @@
 
 import type { XmlIndex } from '../notice';
 import type { SvrlAssertion } from '../svrl';
-import type { RuleLayout } from './schema';
+import type { Ast, Compiled, Runtime, XDocument, XNode } from '../xpath';
+import type { RuleLayout, SchRule } from './schema';
 
 export type { RuleLayout } from './schema';
 
@@ -42,6 +43,44 @@ export interface EvaluateOptions {
   language?: string;
   /** Polled between patterns: when it answers true the run stops and the report says so. */
   isCancelled?: () => boolean;
+  /** The incremental path's hook (incremental.ts); absent: every fired rule is evaluated. */
+  incremental?: RunHook;
+}
+
+/**
+ * What the engine asks the incremental path during a run: whether a fired rule's results at a node can
+ * be replayed from the last run (into the report's lists), and what each evaluated one gave.
+ */
+export interface RunHook {
+  begin(run: {
+    doc: XDocument;
+    rt: Runtime;
+    globals: ReadonlyMap<string, number>;
+    prefixes: ReadonlyMap<string, string>;
+    parsed(key: string): { ast: Ast } | { error: string };
+  }): void;
+  /** The nodes a rule's context selects: `context(docContext)`, or the same set found from the last run's. */
+  contexts(pattern: number, rule: SchRule, context: Compiled, docContext: Parameters<Compiled>[0]): unknown[];
+  /** The number of asserts the replayed results count, or -1: evaluate the rule at this node. */
+  replay(
+    pattern: number,
+    rule: SchRule,
+    node: XNode,
+    patternFailures: SvrlAssertion[],
+    failures: SvrlAssertion[],
+    notEvaluated: { ruleId: string; reason: string }[],
+  ): number;
+  /** After an evaluation: what it added to the lists from these lengths on, and the asserts it counted. */
+  record(
+    pattern: number,
+    rule: SchRule,
+    node: XNode,
+    patternFailures: SvrlAssertion[],
+    failuresFrom: number,
+    notEvaluated: { ruleId: string; reason: string }[],
+    notEvaluatedFrom: number,
+    evaluated: number,
+  ): void;
 }
 
 export interface RuleReport {

@@ -5,7 +5,14 @@
 // evaluate are named in the report, never skipped silently. No `vscode` import here.
 
 import { noticeSubType, type XmlIndex } from '../notice';
-import { type CompiledRuleSet, loadRuleSet, phaseFor, RuleSetError, ruleLayout } from '../schematron';
+import {
+  type CompiledRuleSet,
+  IncrementalRules,
+  loadRuleSet,
+  phaseFor,
+  RuleSetError,
+  ruleLayout,
+} from '../schematron';
 import { resolveSdk, SdkError, type SdkSources } from '../sdk';
 import type { SvrlReport } from '../svrl';
 import { clip } from '../text';
@@ -24,13 +31,21 @@ export interface LocalValidatorOptions {
    * (EFORMS_RULES_PER_PHASE=1: the bench runs both side by side). Default: phases share a release table.
    */
   perPhaseRules?: boolean;
+  /**
+   * Keep what each run found so that the next run of a nearly equal text (an edit) re-evaluates only the
+   * rules the change can reach (core/schematron's IncrementalRules): the editor's worker sets it.
+   */
+  incremental?: boolean;
 }
 
 export class LocalSdkValidator implements Validator {
   readonly engine = 'local' as const;
   private readonly ruleSets = new Map<string, Promise<CompiledRuleSet>>();
+  private readonly incremental: IncrementalRules | undefined;
 
-  constructor(private readonly o: LocalValidatorOptions) {}
+  constructor(private readonly o: LocalValidatorOptions) {
+    this.incremental = o.incremental ? new IncrementalRules() : undefined;
+  }
 
   private runsEveryPattern(dir: string, mode: 'static' | 'dynamic'): boolean {
     try {
@@ -86,11 +101,14 @@ export class LocalSdkValidator implements Validator {
         });
       throw err;
     }
-    const r = compiled.evaluate(input.index, {
+    const opts = {
       today: input.today,
       language: input.language,
       isCancelled: () => input.signal?.aborted === true || input.isCancelled?.() === true,
-    });
+    };
+    const r = this.incremental
+      ? this.incremental.evaluate(compiled, input.index, opts)
+      : compiled.evaluate(input.index, opts);
     if (r.cancelled) throw abortError();
     // The failures as the engine found them, each with its node: no SVRL text written and read back.
     const report: SvrlReport = { namespaces: new Map(r.namespaces), assertions: r.failures, phase: r.phase };

@@ -38,6 +38,9 @@ async function run(job: JobMessage): Promise<ResultMessage> {
         sources: job.sources,
         ruleCacheDir: job.ruleCacheDir,
         perPhaseRules: process.env.EFORMS_RULES_PER_PHASE === '1',
+        // The editor sends each edit's text here: the next run re-evaluates only what the edit can reach
+        // (EFORMS_RULES_INCREMENTAL=0: every run in full, as the bench compares).
+        incremental: process.env.EFORMS_RULES_INCREMENTAL !== '0',
       });
       validators.set(id, v);
     }

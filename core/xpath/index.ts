@@ -7,5 +7,6 @@ export { ATTRIBUTE, DOCUMENT, ELEMENT, type NodeRef, nodeRef, TEXT, XDocument, X
 export { LocationReader, LocationUnsupported, type LocNode } from './locate';
 export { type Ast, AXES, KIND_TESTS, type NodeTest, parseXPath, XPathSyntaxError } from './parser';
 export { addAxis, contextualize, joinPaths } from './paths';
+export { type Reach, ruleReach } from './reach';
 export { isBalanced, splitOutsideBrackets, splitTopLevel } from './text';
 export { parseDate, parseDateTime, XPathDynamicError } from './values';
