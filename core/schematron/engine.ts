@@ -17,8 +17,9 @@ import type { SvrlAssertion } from '../svrl';
 import {
   type Ast,
   type Compiled,
+  type Ctx,
   compile,
-  ebv,
+  compileBoolean,
   nodeRef,
   parseDate,
   parseDateTime,
@@ -94,7 +95,8 @@ interface CAssert {
   def: SchAssert;
   /** Compiled on the first node that fires the rule; `unsupported` when it cannot be. */
   compiled: boolean;
-  fn?: Compiled;
+  /** The test's effective boolean value (compiled for it: existence without lists, no arrays). */
+  fn?: (c: Ctx) => boolean;
   unsupported?: string;
 }
 
@@ -126,6 +128,7 @@ class ExpressionTable {
   readonly globals = new Map<string, number>();
   readonly #globalValues = new Map<string, string>();
   readonly #closures = new Map<string, Compiled>();
+  readonly #tests = new Map<string, (c: Ctx) => boolean>();
   readonly #parsed = new Map<string, Parsed>();
   readonly #patterns = new Map<string, CPattern>();
   readonly ns: Map<string, string>;
@@ -177,15 +180,28 @@ class ExpressionTable {
 
   /** A closure for an expression, or why there is none. Without locals in scope it is shared. */
   build(src: string, scope: Scope, asContext = false): Compiled | string {
-    const k = asContext ? `context:${src}` : src;
+    return this.#build(scope, asContext ? `context:${src}` : src, this.#closures, compile);
+  }
+
+  /** build() for an assert's test: a closure that answers its effective boolean value. */
+  buildTest(src: string, scope: Scope): ((c: Ctx) => boolean) | string {
+    return this.#build(scope, src, this.#tests, compileBoolean);
+  }
+
+  #build<F>(
+    scope: Scope,
+    k: string,
+    closures: Map<string, F>,
+    compiler: (ast: Ast, rt: Runtime, scope: Scope) => F,
+  ): F | string {
     const reusable = scope.locals.size === 0;
-    const hit = reusable ? this.#closures.get(k) : undefined;
+    const hit = reusable ? closures.get(k) : undefined;
     if (hit !== undefined) return hit;
     const p = this.parsed(k);
     if ('error' in p) return p.error;
-    let out: Compiled | string;
+    let out: F | string;
     try {
-      out = compile(p.ast, this.rt, scope);
+      out = compiler(p.ast, this.rt, scope);
     } catch (e) {
       // A tree that cannot compile (a damaged cache entry) is "not evaluated", never a crash.
       return e instanceof XPathUnsupportedError
@@ -195,7 +211,7 @@ class ExpressionTable {
     // Nor is a tree that compiles to nothing ever skipped silently.
     if (typeof out !== 'function') return 'the expression tree is malformed';
     // Only a closure is shared: a failure may name a variable another phase declares.
-    if (reusable) this.#closures.set(k, out);
+    if (reusable) closures.set(k, out);
     return out;
   }
 
@@ -241,7 +257,7 @@ class ExpressionTable {
     if (a.compiled) return;
     a.compiled = true;
     this.compileRule(r);
-    const fn = this.build(a.def.test, r.scope as Scope);
+    const fn = this.buildTest(a.def.test, r.scope as Scope);
     if (typeof fn === 'string') a.unsupported = fn;
     else a.fn = fn;
   }
@@ -412,7 +428,7 @@ class RuleSet implements CompiledRuleSet {
           evaluated++;
           let ok: boolean;
           try {
-            ok = ebv(a.fn(ctx));
+            ok = a.fn(ctx);
           } catch (e) {
             notEvaluated.push({
               ruleId: a.def.id,

@@ -5,7 +5,7 @@
 // caller knows before the run which rules it cannot evaluate. The function table covers the XPath 2.0
 // library the SDK releases use, with F&O 2.0 type rules and error codes, over xs:double numbers. No I/O.
 
-import { ATTRIBUTE, DOCUMENT, docOrder, ELEMENT, TEXT, type XDocument, XNode } from './document';
+import { ATTRIBUTE, DOCUMENT, docOrder, ELEMENT, nameId, TEXT, type XDocument, XNode } from './document';
 import type { Ast, NodeTest } from './parser';
 import {
   type Atomic,
@@ -56,7 +56,10 @@ export class Runtime {
   doc!: XDocument;
   today!: XDate;
   /** Local variable slots (for/some/every bindings, rule lets). */
-  frame: Seq[] = [];
+  frame: (Seq | undefined)[] = [];
+  /** The item bound to a `for`/`some`/`every` variable's slot: its sequence in `frame` is made only
+   * when something reads the variable as a sequence. */
+  items: Item[] = [];
   /** Global lets, computed on first use per document. */
   globals: (Seq | undefined)[] = [];
   globalFns: Compiled[] = [];
@@ -77,6 +80,7 @@ export class Runtime {
     this.now = now ?? new XDate('dateTime', today.ms, today.tz);
     this.globals = new Array(this.globalFns.length);
     this.frame = [];
+    this.items = [];
     this.memo = new Array(this.#keys.size);
     this.generation++;
   }
@@ -114,6 +118,67 @@ const EMPTY: Seq = [];
 const TRUE: Seq = [true];
 const FALSE: Seq = [false];
 
+// Most expressions of the rules yield one item or none (a string function, a comparison, a count), and
+// most of them sit inside another (`matches(normalize-space(.), …)`). Their closures return a sequence,
+// as every closure does, but the closure of such an expression is also registered here with a form that
+// returns the item itself (undefined for none) or the boolean: the enclosing expression, compiled after
+// it, asks for that form and no array is made between the two. A WeakMap, looked up only when compiling.
+type One = (c: Ctx) => Item | undefined;
+type Bool = (c: Ctx) => boolean;
+const SINGLE = new WeakMap<Compiled, One>();
+const BOOLEAN = new WeakMap<Compiled, Bool>();
+
+/** A closure of a boolean-valued expression, with its boolean form registered. */
+function boolFn(b: Bool): Compiled {
+  const seq: Compiled = (x) => (b(x) ? TRUE : FALSE);
+  BOOLEAN.set(seq, b);
+  SINGLE.set(seq, b);
+  return seq;
+}
+
+/** A closure of an expression that yields exactly one item, with that form registered. */
+function oneFn(f: (c: Ctx) => Item): Compiled {
+  const seq: Compiled = (x) => [f(x)];
+  SINGLE.set(seq, f);
+  return seq;
+}
+
+/** A closure of an expression that yields one item or none (undefined), with that form registered. */
+function optionalFn(f: One): Compiled {
+  const seq: Compiled = (x) => {
+    const v = f(x);
+    return v === undefined ? EMPTY : [v];
+  };
+  SINGLE.set(seq, f);
+  return seq;
+}
+
+/** The item of an operand that must be one item or none (`one()`'s check when the form is unknown). */
+function oneOf(fn: Compiled, what: string): One {
+  return SINGLE.get(fn) ?? ((x) => one(fn(x), what));
+}
+
+/** An argument as a string: '' for none (stringArg). */
+function stringOfArg(fn: Compiled, what: string): (c: Ctx) => string {
+  const s = SINGLE.get(fn);
+  if (s)
+    return (x) => {
+      const it = s(x);
+      return typeof it === 'string' ? it : it === undefined ? '' : stringOf(it);
+    };
+  return (x) => stringArg(fn(x), what);
+}
+
+/** The effective boolean value of one item (ebv of a sequence of it). */
+function ebvOne(first: Item): boolean {
+  if (typeof first === 'boolean') return first;
+  if (first instanceof XNode) return true;
+  if (typeof first === 'string') return first.length > 0;
+  if (typeof first === 'number') return !(first === 0 || Number.isNaN(first));
+  if (first instanceof Untyped) return first.s.length > 0;
+  throw new XPathDynamicError('FORG0006', `effective boolean value of ${typeName(first)}`);
+}
+
 /** Effective boolean value (XPath 2.0 §2.4.3). */
 export function ebv(s: Seq): boolean {
   if (s.length === 0) return false;
@@ -137,9 +202,13 @@ function regex<T>(run: () => T): T {
   try {
     return run();
   } catch (e) {
-    if (e instanceof XsdRegexError) throw new XPathDynamicError(e.code, e.message);
-    throw e;
+    throw regexError(e);
   }
+}
+
+/** What regex() throws for an error raised inside it (written inline on the hot paths: no closure). */
+function regexError(e: unknown): unknown {
+  return e instanceof XsdRegexError ? new XPathDynamicError(e.code, e.message) : e;
 }
 
 function one(s: Seq, what: string): Item | undefined {
@@ -151,6 +220,13 @@ function one(s: Seq, what: string): Item | undefined {
 function contextNode(c: Ctx): XNode {
   if (c.item instanceof XNode) return c.item;
   throw new XPathDynamicError('XPTY0020', 'the context item is not a node');
+}
+
+/** The interned name of a name test with both parts, or -1 for a wildcard or a kind test. */
+function testName(test: NodeTest): number {
+  return test.k === 'name' && test.ns !== undefined && test.local !== undefined
+    ? nameId(test.ns, test.local)
+    : -1;
 }
 
 function matchesTest(n: XNode, test: NodeTest, principal: number): boolean {
@@ -182,22 +258,27 @@ function childrenWithText(n: XNode): XNode[] {
 }
 
 /** The nodes on an axis, in axis order (reverse axes nearest first). */
-function axisNodes(n: XNode, axis: string, test: NodeTest): XNode[] {
-  const out: XNode[] = [];
+function axisNodes(n: XNode, axis: string, test: NodeTest, name = testName(test)): XNode[] {
   const principal = axis === 'attribute' ? ATTRIBUTE : ELEMENT;
   const wantsText = test.k === 'kind' && (test.kind === 'text' || test.kind === 'node');
   switch (axis) {
     case 'child': {
       if (test.k === 'kind' && test.kind === 'text') return n.texts;
-      if (test.k === 'name' && test.ns !== undefined && test.local !== undefined)
-        return n.childrenNamed(test.ns, test.local);
+      if (name >= 0) return n.childrenWithName(name);
+      const out: XNode[] = [];
       const list = wantsText ? childrenWithText(n) : n.kids;
       for (const k of list) if (matchesTest(k, test, principal)) out.push(k);
       return out;
     }
-    case 'attribute':
+    case 'attribute': {
+      if (name >= 0) return attributeNamed(n, name);
+      const out: XNode[] = [];
       for (const a of n.attrs) if (matchesTest(a, test, principal)) out.push(a);
       return out;
+    }
+  }
+  const out: XNode[] = [];
+  switch (axis) {
     case 'parent':
       if (n.parent && matchesTest(n.parent, test, principal)) out.push(n.parent);
       return out;
@@ -242,6 +323,15 @@ function axisNodes(n: XNode, axis: string, test: NodeTest): XNode[] {
     }
   }
   throw new XPathDynamicError('XPST0010', `axis ${axis} is not supported`);
+}
+
+const NO_NODES: XNode[] = [];
+
+/** The attribute of this name as a list of at most one (an element has each attribute once). */
+function attributeNamed(n: XNode, name: number): XNode[] {
+  const attrs = n.attrs;
+  for (let i = 0; i < attrs.length; i++) if (attrs[i].name === name) return [attrs[i]];
+  return NO_NODES;
 }
 
 /** A predicate, and whether its value is the same for every item it filters (no context, no locals). */
@@ -376,20 +466,20 @@ function nodeName(n: XNode): string {
 export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
   const c = (a: Ast): Compiled => compile(a, rt, scope);
   switch (ast.t) {
-    case 'str': {
-      const v: Seq = [ast.v];
-      return () => v;
-    }
+    case 'str':
     case 'num': {
-      const v: Seq = [ast.v];
-      return () => v;
+      const item = ast.v;
+      const v: Seq = [item];
+      const fn: Compiled = () => v;
+      SINGLE.set(fn, () => item);
+      return fn;
     }
     case 'strs': {
       const v: Seq = ast.v;
       return () => v;
     }
     case 'ctx':
-      return (x) => [x.item];
+      return oneFn((x) => x.item);
     case 'root':
       return (x) => {
         let n = contextNode(x);
@@ -400,7 +490,19 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
       };
     case 'var': {
       const slot = scope.locals.get(ast.name);
-      if (slot !== undefined) return () => rt.frame[slot];
+      if (slot !== undefined) {
+        if (!itemSlots.get(scope)?.has(slot)) return () => rt.frame[slot] as Seq;
+        const seq: Compiled = () => {
+          let v = rt.frame[slot];
+          if (v === undefined) {
+            v = [rt.items[slot]];
+            rt.frame[slot] = v;
+          }
+          return v;
+        };
+        SINGLE.set(seq, () => rt.items[slot]);
+        return seq;
+      }
       const g = scope.globals.get(ast.name);
       if (g !== undefined) return () => rt.global(g);
       throw new XPathUnsupportedError(`variable $${ast.name} is not declared`);
@@ -423,10 +525,10 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
     case 'and': {
       const args = ast.args.map((a) => compileBoolean(a, rt, scope));
       const isOr = ast.t === 'or';
-      return (x) => {
-        for (const a of args) if (a(x) === isOr) return isOr ? TRUE : FALSE;
-        return isOr ? FALSE : TRUE;
-      };
+      return boolFn((x) => {
+        for (let i = 0; i < args.length; i++) if (args[i](x) === isOr) return isOr;
+        return !isOr;
+      });
     }
     case 'neg': {
       const arg = c(ast.arg);
@@ -436,15 +538,15 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
       };
     }
     case 'arith': {
-      const l = c(ast.l);
-      const r = c(ast.r);
       const op = ast.op;
-      return (x) => {
-        const a = one(l(x), `operator ${op}`);
-        const b = one(r(x), `operator ${op}`);
-        if (a === undefined || b === undefined) return EMPTY;
-        return [arithmetic(op, atomize(a), atomize(b))];
-      };
+      const l = oneOf(c(ast.l), `operator ${op}`);
+      const r = oneOf(c(ast.r), `operator ${op}`);
+      return optionalFn((x) => {
+        const a = l(x);
+        const b = r(x);
+        if (a === undefined || b === undefined) return undefined;
+        return arithmetic(op, atomize(a), atomize(b));
+      });
     }
     case 'range': {
       const l = c(ast.l);
@@ -459,15 +561,36 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
       };
     }
     case 'cmp': {
-      // `count(P) > 0` and `count(P) = 0`, most of the SDK's tests: stop at the first node found.
+      // `count(P) > 0`, `count(P) = 0`, `count(P) < 2`, most of the SDK's tests: P is walked without
+      // building its list, and only as far as the answer needs (one node more than the literal).
       const counted =
         ast.l.t === 'call' && ast.l.fn === 'count' && ast.l.args.length === 1 ? ast.l.args[0] : undefined;
-      const zero = ast.r.t === 'num' && ast.r.v === 0;
-      if (counted && zero && (ast.op === '>' || ast.op === '!=' || ast.op === '=')) {
-        const exists = compileDownwardExists(counted, rt, scope);
-        if (exists) {
-          const want = ast.op !== '=';
-          return (x) => (exists(x) === want ? TRUE : FALSE);
+      const bound = ast.r.t === 'num' && Number.isInteger(ast.r.v) && ast.r.v >= 0 ? ast.r.v : undefined;
+      if (counted && bound !== undefined) {
+        const first = counted.t === 'path' ? counted.steps[0] : counted;
+        const downward = first.t === 'step' && (first.axis === 'child' || first.axis === 'attribute');
+        const count = !downward
+          ? undefined
+          : bound === 0 && (ast.op === '>' || ast.op === '!=' || ast.op === '=')
+            ? compileWalk(counted, rt, scope, true)
+            : compileCount(counted, rt, scope);
+        if (count) {
+          const limit = bound + 1;
+          const op = ast.op;
+          return boolFn((x) => {
+            const k = count(x, limit);
+            return op === '='
+              ? k === bound
+              : op === '!='
+                ? k !== bound
+                : op === '<'
+                  ? k < bound
+                  : op === '<='
+                    ? k <= bound
+                    : op === '>'
+                      ? k > bound
+                      : k >= bound;
+          });
         }
       }
       return ast.kind === 'general'
@@ -527,10 +650,26 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
  * steps answers whether it selects a node without building the list (compileExists); anything else is
  * evaluated and its effective boolean value taken.
  */
-function compileBoolean(ast: Ast, rt: Runtime, scope: Scope): (c: Ctx) => boolean {
+export function compileBoolean(
+  ast: Ast,
+  rt: Runtime,
+  scope: Scope,
+  /** The expression already compiled, when the caller has it. */
+  compiled?: Compiled,
+): (c: Ctx) => boolean {
   const exists = compileDownwardExists(ast, rt, scope);
   if (exists) return exists;
-  const fn = compile(ast, rt, scope);
+  const fn = compiled ?? compile(ast, rt, scope);
+  // A damaged tree compiles to no function: passed on as it is, for the caller to name it.
+  if (typeof fn !== 'function') return fn as never;
+  const b = BOOLEAN.get(fn);
+  if (b) return b;
+  const s = SINGLE.get(fn);
+  if (s)
+    return (x) => {
+      const it = s(x);
+      return it !== undefined && ebvOne(it);
+    };
   return (x) => ebv(fn(x));
 }
 
@@ -593,57 +732,115 @@ function isBooleanValued(a: Ast): boolean {
  * for any other expression (the caller evaluates it in full).
  */
 function compileExists(ast: Ast, rt: Runtime, scope: Scope): ((c: Ctx) => boolean) | undefined {
+  const count = compileWalk(ast, rt, scope, true);
+  if (!count) return undefined;
+  return (x) => count(x, 1) > 0;
+}
+
+/**
+ * `count(P)` for a path of child, attribute and self steps (from the context node or the root) whose
+ * predicates filter by truth, counted depth-first without building the node lists: such a path never
+ * selects a node twice (each node has one parent), so the count of the walk is the count of the
+ * sequence. It stops at `limit` (`count(P) < 2` needs to know only whether there are two).
+ */
+function compileCount(ast: Ast, rt: Runtime, scope: Scope): ((c: Ctx, limit: number) => number) | undefined {
+  return compileWalk(ast, rt, scope, false);
+}
+
+/** compileCount for paths that go down from the context node (see compileDownwardExists). */
+function compileDownwardCount(
+  ast: Ast,
+  rt: Runtime,
+  scope: Scope,
+): ((c: Ctx, limit: number) => number) | undefined {
+  const first = ast.t === 'path' ? ast.steps[0] : ast;
+  if (first.t !== 'step' || (first.axis !== 'child' && first.axis !== 'attribute')) return undefined;
+  return compileCount(ast, rt, scope);
+}
+
+function compileWalk(
+  ast: Ast,
+  rt: Runtime,
+  scope: Scope,
+  /** Whether parent steps may be in the path: fine for existence, not for a count (duplicates). */
+  parents: boolean,
+): ((c: Ctx, limit: number) => number) | undefined {
   const steps = ast.t === 'path' ? ast.steps : ast.t === 'step' ? [ast] : undefined;
   if (!steps) return undefined;
   const fromRoot = steps[0].t === 'root';
   const rest = fromRoot ? steps.slice(1) : steps;
-  const plan: { axis: string; test: NodeTest; preds: Compiled[] }[] = [];
+  const axes = parents ? ['child', 'attribute', 'parent', 'self'] : ['child', 'attribute', 'self'];
   for (const st of rest) {
     if (st.t !== 'step') return undefined;
-    if (!['child', 'attribute', 'parent', 'self'].includes(st.axis)) return undefined;
+    if (!axes.includes(st.axis)) return undefined;
     if (!st.preds.every(isBooleanPredicate)) return undefined;
-    plan.push({ axis: st.axis, test: st.test, preds: st.preds.map((p) => compile(p, rt, scope)) });
   }
-  if (plan.length === 0) return undefined;
+  if (rest.length === 0) return undefined;
+  const plan: { axis: string; test: NodeTest; name: number; preds: Compiled[] }[] = [];
+  for (const st of rest) {
+    if (st.t !== 'step') return undefined;
+    plan.push({
+      axis: st.axis,
+      test: st.test,
+      name: testName(st.test),
+      preds: st.preds.map((p) => compile(p, rt, scope)),
+    });
+  }
+  const last = plan.length;
   const passes = (n: XNode, preds: Compiled[]): boolean => {
     if (preds.length === 0) return true;
     const cx: Ctx = { item: n, pos: 1, size: 1 };
     for (const p of preds) if (!ebv(p(cx))) return false;
     return true;
   };
-  const from = (n: XNode, i: number): boolean => {
-    if (i === plan.length) return true;
-    const { axis, test, preds } = plan[i];
-    if (axis === 'child' && test.k === 'name') {
-      const { ns, local } = test;
-      const list = ns !== undefined && local !== undefined ? n.childrenNamed(ns, local) : n.kids;
-      for (const k of list) {
-        if (
-          (local === undefined || k.local === local) &&
-          (ns === undefined || k.ns === ns) &&
-          passes(k, preds) &&
-          from(k, i + 1)
-        ) {
-          return true;
+  // How many nodes the rest of the path selects from n, up to `limit`.
+  const from = (n: XNode, i: number, limit: number): number => {
+    if (i === last) return 1;
+    const { axis, test, name, preds } = plan[i];
+    let found = 0;
+    if (axis === 'child' && name >= 0) {
+      const kids = n.kids;
+      // A short list is scanned (no list built); a wide element answers from its name table.
+      const list = kids.length < 16 ? kids : n.childrenWithName(name);
+      for (let j = 0; j < list.length; j++) {
+        const k = list[j];
+        if (k.name === name && passes(k, preds)) {
+          found += from(k, i + 1, limit - found);
+          if (found >= limit) return found;
         }
       }
-      return false;
+      return found;
+    }
+    if (axis === 'attribute' && name >= 0) {
+      const attrs = n.attrs;
+      for (let j = 0; j < attrs.length; j++) {
+        const k = attrs[j];
+        if (k.name === name) return passes(k, preds) ? from(k, i + 1, limit) : 0;
+      }
+      return 0;
     }
     if (axis === 'parent' && test.k === 'kind' && test.kind === 'node') {
       const p = n.parent;
-      return p !== null && passes(p, preds) && from(p, i + 1);
+      return p !== null && passes(p, preds) ? from(p, i + 1, limit) : 0;
     }
-    for (const k of axisNodes(n, axis, test)) if (passes(k, preds) && from(k, i + 1)) return true;
-    return false;
+    const list = axisNodes(n, axis, test, name);
+    for (let j = 0; j < list.length; j++) {
+      const k = list[j];
+      if (passes(k, preds)) {
+        found += from(k, i + 1, limit - found);
+        if (found >= limit) return found;
+      }
+    }
+    return found;
   };
-  return (x) => {
+  return (x, limit) => {
     let n = contextNode(x);
     if (fromRoot) {
       while (n.parent) n = n.parent;
       if (n.kind !== DOCUMENT)
         throw new XPathDynamicError('XPDY0050', 'the context node is not in a document');
     }
-    return from(n, 0);
+    return from(n, 0, limit);
   };
 }
 
@@ -658,8 +855,8 @@ function compileStep(ast: Extract<Ast, { t: 'step' }>, rt: Runtime, scope: Scope
     test.ns !== undefined &&
     preds.length === 0
   ) {
-    const { local, ns } = test;
-    return (x) => contextNode(x).childrenNamed(ns, local);
+    const name = nameId(test.ns, test.local);
+    return (x) => contextNode(x).childrenWithName(name);
   }
   if (axis === 'parent' && test.k === 'kind' && test.kind === 'node' && preds.length === 0) {
     return (x) => {
@@ -667,8 +864,9 @@ function compileStep(ast: Extract<Ast, { t: 'step' }>, rt: Runtime, scope: Scope
       return p ? [p] : EMPTY;
     };
   }
+  const name = testName(test);
   return (x) => {
-    const found = axisNodes(contextNode(x), axis, test);
+    const found = axisNodes(contextNode(x), axis, test, name);
     return preds.length === 0 ? found : applyPredicates(found, preds);
   };
 }
@@ -707,8 +905,8 @@ function compilePath(
   ) {
     const { ns, local } = s2.test;
     const preds = compilePreds(s2.preds, rt, scope);
-    const all = (): Seq =>
-      ns === undefined || local === undefined ? rt.doc.elements : rt.doc.named(ns, local);
+    const name = ns === undefined || local === undefined ? -1 : nameId(ns, local);
+    const all = (): Seq => (name < 0 ? rt.doc.elements : rt.doc.withName(name));
     compiled.push(preds.length === 0 ? all : () => applyPredicates(all(), preds));
     start = 3;
   }
@@ -958,6 +1156,8 @@ function isPlainParentStep(a: Ast): boolean {
 }
 
 function usesLocals(asts: Ast[], scope: Scope): boolean {
+  // Most rules declare no local variable: nothing to look for (a walk of the tree costs compile time).
+  if (scope.locals.size === 0) return false;
   let found = false;
   const visit = (v: unknown): void => {
     if (found || v === null || typeof v !== 'object') return;
@@ -973,46 +1173,59 @@ function usesLocals(asts: Ast[], scope: Scope): boolean {
   return found;
 }
 
+/** The slots of each scope that hold one item (`for`, `some`, `every` bindings). */
+const itemSlots = new WeakMap<Scope, Set<number>>();
+
 function compileFor(ast: Extract<Ast, { t: 'for' }>, rt: Runtime, scope: Scope): Compiled {
   const saved = new Map(scope.locals);
   const bindings: { slot: number; fn: Compiled }[] = [];
+  let slots = itemSlots.get(scope);
+  if (slots === undefined) {
+    slots = new Set();
+    itemSlots.set(scope, slots);
+  }
   for (const b of ast.bindings) {
     const fn = compile(b.in, rt, scope);
     const slot = scope.nextSlot.n++;
     scope.locals.set(b.name, slot);
+    slots.add(slot);
     bindings.push({ slot, fn });
   }
-  const body = compile(ast.body, rt, scope);
+  const kind = ast.kind;
+  const body = kind === 'for' ? compile(ast.body, rt, scope) : undefined;
+  const test = kind === 'for' ? undefined : compileBoolean(ast.body, rt, scope);
   scope.locals.clear();
   for (const [k, v] of saved) scope.locals.set(k, v);
-  const kind = ast.kind;
-  return (x) => {
-    const out: Seq = [];
-    let decided: boolean | undefined;
-    const level = (i: number): void => {
-      if (decided !== undefined) return;
-      if (i === bindings.length) {
-        if (kind === 'for') {
-          for (const y of body(x)) out.push(y);
-        } else {
-          const v = ebv(body(x));
-          if (kind === 'some' && v) decided = true;
-          if (kind === 'every' && !v) decided = false;
-        }
-        return;
+  const last = bindings.length;
+  // Binding i and those after it, for every item: true when `some`/`every` is decided (the answer is
+  // then `kind === 'some'`). One function for the expression, no closure per call.
+  const level = (x: Ctx, i: number, out: Seq): boolean => {
+    if (i === last) {
+      if (body) {
+        const r = body(x);
+        for (let j = 0; j < r.length; j++) out.push(r[j]);
+        return false;
       }
-      const b = bindings[i];
-      const items = b.fn(x);
-      for (const it of items) {
-        rt.frame[b.slot] = [it];
-        level(i + 1);
-        if (decided !== undefined) return;
-      }
-    };
-    level(0);
-    if (kind === 'for') return out;
-    return (decided ?? kind === 'every') ? TRUE : FALSE;
+      return (test as (c: Ctx) => boolean)(x) === (kind === 'some');
+    }
+    const b = bindings[i];
+    const items = b.fn(x);
+    const frame = rt.frame;
+    for (let j = 0; j < items.length; j++) {
+      rt.items[b.slot] = items[j];
+      frame[b.slot] = undefined;
+      if (level(x, i + 1, out)) return true;
+    }
+    return false;
   };
+  if (kind === 'for')
+    return (x) => {
+      const out: Seq = [];
+      level(x, 0, out);
+      return out;
+    };
+  const some = kind === 'some';
+  return boolFn((x) => (level(x, 0, EMPTY) ? some : !some));
 }
 
 function compileGeneral(op: CmpOp, la: Ast, ra: Ast, rt: Runtime, scope: Scope): Compiled {
@@ -1023,6 +1236,19 @@ function compileGeneral(op: CmpOp, la: Ast, ra: Ast, rt: Runtime, scope: Scope):
   if (lits && lits.length > 4 && (op === '=' || op === '!=')) {
     const set = new Set(lits);
     const other = literalStrings(ra) ? l : r;
+    const oneItem = SINGLE.get(other);
+    if (oneItem)
+      return boolFn((x) => {
+        const it = oneItem(x);
+        if (it === undefined) return false;
+        const a = atomize(it);
+        if (typeof a === 'string' || a instanceof Untyped) {
+          const s = typeof a === 'string' ? a : a.s;
+          return op === '=' ? set.has(s) : set.size > 1 || !set.has(s);
+        }
+        for (const lit of lits) if (compareGeneral(a, lit, op)) return true;
+        return false;
+      });
     return (x) => {
       for (const it of other(x)) {
         const a = atomize(it);
@@ -1039,8 +1265,35 @@ function compileGeneral(op: CmpOp, la: Ast, ra: Ast, rt: Runtime, scope: Scope):
   // The right side is often the same sequence on every call (a memoised path or a global): its atomized
   // values, and for `=` a Set of them, are kept while it stays the same array, so that testing one value
   // against N costs one lookup instead of N comparisons.
+  const l1 = SINGLE.get(l);
+  const r1 = SINGLE.get(r);
+  // One item on each side (`normalize-space(.) = 'x'`, `number(.) > 0`): one comparison, no arrays.
+  if (l1 && r1)
+    return boolFn((x) => {
+      const a = l1(x);
+      if (a === undefined) return false;
+      const b = r1(x);
+      if (b === undefined) return false;
+      return compareGeneral(atomize(a), atomize(b), op);
+    });
   const right = new StableSide(op === '=');
   const left = new StableSide(op === '=');
+  if (r1)
+    return boolFn((x) => {
+      const a = l(x);
+      if (a.length === 0) return false;
+      const b = r1(x);
+      if (b === undefined) return false;
+      const bv = atomize(b);
+      // A large left side that comes again (a memoised path) is looked up, as below.
+      if (a.length >= SET_THRESHOLD && (typeof bv === 'string' || bv instanceof Untyped)) {
+        left.atomized(a);
+        const lookupA = left.lookup;
+        if (lookupA && left.strings) return lookupA(bv) === true;
+      }
+      for (let i = 0; i < a.length; i++) if (compareGeneral(atomize(a[i]), bv, op)) return true;
+      return false;
+    });
   return (x) => {
     const a = l(x);
     if (a.length === 0) return FALSE;
@@ -1162,21 +1415,21 @@ function equalityLookup(bb: Atomic[]): { fn: EqualityLookup; strings: boolean } 
 }
 
 function compileValueCmp(ast: Extract<Ast, { t: 'cmp' }>, rt: Runtime, scope: Scope): Compiled {
-  const l = compile(ast.l, rt, scope);
-  const r = compile(ast.r, rt, scope);
+  const l = oneOf(compile(ast.l, rt, scope), 'a value comparison');
+  const r = oneOf(compile(ast.r, rt, scope), 'a value comparison');
   const op = ast.op;
   const prep = (it: Item | undefined): Atomic | undefined => {
     if (it === undefined) return undefined;
     const a = atomize(it);
     return a instanceof Untyped ? a.s : a;
   };
-  return (x) => {
-    const a = prep(one(l(x), 'a value comparison'));
-    if (a === undefined) return EMPTY;
-    const b = prep(one(r(x), 'a value comparison'));
-    if (b === undefined) return EMPTY;
-    return [compareValues(a, b, op)];
-  };
+  return optionalFn((x) => {
+    const a = prep(l(x));
+    if (a === undefined) return undefined;
+    const b = prep(r(x));
+    if (b === undefined) return undefined;
+    return compareValues(a, b, op);
+  });
 }
 
 function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Compiled {
@@ -1185,97 +1438,111 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
   const arity = (min: number, max: number): void => {
     if (n < min || n > max) throw new XPathUnsupportedError(`${fn}() does not take ${n} arguments`);
   };
-  const [a0, a1, a2, a3] = args;
+  const [a0, a1, a2] = args;
   const ctxString = (x: Ctx): string => stringOf(x.item);
+  // Arguments read as strings, without the array of a one-item argument (stringOfArg).
+  const [s0, s1, s2, s3] = args.map((a) => stringOfArg(a, fn));
   switch (fn) {
-    case 'count':
+    case 'count': {
       arity(1, 1);
-      return (x) => [a0(x).length];
+      const walk = compileDownwardCount(argAsts[0], rt, scope);
+      if (walk) return oneFn((x) => walk(x, Number.POSITIVE_INFINITY));
+      return oneFn((x) => a0(x).length);
+    }
     case 'not': {
       arity(1, 1);
-      const exists = compileDownwardExists(argAsts[0], rt, scope);
-      if (exists) return (x) => (exists(x) ? FALSE : TRUE);
-      return (x) => (ebv(a0(x)) ? FALSE : TRUE);
+      const b = compileBoolean(argAsts[0], rt, scope, a0);
+      return boolFn((x) => !b(x));
     }
     case 'boolean': {
       arity(1, 1);
-      const b = compileBoolean(argAsts[0], rt, scope);
-      return (x) => (b(x) ? TRUE : FALSE);
+      const b = compileBoolean(argAsts[0], rt, scope, a0);
+      return boolFn(b);
     }
     case 'true':
       arity(0, 0);
-      return () => TRUE;
+      return boolFn(() => true);
     case 'false':
       arity(0, 0);
-      return () => FALSE;
+      return boolFn(() => false);
     case 'exists':
     case 'empty': {
       arity(1, 1);
       // A path of node steps: whether it selects a node, found without building the list.
       const found = compileDownwardExists(argAsts[0], rt, scope);
       const want = fn === 'exists';
-      if (found) return (x) => (found(x) === want ? TRUE : FALSE);
-      return (x) => (a0(x).length > 0 === want ? TRUE : FALSE);
+      if (found) return boolFn((x) => found(x) === want);
+      return boolFn((x) => a0(x).length > 0 === want);
     }
     case 'position':
       arity(0, 0);
-      return (x) => [x.pos];
+      return oneFn((x) => x.pos);
     case 'last':
       arity(0, 0);
-      return (x) => [x.size];
+      return oneFn((x) => x.size);
     case 'string':
       arity(0, 1);
-      return n === 0 ? (x) => [ctxString(x)] : (x) => [stringArg(a0(x), fn)];
+      return n === 0 ? oneFn(ctxString) : oneFn(s0);
     case 'normalize-space':
       arity(0, 1);
-      return n === 0 ? (x) => [normalizeSpace(ctxString(x))] : (x) => [normalizeSpace(stringArg(a0(x), fn))];
+      return n === 0 ? oneFn((x) => normalizeSpace(ctxString(x))) : oneFn((x) => normalizeSpace(s0(x)));
     case 'string-length':
       arity(0, 1);
-      return (x) => [[...(n === 0 ? ctxString(x) : stringArg(a0(x), fn))].length];
-    case 'concat':
+      return oneFn((x) => codepoints(n === 0 ? ctxString(x) : s0(x)));
+    case 'concat': {
       if (n < 2) throw new XPathUnsupportedError('concat() takes at least two arguments');
-      return (x) => {
+      const parts = args.map((a) => stringOfArg(a, fn));
+      return oneFn((x) => {
         let s = '';
-        for (const a of args) s += stringArg(a(x), fn);
-        return [s];
-      };
+        for (let i = 0; i < parts.length; i++) s += parts[i](x);
+        return s;
+      });
+    }
     case 'starts-with':
     case 'ends-with':
     case 'contains':
       arity(2, 2);
-      return (x) => {
-        const s = stringArg(a0(x), fn);
-        const t = stringArg(a1(x), fn);
-        return [fn === 'starts-with' ? s.startsWith(t) : fn === 'ends-with' ? s.endsWith(t) : s.includes(t)];
-      };
+      return boolFn((x) => {
+        const s = s0(x);
+        const t = s1(x);
+        return fn === 'starts-with' ? s.startsWith(t) : fn === 'ends-with' ? s.endsWith(t) : s.includes(t);
+      });
     case 'matches': {
       arity(2, 3);
       const re = literalRegex(argAsts[1], argAsts[2]);
       if (re)
-        return (x) => {
-          const s = stringArg(a0(x), fn);
-          return regex(() => re().test(s)) ? TRUE : FALSE;
-        };
-      return (x) => {
-        const s = stringArg(a0(x), fn);
-        const flags = n > 2 ? stringArg(a2(x), fn) : '';
-        return [regex(() => compileXsdRegex(stringArg(a1(x), fn), flags).test(s))];
-      };
+        return boolFn((x) => {
+          const s = s0(x);
+          try {
+            return re().test(s);
+          } catch (e) {
+            throw regexError(e);
+          }
+        });
+      return boolFn((x) => {
+        const s = s0(x);
+        const flags = n > 2 ? s2(x) : '';
+        return regex(() => compileXsdRegex(s1(x), flags).test(s));
+      });
     }
     case 'replace': {
       arity(3, 4);
       const re = literalRegex(argAsts[1], argAsts[3]);
-      return (x) => {
-        const s = stringArg(a0(x), fn);
+      return oneFn((x) => {
+        const s = s0(x);
         if (re) {
-          const repl = stringArg(a2(x), fn);
-          return [regex(() => re().replace(s, repl))];
+          const repl = s2(x);
+          try {
+            return re().replace(s, repl);
+          } catch (e) {
+            throw regexError(e);
+          }
         }
-        const pattern = stringArg(a1(x), fn);
-        const repl = stringArg(a2(x), fn);
-        const flags = n > 3 ? stringArg(a3(x), fn) : '';
-        return [regex(() => compileXsdRegex(pattern, flags).replace(s, repl))];
-      };
+        const pattern = s1(x);
+        const repl = s2(x);
+        const flags = n > 3 ? s3(x) : '';
+        return regex(() => compileXsdRegex(pattern, flags).replace(s, repl));
+      });
     }
     case 'tokenize': {
       arity(2, 3);
@@ -1301,9 +1568,12 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
         }
         return acc === undefined ? EMPTY : [acc];
       };
-    case 'number':
+    case 'number': {
       arity(0, 1);
-      return n === 0 ? (x) => [numberOf(x.item)] : (x) => [numberOf(one(a0(x), fn))];
+      if (n === 0) return oneFn((x) => numberOf(x.item));
+      const item = oneOf(a0, fn);
+      return oneFn((x) => numberOf(item(x)));
+    }
     case 'current-date':
       arity(0, 0);
       return () => [rt.today];
@@ -1350,6 +1620,22 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
  * so that a rule run on N nodes does not build the cache key N times. Compiled on first use, not here,
  * so that an invalid pattern still raises its error when the call runs (as the XPath rules ask).
  */
+/** The length of a string in characters (code points), as XPath counts it. */
+function codepoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
 function literalRegex(pattern: Ast | undefined, flags: Ast | undefined): (() => XsdRegex) | undefined {
   if (pattern?.t !== 'str' || (flags !== undefined && flags.t !== 'str')) return undefined;
   const p = pattern.v;
