@@ -68,6 +68,30 @@ export class Runtime {
   memo: (Seq | undefined)[] = [];
   readonly #keys = new Map<string, number>();
 
+  /** Indexes K-string → positions over a sequence (keyedFilter), by the sequence and the key's text,
+   * shared by every closure that filters the same sequence by the same key: `undefined` marks a
+   * sequence seen once (an index is built the second time), `null` one whose keys are not strings. */
+  #keyIndexes = new WeakMap<Seq, Map<number, Map<string, number[]> | null | undefined>>();
+
+  /** The index of `items` by `key` (see #keyIndexes); undefined the first time (filter pairwise). */
+  keyIndex(items: Seq, keyId: number, key: Compiled): Map<string, number[]> | null | undefined {
+    let byKey = this.#keyIndexes.get(items);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.#keyIndexes.set(items, byKey);
+    }
+    if (!byKey.has(keyId)) {
+      byKey.set(keyId, undefined);
+      return undefined;
+    }
+    let index = byKey.get(keyId);
+    if (index === undefined) {
+      index = buildKeyIndex(items, key);
+      byKey.set(keyId, index);
+    }
+    return index;
+  }
+
   /** current-dateTime(); when the caller names only a date, its first instant. */
   now!: XDate;
 
@@ -82,6 +106,7 @@ export class Runtime {
     this.frame = [];
     this.items = [];
     this.memo = new Array(this.#keys.size);
+    this.#keyIndexes = new WeakMap();
     this.generation++;
   }
 
@@ -158,8 +183,19 @@ function oneOf(fn: Compiled, what: string): One {
   return SINGLE.get(fn) ?? ((x) => one(fn(x), what));
 }
 
+/** Closures of the step `text()`: as a string argument, a leaf element answers without text nodes. */
+const TEXT_STEPS = new WeakSet<Compiled>();
+
 /** An argument as a string: '' for none (stringArg). */
 function stringOfArg(fn: Compiled, what: string): (c: Ctx) => string {
+  if (TEXT_STEPS.has(fn))
+    return (x) => {
+      // A node without element children has one text node, its string value, unless that is empty
+      // (document.ts textChildren and textContent read the same characters); others are read in full.
+      const n = contextNode(x);
+      if (n.kids.length === 0) return n.kind === ELEMENT ? n.string : '';
+      return stringArg(fn(x), what);
+    };
   const s = SINGLE.get(fn);
   if (s)
     return (x) => {
@@ -338,6 +374,8 @@ function attributeNamed(n: XNode, name: number): XNode[] {
 interface Pred {
   fn: Compiled;
   constant: boolean;
+  /** The predicate's truth, for one that filters by truth (never a number, no position). */
+  bool?: Bool;
 }
 
 const CONTEXT_FUNCTIONS = new Set(['position', 'last']);
@@ -371,16 +409,27 @@ function isConstant(a: Ast, scope: Scope): boolean {
 }
 
 function compilePreds(asts: Ast[], rt: Runtime, scope: Scope): Pred[] {
-  return asts.map((p) => ({ fn: compile(p, rt, scope), constant: isConstant(p, scope) }));
+  return asts.map((p) => {
+    const fn = compile(p, rt, scope);
+    const constant = isConstant(p, scope);
+    return isBooleanPredicate(p)
+      ? { fn, constant, bool: compileBoolean(p, rt, scope, fn) }
+      : { fn, constant };
+  });
 }
 
 function applyPredicates(items: Seq, preds: Pred[]): Seq {
   let cur = items;
-  for (const { fn: pred, constant } of preds) {
+  for (let p = 0; p < preds.length; p++) {
+    const { fn: pred, constant, bool } = preds[p];
     const size = cur.length;
     if (size === 0) return cur;
     if (constant) {
       // `[$noticeSubType = '16']`: one evaluation decides for all items.
+      if (bool) {
+        if (!bool({ item: cur[0], pos: 1, size })) return EMPTY;
+        continue;
+      }
       const r = pred({ item: cur[0], pos: 1, size });
       if (r.length === 1 && typeof r[0] === 'number') {
         const at = r[0];
@@ -388,14 +437,24 @@ function applyPredicates(items: Seq, preds: Pred[]): Seq {
       } else if (!ebv(r)) return EMPTY;
       continue;
     }
-    const next: Seq = [];
+    // One context object for the loop (a predicate reads it while it runs and never keeps it), and no
+    // new list while every item passes: the same array then comes out.
+    const cx: Ctx = { item: cur[0], pos: 1, size };
+    let next: Seq | undefined;
     for (let i = 0; i < size; i++) {
-      const r = pred({ item: cur[i], pos: i + 1, size });
-      if (r.length === 1 && typeof r[0] === 'number') {
-        if (r[0] === i + 1) next.push(cur[i]);
-      } else if (ebv(r)) next.push(cur[i]);
+      cx.item = cur[i];
+      cx.pos = i + 1;
+      let ok: boolean;
+      if (bool) ok = bool(cx);
+      else {
+        const r = pred(cx);
+        ok = r.length === 1 && typeof r[0] === 'number' ? r[0] === i + 1 : ebv(r);
+      }
+      if (ok) {
+        if (next !== undefined) next.push(cur[i]);
+      } else if (next === undefined) next = cur.slice(0, i);
     }
-    cur = next;
+    if (next !== undefined) cur = next;
   }
   return cur;
 }
@@ -811,6 +870,18 @@ function compileWalk(
       }
       return found;
     }
+    if (axis === 'child' && test.k === 'name' && test.ns === undefined && test.local === undefined) {
+      // `*`: every element child.
+      const kids = n.kids;
+      for (let j = 0; j < kids.length; j++) {
+        const k = kids[j];
+        if (passes(k, preds)) {
+          found += from(k, i + 1, limit - found);
+          if (found >= limit) return found;
+        }
+      }
+      return found;
+    }
     if (axis === 'attribute' && name >= 0) {
       const attrs = n.attrs;
       for (let j = 0; j < attrs.length; j++) {
@@ -864,6 +935,11 @@ function compileStep(ast: Extract<Ast, { t: 'step' }>, rt: Runtime, scope: Scope
       return p ? [p] : EMPTY;
     };
   }
+  if (axis === 'child' && test.k === 'kind' && test.kind === 'text' && preds.length === 0) {
+    const fn: Compiled = (x) => contextNode(x).texts;
+    TEXT_STEPS.add(fn);
+    return fn;
+  }
   const name = testName(test);
   return (x) => {
     const found = axisNodes(contextNode(x), axis, test, name);
@@ -880,6 +956,10 @@ function compilePath(
 ): Compiled {
   if (!prefix) {
     const keyed = keyedStep(steps, rt, scope);
+    if (keyed) return keyed;
+  }
+  if (steps[0]?.t === 'root' && !usesLocals(steps, scope)) {
+    const keyed = keyedAbsoluteStep(steps, rt, scope, prefix);
     if (keyed) return keyed;
   }
   // `//name` and `//*` from the root: the document's element lists answer them without a walk.
@@ -952,8 +1032,9 @@ function compilePath(
   };
   // An absolute path without local variables has one value per document: rule contexts share long
   // prefixes (`/*/cac:ProcurementProjectLot[cbc:ID/@schemeName='Lot']/…`), each computed once.
-  if (!prefix && s0?.t === 'root' && !usesLocals(steps, scope)) {
-    const offset = start === 3 ? 2 : 0;
+  if (s0?.t === 'root' && !usesLocals(steps, scope)) {
+    // The first closure covers steps 0..offset: the root, `//name` (three steps) or a keyed prefix.
+    const offset = prefix ? prefix.count - 1 : start === 3 ? 2 : 0;
     // Each prefix's key is its parent prefix's number and its own step: short strings, built in one pass.
     const keys: number[] = [];
     let prev = rt.internKey(JSON.stringify(steps.slice(0, offset + 1)));
@@ -1033,39 +1114,68 @@ function keyedStep(steps: Ast[], rt: Runtime, scope: Scope): Compiled | undefine
   return j === steps.length - 1 ? filter : compilePath(steps, rt, scope, { fn: filter, count: j + 1 });
 }
 
+/**
+ * An absolute path's first step after `prefix` (at least the second) whose one predicate is `K = V`
+ * as keyedFilter takes it: `cac:ProcurementProjectLot[cbc:ID/@schemeName='Lot']` below the root, and the many
+ * `…/efac:FieldsPrivacy[efbc:FieldIdentifierCode/text()='awa-cri-com']` of the rule contexts. The step
+ * runs as a filter over the memoised path up to it, `(A/B)[p]` for `A/B[p]` (the same nodes in document
+ * order, since p filters by truth), and every rule that filters that same list by the same K shares
+ * one index of it: N rules over M nodes cost M + N instead of M × N.
+ */
+function keyedAbsoluteStep(
+  steps: Ast[],
+  rt: Runtime,
+  scope: Scope,
+  prefix?: { fn: Compiled; count: number },
+): Compiled | undefined {
+  for (let j = Math.max(1, prefix?.count ?? 1); j < steps.length; j++) {
+    const st = steps[j];
+    if (st.t !== 'step' || st.preds.length === 0) continue;
+    if (st.axis !== 'child' && st.axis !== 'attribute' && st.axis !== 'self') continue;
+    if (keyedParts(st.preds[0], scope) === undefined) continue;
+    // Further predicates (`[$noticeSubType = '16']`) filter the result, when none counts positions.
+    if (!st.preds.every(isBooleanPredicate)) continue;
+    const head = [...steps.slice(0, j), { ...st, preds: [] }];
+    const keyed = keyedFilter(compilePath(head, rt, scope, prefix), st.preds[0], rt, scope);
+    if (!keyed) return undefined;
+    const more = compilePreds(st.preds.slice(1), rt, scope);
+    const filter: Compiled = more.length === 0 ? keyed : (x) => applyPredicates(keyed(x), more);
+    return j === steps.length - 1 ? filter : compilePath(steps, rt, scope, { fn: filter, count: j + 1 });
+  }
+  return undefined;
+}
+
+/** The key and value sides of a predicate `K = V` that keyedFilter answers from an index. */
+function keyedParts(pred: Ast, scope: Scope): { key: Ast; value: Ast } | undefined {
+  if (pred.t !== 'cmp' || pred.kind !== 'general' || pred.op !== '=') return undefined;
+  if (readsOnlyContext(pred.l, scope) && contextFree(pred.r)) return { key: pred.l, value: pred.r };
+  if (readsOnlyContext(pred.r, scope) && contextFree(pred.l)) return { key: pred.r, value: pred.l };
+  return undefined;
+}
+
 /** `base[K = V]` by an index over base's value (see keyedStep), or undefined when the predicate is not of that form. */
 function keyedFilter(base: Compiled, pred: Ast, rt: Runtime, scope: Scope): Compiled | undefined {
-  if (pred.t !== 'cmp' || pred.kind !== 'general' || pred.op !== '=') return undefined;
-  let keyAst: Ast;
-  let valueAst: Ast;
-  if (readsOnlyContext(pred.l, scope) && contextFree(pred.r)) {
-    keyAst = pred.l;
-    valueAst = pred.r;
-  } else if (readsOnlyContext(pred.r, scope) && contextFree(pred.l)) {
-    keyAst = pred.r;
-    valueAst = pred.l;
-  } else return undefined;
-  const key = compile(keyAst, rt, scope);
-  const value = compile(valueAst, rt, scope);
+  const parts = keyedParts(pred, scope);
+  if (!parts) return undefined;
+  const key = compile(parts.key, rt, scope);
+  const value = compile(parts.value, rt, scope);
+  const keyId = rt.internKey(`key:${JSON.stringify(parts.key)}`);
   const preds = compilePreds([pred], rt, scope);
-  let seen: Seq | undefined;
   let indexed: Seq | undefined;
-  let index: Map<string, number[]> | null = null;
+  let index: Map<string, number[]> | null | undefined = null;
   let results = new Map<string, Seq>();
   return (x) => {
     const cur = base(x);
     if (cur.length === 0) return EMPTY;
     if (cur !== indexed) {
-      // Built the second time the same array comes: a base that is not memoised never pays for it.
-      if (cur !== seen) {
-        seen = cur;
-        return applyPredicates(cur, preds);
-      }
+      // Built the second time the same array comes, from this closure or another with the same key:
+      // a base that is not memoised never pays for it.
+      index = rt.keyIndex(cur, keyId, key);
+      if (index === undefined) return applyPredicates(cur, preds);
       indexed = cur;
-      index = buildKeyIndex(cur, key);
       results = new Map();
     }
-    if (index === null) return applyPredicates(cur, preds);
+    if (index === null || index === undefined) return applyPredicates(cur, preds);
     // Every key empty: no item passes, and the pairwise run would never evaluate V either.
     if (index.size === 0) return EMPTY;
     const values = value({ item: cur[0], pos: 1, size: cur.length });
@@ -1510,15 +1620,26 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
     case 'matches': {
       arity(2, 3);
       const re = literalRegex(argAsts[1], argAsts[2]);
-      if (re)
+      if (re) {
+        // A rule tests the values of many nodes, and they repeat (codes, dates, identifiers): the
+        // answers for the last few hundred distinct values are kept (the regex engine is linear but
+        // not cheap). Cleared when full, and with each closure.
+        let seen = new Map<string, boolean>();
         return boolFn((x) => {
           const s = s0(x);
+          const hit = seen.get(s);
+          if (hit !== undefined) return hit;
+          let ok: boolean;
           try {
-            return re().test(s);
+            ok = re().test(s);
           } catch (e) {
             throw regexError(e);
           }
+          if (seen.size >= 512) seen = new Map();
+          seen.set(s, ok);
+          return ok;
         });
+      }
       return boolFn((x) => {
         const s = s0(x);
         const flags = n > 2 ? s2(x) : '';
