@@ -110,6 +110,29 @@ export class Runtime {
     this.generation++;
   }
 
+  readonly #clearers: (() => void)[] = [];
+
+  /** Registers what drops a closure's per-document cache (its lists hold the document's nodes). */
+  perDocument(clear: () => void): void {
+    this.#clearers.push(clear);
+  }
+
+  /**
+   * Lets the document go after a run: the memoised lists, indexes and per-closure caches hold its
+   * nodes, and a 100 MB notice's model would otherwise stay in memory until the next run (and be
+   * there, beside the next one, at its peak).
+   */
+  release(): void {
+    this.doc = undefined as unknown as XDocument;
+    this.globals = [];
+    this.frame = [];
+    this.items = [];
+    this.memo = [];
+    this.#keyIndexes = new WeakMap();
+    this.generation++;
+    for (const clear of this.#clearers) clear();
+  }
+
   /** A small number for a path's text, the same for every rule that writes the same path. */
   internKey(key: string): number {
     let id = this.#keys.get(key);
@@ -147,24 +170,40 @@ const FALSE: Seq = [false];
 // most of them sit inside another (`matches(normalize-space(.), …)`). Their closures return a sequence,
 // as every closure does, but the closure of such an expression is also registered here with a form that
 // returns the item itself (undefined for none) or the boolean: the enclosing expression, compiled after
-// it, asks for that form and no array is made between the two. A WeakMap, looked up only when compiling.
+// it, asks for that form and no array is made between the two. Looked up only when compiling.
 type One = (c: Ctx) => Item | undefined;
 type Bool = (c: Ctx) => boolean;
-const SINGLE = new WeakMap<Compiled, One>();
-const BOOLEAN = new WeakMap<Compiled, Bool>();
+/** The forms a closure may carry as properties (a WeakMap per closure cost the garbage collector more). */
+type Forms = {
+  /** The item itself, undefined for none. */
+  one?: One;
+  /** The boolean, for a boolean-valued expression. */
+  bool?: Bool;
+  /** The step `text()`: as a string argument, a leaf element answers without text nodes. */
+  textStep?: true;
+  /** The memo key of a memoised path (its value for the document is kept under it). */
+  memoKey?: number;
+};
+const forms = (fn: Compiled): Forms => fn as Compiled & Forms;
+const SINGLE = { get: (fn: Compiled): One | undefined => forms(fn).one };
+const BOOLEAN = { get: (fn: Compiled): Bool | undefined => forms(fn).bool };
+
+function setOne(fn: Compiled, one: One): void {
+  forms(fn).one = one;
+}
 
 /** A closure of a boolean-valued expression, with its boolean form registered. */
 function boolFn(b: Bool): Compiled {
   const seq: Compiled = (x) => (b(x) ? TRUE : FALSE);
-  BOOLEAN.set(seq, b);
-  SINGLE.set(seq, b);
+  forms(seq).bool = b;
+  setOne(seq, b);
   return seq;
 }
 
 /** A closure of an expression that yields exactly one item, with that form registered. */
 function oneFn(f: (c: Ctx) => Item): Compiled {
   const seq: Compiled = (x) => [f(x)];
-  SINGLE.set(seq, f);
+  setOne(seq, f);
   return seq;
 }
 
@@ -174,7 +213,7 @@ function optionalFn(f: One): Compiled {
     const v = f(x);
     return v === undefined ? EMPTY : [v];
   };
-  SINGLE.set(seq, f);
+  setOne(seq, f);
   return seq;
 }
 
@@ -183,12 +222,9 @@ function oneOf(fn: Compiled, what: string): One {
   return SINGLE.get(fn) ?? ((x) => one(fn(x), what));
 }
 
-/** Closures of the step `text()`: as a string argument, a leaf element answers without text nodes. */
-const TEXT_STEPS = new WeakSet<Compiled>();
-
 /** An argument as a string: '' for none (stringArg). */
 function stringOfArg(fn: Compiled, what: string): (c: Ctx) => string {
-  if (TEXT_STEPS.has(fn))
+  if (forms(fn).textStep)
     return (x) => {
       // A node without element children has one text node, its string value, unless that is empty
       // (document.ts textChildren and textContent read the same characters); others are read in full.
@@ -371,12 +407,8 @@ function attributeNamed(n: XNode, name: number): XNode[] {
 }
 
 /** A predicate, and whether its value is the same for every item it filters (no context, no locals). */
-interface Pred {
-  fn: Compiled;
-  constant: boolean;
-  /** The predicate's truth, for one that filters by truth (never a number, no position). */
-  bool?: Bool;
-}
+/** A predicate: its truth for one that filters by truth (never a number, no position), else its value. */
+type Pred = { constant: boolean } & ({ bool: Bool; fn?: undefined } | { fn: Compiled; bool?: undefined });
 
 const CONTEXT_FUNCTIONS = new Set(['position', 'last']);
 const NULLARY_CONSTANTS = new Set(['true', 'false', 'current-date']);
@@ -409,12 +441,11 @@ function isConstant(a: Ast, scope: Scope): boolean {
 }
 
 function compilePreds(asts: Ast[], rt: Runtime, scope: Scope): Pred[] {
-  return asts.map((p) => {
-    const fn = compile(p, rt, scope);
+  return asts.map((p): Pred => {
     const constant = isConstant(p, scope);
     return isBooleanPredicate(p)
-      ? { fn, constant, bool: compileBoolean(p, rt, scope, fn) }
-      : { fn, constant };
+      ? { constant, bool: compileBoolean(p, rt, scope) }
+      : { constant, fn: compile(p, rt, scope) };
   });
 }
 
@@ -430,7 +461,7 @@ function applyPredicates(items: Seq, preds: Pred[]): Seq {
         if (!bool({ item: cur[0], pos: 1, size })) return EMPTY;
         continue;
       }
-      const r = pred({ item: cur[0], pos: 1, size });
+      const r = (pred as Compiled)({ item: cur[0], pos: 1, size });
       if (r.length === 1 && typeof r[0] === 'number') {
         const at = r[0];
         cur = Number.isInteger(at) && at >= 1 && at <= size ? [cur[at - 1]] : EMPTY;
@@ -447,7 +478,7 @@ function applyPredicates(items: Seq, preds: Pred[]): Seq {
       let ok: boolean;
       if (bool) ok = bool(cx);
       else {
-        const r = pred(cx);
+        const r = (pred as Compiled)(cx);
         ok = r.length === 1 && typeof r[0] === 'number' ? r[0] === i + 1 : ebv(r);
       }
       if (ok) {
@@ -530,7 +561,7 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
       const item = ast.v;
       const v: Seq = [item];
       const fn: Compiled = () => v;
-      SINGLE.set(fn, () => item);
+      setOne(fn, () => item);
       return fn;
     }
     case 'strs': {
@@ -559,7 +590,7 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
           }
           return v;
         };
-        SINGLE.set(seq, () => rt.items[slot]);
+        setOne(seq, () => rt.items[slot]);
         return seq;
       }
       const g = scope.globals.get(ast.name);
@@ -756,6 +787,20 @@ function mentionsPosition(a: unknown): boolean {
   return false;
 }
 
+const BOOLEAN_FUNCTIONS = new Set([
+  'not',
+  'boolean',
+  'exists',
+  'empty',
+  'matches',
+  'starts-with',
+  'ends-with',
+  'contains',
+  'true',
+  'false',
+]);
+const PATH_FUNCTIONS = new Set(['not', 'boolean', 'exists', 'empty', 'count']);
+
 function isBooleanValued(a: Ast): boolean {
   switch (a.t) {
     case 'cmp':
@@ -764,18 +809,7 @@ function isBooleanValued(a: Ast): boolean {
     case 'node-cmp':
       return true;
     case 'call':
-      return [
-        'not',
-        'boolean',
-        'exists',
-        'empty',
-        'matches',
-        'starts-with',
-        'ends-with',
-        'contains',
-        'true',
-        'false',
-      ].includes(a.fn);
+      return BOOLEAN_FUNCTIONS.has(a.fn);
     case 'step':
       return true;
     case 'path':
@@ -802,20 +836,20 @@ function compileExists(ast: Ast, rt: Runtime, scope: Scope): ((c: Ctx) => boolea
  * selects a node twice (each node has one parent), so the count of the walk is the count of the
  * sequence. It stops at `limit` (`count(P) < 2` needs to know only whether there are two).
  */
-function compileCount(ast: Ast, rt: Runtime, scope: Scope): ((c: Ctx, limit: number) => number) | undefined {
+function compileCount(ast: Ast, rt: Runtime, scope: Scope): Walk | undefined {
   return compileWalk(ast, rt, scope, false);
 }
 
 /** compileCount for paths that go down from the context node (see compileDownwardExists). */
-function compileDownwardCount(
-  ast: Ast,
-  rt: Runtime,
-  scope: Scope,
-): ((c: Ctx, limit: number) => number) | undefined {
+function compileDownwardCount(ast: Ast, rt: Runtime, scope: Scope): Walk | undefined {
   const first = ast.t === 'path' ? ast.steps[0] : ast;
   if (first.t !== 'step' || (first.axis !== 'child' && first.axis !== 'attribute')) return undefined;
   return compileCount(ast, rt, scope);
 }
+
+/** A path walked depth-first: how many nodes it selects, up to `limit`; pushed onto `out` if given
+ * (in document order, for the paths compileCount takes). */
+type Walk = (c: Ctx, limit: number, out?: XNode[]) => number;
 
 function compileWalk(
   ast: Ast,
@@ -823,7 +857,7 @@ function compileWalk(
   scope: Scope,
   /** Whether parent steps may be in the path: fine for existence, not for a count (duplicates). */
   parents: boolean,
-): ((c: Ctx, limit: number) => number) | undefined {
+): Walk | undefined {
   const steps = ast.t === 'path' ? ast.steps : ast.t === 'step' ? [ast] : undefined;
   if (!steps) return undefined;
   const fromRoot = steps[0].t === 'root';
@@ -835,27 +869,33 @@ function compileWalk(
     if (!st.preds.every(isBooleanPredicate)) return undefined;
   }
   if (rest.length === 0) return undefined;
-  const plan: { axis: string; test: NodeTest; name: number; preds: Compiled[] }[] = [];
+  // Each step's predicates as booleans, with one context object per step: a predicate runs to its end
+  // before the walk goes deeper, and never keeps the object.
+  const plan: { axis: string; test: NodeTest; name: number; preds: Bool[]; cx: Ctx }[] = [];
   for (const st of rest) {
     if (st.t !== 'step') return undefined;
     plan.push({
       axis: st.axis,
       test: st.test,
       name: testName(st.test),
-      preds: st.preds.map((p) => compile(p, rt, scope)),
+      preds: st.preds.map((p) => compileBoolean(p, rt, scope)),
+      cx: { item: rt.doc?.node as Item, pos: 1, size: 1 },
     });
   }
   const last = plan.length;
-  const passes = (n: XNode, preds: Compiled[]): boolean => {
+  const passes = (n: XNode, preds: Bool[], cx: Ctx): boolean => {
     if (preds.length === 0) return true;
-    const cx: Ctx = { item: n, pos: 1, size: 1 };
-    for (const p of preds) if (!ebv(p(cx))) return false;
+    cx.item = n;
+    for (let i = 0; i < preds.length; i++) if (!preds[i](cx)) return false;
     return true;
   };
   // How many nodes the rest of the path selects from n, up to `limit`.
-  const from = (n: XNode, i: number, limit: number): number => {
-    if (i === last) return 1;
-    const { axis, test, name, preds } = plan[i];
+  const from = (n: XNode, i: number, limit: number, out?: XNode[]): number => {
+    if (i === last) {
+      if (out) out.push(n);
+      return 1;
+    }
+    const { axis, test, name, preds, cx } = plan[i];
     let found = 0;
     if (axis === 'child' && name >= 0) {
       const kids = n.kids;
@@ -863,8 +903,8 @@ function compileWalk(
       const list = kids.length < 16 ? kids : n.childrenWithName(name);
       for (let j = 0; j < list.length; j++) {
         const k = list[j];
-        if (k.name === name && passes(k, preds)) {
-          found += from(k, i + 1, limit - found);
+        if (k.name === name && passes(k, preds, cx)) {
+          found += from(k, i + 1, limit - found, out);
           if (found >= limit) return found;
         }
       }
@@ -875,8 +915,8 @@ function compileWalk(
       const kids = n.kids;
       for (let j = 0; j < kids.length; j++) {
         const k = kids[j];
-        if (passes(k, preds)) {
-          found += from(k, i + 1, limit - found);
+        if (passes(k, preds, cx)) {
+          found += from(k, i + 1, limit - found, out);
           if (found >= limit) return found;
         }
       }
@@ -886,32 +926,32 @@ function compileWalk(
       const attrs = n.attrs;
       for (let j = 0; j < attrs.length; j++) {
         const k = attrs[j];
-        if (k.name === name) return passes(k, preds) ? from(k, i + 1, limit) : 0;
+        if (k.name === name) return passes(k, preds, cx) ? from(k, i + 1, limit, out) : 0;
       }
       return 0;
     }
     if (axis === 'parent' && test.k === 'kind' && test.kind === 'node') {
       const p = n.parent;
-      return p !== null && passes(p, preds) ? from(p, i + 1, limit) : 0;
+      return p !== null && passes(p, preds, cx) ? from(p, i + 1, limit, out) : 0;
     }
     const list = axisNodes(n, axis, test, name);
     for (let j = 0; j < list.length; j++) {
       const k = list[j];
-      if (passes(k, preds)) {
-        found += from(k, i + 1, limit - found);
+      if (passes(k, preds, cx)) {
+        found += from(k, i + 1, limit - found, out);
         if (found >= limit) return found;
       }
     }
     return found;
   };
-  return (x, limit) => {
+  return (x, limit, out) => {
     let n = contextNode(x);
     if (fromRoot) {
       while (n.parent) n = n.parent;
       if (n.kind !== DOCUMENT)
         throw new XPathDynamicError('XPDY0050', 'the context node is not in a document');
     }
-    return from(n, 0, limit);
+    return from(n, 0, limit, out);
   };
 }
 
@@ -937,7 +977,7 @@ function compileStep(ast: Extract<Ast, { t: 'step' }>, rt: Runtime, scope: Scope
   }
   if (axis === 'child' && test.k === 'kind' && test.kind === 'text' && preds.length === 0) {
     const fn: Compiled = (x) => contextNode(x).texts;
-    TEXT_STEPS.add(fn);
+    forms(fn).textStep = true;
     return fn;
   }
   const name = testName(test);
@@ -952,7 +992,7 @@ function compilePath(
   rt: Runtime,
   scope: Scope,
   /** The first `count` steps, already compiled as one (keyedStep's head and its filter). */
-  prefix?: { fn: Compiled; count: number },
+  prefix?: Prefix,
 ): Compiled {
   if (!prefix) {
     const keyed = keyedStep(steps, rt, scope);
@@ -961,6 +1001,28 @@ function compilePath(
   if (steps[0]?.t === 'root' && !usesLocals(steps, scope)) {
     const keyed = keyedAbsoluteStep(steps, rt, scope, prefix);
     if (keyed) return keyed;
+  }
+  // `cac:A/cac:B[p]/cbc:C/number()`: the leading child and attribute steps go down from one node, so
+  // they are walked depth-first into one list, in document order, without a list per step.
+  if (!prefix) {
+    let k = 0;
+    while (k < steps.length && isWalkStep(steps[k])) k++;
+    const s0 = steps[0];
+    if (k >= 2 && s0.t === 'step' && (s0.axis === 'child' || s0.axis === 'attribute')) {
+      const walk = compileCount(
+        k === steps.length ? { t: 'path', steps } : { t: 'path', steps: steps.slice(0, k) },
+        rt,
+        scope,
+      );
+      if (walk) {
+        const collect: Compiled = (x) => {
+          const out: XNode[] = [];
+          walk(x, Number.POSITIVE_INFINITY, out);
+          return out.length === 0 ? EMPTY : out;
+        };
+        return k === steps.length ? collect : compilePath(steps, rt, scope, { fn: collect, count: k });
+      }
+    }
   }
   // `//name` and `//*` from the root: the document's element lists answer them without a walk.
   const compiled: Compiled[] = [];
@@ -1037,13 +1099,13 @@ function compilePath(
     const offset = prefix ? prefix.count - 1 : start === 3 ? 2 : 0;
     // Each prefix's key is its parent prefix's number and its own step: short strings, built in one pass.
     const keys: number[] = [];
-    let prev = rt.internKey(JSON.stringify(steps.slice(0, offset + 1)));
+    let prev = prefix?.key ?? rt.internKey(JSON.stringify(steps.slice(0, offset + 1)));
     keys.push(prev);
     for (let j = 1; j < compiled.length; j++) {
       prev = rt.internKey(`${prev}/${JSON.stringify(steps[j + offset])}`);
       keys.push(prev);
     }
-    return (x) => {
+    const memoised: Compiled = (x) => {
       const memo = rt.memo;
       let j = compiled.length - 1;
       let cur: Seq | undefined = memo[keys[j]];
@@ -1059,6 +1121,8 @@ function compilePath(
       }
       return cur;
     };
+    forms(memoised).memoKey = prev;
+    return memoised;
   }
   // `../../../../../../../cac:ProcurementProjectLot[…]/cbc:ID`, written inside a predicate over every
   // result of an award notice: the climb lands on the same ancestor from N start nodes, and the rest of
@@ -1069,6 +1133,9 @@ function compilePath(
   if (!prefix && start === 0 && climb >= 1 && climb < steps.length && !usesLocals(steps, scope)) {
     let generation = -1;
     let cache = new Map<XNode, Seq>();
+    rt.perDocument(() => {
+      cache = new Map();
+    });
     return (x) => {
       let n: XNode | null = contextNode(x);
       for (let k = 0; k < climb && n; k++) n = n.parent;
@@ -1122,12 +1189,7 @@ function keyedStep(steps: Ast[], rt: Runtime, scope: Scope): Compiled | undefine
  * order, since p filters by truth), and every rule that filters that same list by the same K shares
  * one index of it: N rules over M nodes cost M + N instead of M × N.
  */
-function keyedAbsoluteStep(
-  steps: Ast[],
-  rt: Runtime,
-  scope: Scope,
-  prefix?: { fn: Compiled; count: number },
-): Compiled | undefined {
+function keyedAbsoluteStep(steps: Ast[], rt: Runtime, scope: Scope, prefix?: Prefix): Compiled | undefined {
   for (let j = Math.max(1, prefix?.count ?? 1); j < steps.length; j++) {
     const st = steps[j];
     if (st.t !== 'step' || st.preds.length === 0) continue;
@@ -1136,11 +1198,16 @@ function keyedAbsoluteStep(
     // Further predicates (`[$noticeSubType = '16']`) filter the result, when none counts positions.
     if (!st.preds.every(isBooleanPredicate)) continue;
     const head = [...steps.slice(0, j), { ...st, preds: [] }];
-    const keyed = keyedFilter(compilePath(head, rt, scope, prefix), st.preds[0], rt, scope);
+    const headFn = compilePath(head, rt, scope, prefix);
+    const keyed = keyedFilter(headFn, st.preds[0], rt, scope);
     if (!keyed) return undefined;
     const more = compilePreds(st.preds.slice(1), rt, scope);
     const filter: Compiled = more.length === 0 ? keyed : (x) => applyPredicates(keyed(x), more);
-    return j === steps.length - 1 ? filter : compilePath(steps, rt, scope, { fn: filter, count: j + 1 });
+    if (j === steps.length - 1) return filter;
+    // The filtered prefix's key: its head's and the predicates' text (the same value as the path's).
+    const headKey = forms(headFn).memoKey;
+    const key = headKey === undefined ? undefined : rt.internKey(`${headKey}${JSON.stringify(st.preds)}`);
+    return compilePath(steps, rt, scope, { fn: filter, count: j + 1, key });
   }
   return undefined;
 }
@@ -1160,10 +1227,26 @@ function keyedFilter(base: Compiled, pred: Ast, rt: Runtime, scope: Scope): Comp
   const key = compile(parts.key, rt, scope);
   const value = compile(parts.value, rt, scope);
   const keyId = rt.internKey(`key:${JSON.stringify(parts.key)}`);
-  const preds = compilePreds([pred], rt, scope);
+  // The predicate as it is, for the lists not indexed. Without local variables in scope it is compiled
+  // when first needed, in a scope of its own that resolves names as this one does now (none local);
+  // with them, now, while they are in scope.
+  let compiledPreds: Pred[] | undefined = scope.locals.size > 0 ? compilePreds([pred], rt, scope) : undefined;
+  const pairwise = (cur: Seq): Seq => {
+    compiledPreds ??= compilePreds([pred], rt, {
+      globals: scope.globals,
+      locals: new Map(),
+      nextSlot: scope.nextSlot,
+    });
+    return applyPredicates(cur, compiledPreds);
+  };
   let indexed: Seq | undefined;
   let index: Map<string, number[]> | null | undefined = null;
   let results = new Map<string, Seq>();
+  rt.perDocument(() => {
+    indexed = undefined;
+    index = null;
+    results = new Map();
+  });
   return (x) => {
     const cur = base(x);
     if (cur.length === 0) return EMPTY;
@@ -1171,11 +1254,11 @@ function keyedFilter(base: Compiled, pred: Ast, rt: Runtime, scope: Scope): Comp
       // Built the second time the same array comes, from this closure or another with the same key:
       // a base that is not memoised never pays for it.
       index = rt.keyIndex(cur, keyId, key);
-      if (index === undefined) return applyPredicates(cur, preds);
+      if (index === undefined) return pairwise(cur);
       indexed = cur;
       results = new Map();
     }
-    if (index === null || index === undefined) return applyPredicates(cur, preds);
+    if (index === null || index === undefined) return pairwise(cur);
     // Every key empty: no item passes, and the pairwise run would never evaluate V either.
     if (index.size === 0) return EMPTY;
     const values = value({ item: cur[0], pos: 1, size: cur.length });
@@ -1196,7 +1279,7 @@ function keyedFilter(base: Compiled, pred: Ast, rt: Runtime, scope: Scope): Comp
     const positions: number[] = [];
     for (const v of values) {
       const a = atomize(v);
-      if (typeof a !== 'string' && !(a instanceof Untyped)) return applyPredicates(cur, preds);
+      if (typeof a !== 'string' && !(a instanceof Untyped)) return pairwise(cur);
       const hit = index.get(typeof a === 'string' ? a : a.s);
       if (hit) for (const i of hit) positions.push(i);
     }
@@ -1253,6 +1336,22 @@ function contextFree(a: Ast): boolean {
     default:
       return false;
   }
+}
+
+/** The first `count` steps of a path compiled as one closure, and their memo key when the path has one. */
+interface Prefix {
+  fn: Compiled;
+  count: number;
+  key?: number;
+}
+
+/** A child, attribute or self step whose predicates filter by truth (compileCount walks those). */
+function isWalkStep(a: Ast): boolean {
+  return (
+    a.t === 'step' &&
+    (a.axis === 'child' || a.axis === 'attribute' || a.axis === 'self') &&
+    a.preds.every(isBooleanPredicate)
+  );
 }
 
 function isPlainParentStep(a: Ast): boolean {
@@ -1386,8 +1485,8 @@ function compileGeneral(op: CmpOp, la: Ast, ra: Ast, rt: Runtime, scope: Scope):
       if (b === undefined) return false;
       return compareGeneral(atomize(a), atomize(b), op);
     });
-  const right = new StableSide(op === '=');
-  const left = new StableSide(op === '=');
+  const right = new StableSide(op === '=', rt);
+  const left = new StableSide(op === '=', rt);
   if (r1)
     return boolFn((x) => {
       const a = l(x);
@@ -1456,7 +1555,16 @@ class StableSide {
   lookup: EqualityLookup | undefined;
   /** Whether the lookup is over strings and untypedAtomic only. */
   strings = false;
-  constructor(private readonly equality: boolean) {}
+  constructor(
+    private readonly equality: boolean,
+    rt: Runtime,
+  ) {
+    rt.perDocument(() => {
+      this.#seen = undefined;
+      this.#atomized = [];
+      this.lookup = undefined;
+    });
+  }
 
   atomized(s: Seq): Atomic[] {
     if (s === this.#seen) {
@@ -1543,6 +1651,24 @@ function compileValueCmp(ast: Extract<Ast, { t: 'cmp' }>, rt: Runtime, scope: Sc
 }
 
 function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Compiled {
+  // Functions of a path's existence or count: the argument is walked, never compiled as a sequence
+  // unless it is not a walkable path (compiling it twice would double the cost of loading rules).
+  if (argAsts.length === 1 && PATH_FUNCTIONS.has(fn)) {
+    const arg = argAsts[0];
+    if (fn === 'not' || fn === 'boolean') {
+      const b = compileBoolean(arg, rt, scope);
+      return fn === 'not' ? boolFn((x) => !b(x)) : boolFn(b);
+    }
+    if (fn === 'count') {
+      const walk = compileDownwardCount(arg, rt, scope);
+      if (walk) return oneFn((x) => walk(x, Number.POSITIVE_INFINITY));
+    } else {
+      // A path of node steps: whether it selects a node, found without building the list.
+      const found = compileDownwardExists(arg, rt, scope);
+      const want = fn === 'exists';
+      if (found) return boolFn((x) => found(x) === want);
+    }
+  }
   const args = argAsts.map((a) => compile(a, rt, scope));
   const n = args.length;
   const arity = (min: number, max: number): void => {
@@ -1553,22 +1679,14 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
   // Arguments read as strings, without the array of a one-item argument (stringOfArg).
   const [s0, s1, s2, s3] = args.map((a) => stringOfArg(a, fn));
   switch (fn) {
-    case 'count': {
+    case 'count':
       arity(1, 1);
-      const walk = compileDownwardCount(argAsts[0], rt, scope);
-      if (walk) return oneFn((x) => walk(x, Number.POSITIVE_INFINITY));
       return oneFn((x) => a0(x).length);
-    }
-    case 'not': {
+    case 'not':
+    case 'boolean':
+      // One argument is answered above.
       arity(1, 1);
-      const b = compileBoolean(argAsts[0], rt, scope, a0);
-      return boolFn((x) => !b(x));
-    }
-    case 'boolean': {
-      arity(1, 1);
-      const b = compileBoolean(argAsts[0], rt, scope, a0);
-      return boolFn(b);
-    }
+      break;
     case 'true':
       arity(0, 0);
       return boolFn(() => true);
@@ -1578,10 +1696,7 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
     case 'exists':
     case 'empty': {
       arity(1, 1);
-      // A path of node steps: whether it selects a node, found without building the list.
-      const found = compileDownwardExists(argAsts[0], rt, scope);
       const want = fn === 'exists';
-      if (found) return boolFn((x) => found(x) === want);
       return boolFn((x) => a0(x).length > 0 === want);
     }
     case 'position':
@@ -1649,15 +1764,29 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
     case 'replace': {
       arity(3, 4);
       const re = literalRegex(argAsts[1], argAsts[3]);
+      // With a literal replacement too, the result depends on the input alone: the last few hundred
+      // distinct inputs are kept, as for matches().
+      const fixed = re !== undefined && argAsts[2]?.t === 'str' ? argAsts[2].v : undefined;
+      let seen = new Map<string, string>();
       return oneFn((x) => {
         const s = s0(x);
         if (re) {
-          const repl = s2(x);
+          if (fixed !== undefined) {
+            const hit = seen.get(s);
+            if (hit !== undefined) return hit;
+          }
+          const repl = fixed ?? s2(x);
+          let out: string;
           try {
-            return re().replace(s, repl);
+            out = re().replace(s, repl);
           } catch (e) {
             throw regexError(e);
           }
+          if (fixed !== undefined) {
+            if (seen.size >= 512) seen = new Map();
+            seen.set(s, out);
+          }
+          return out;
         }
         const pattern = s1(x);
         const repl = s2(x);

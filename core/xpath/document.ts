@@ -202,13 +202,21 @@ export class XDocument {
       nodes.push(n);
       if (parent.kids === NONE) parent.kids = [n];
       else parent.kids.push(n);
+      let attrs: XNode[] = NONE;
       for (const a of e.attributes) {
         if (a.qname === 'xmlns' || a.qname.startsWith('xmlns:')) continue;
         const value = decodeAttr(index, a.valueStart, a.valueEnd);
         const an = new XNode(this, ATTRIBUTE, a.start, n, nameId(a.ns, a.local), -1, value);
-        if (n.attrs === NONE) n.attrs = [an];
-        else n.attrs.push(an);
+        if (attrs === NONE) attrs = [an];
+        else attrs.push(an);
       }
+      // Lists of their exact length: a list grown by push keeps room for 16 more, and a notice has
+      // hundreds of thousands of them.
+      n.attrs = attrs.length > 1 ? attrs.slice() : attrs;
+    }
+    for (let k = 0; k < nodes.length; k++) {
+      const n = nodes[k];
+      if (n.kids.length > 1) n.kids = n.kids.slice();
     }
     this.root = this.node.kids[0];
   }
