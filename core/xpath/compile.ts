@@ -910,18 +910,6 @@ function compileWalk(
       }
       return found;
     }
-    if (axis === 'child' && test.k === 'name' && test.ns === undefined && test.local === undefined) {
-      // `*`: every element child.
-      const kids = n.kids;
-      for (let j = 0; j < kids.length; j++) {
-        const k = kids[j];
-        if (passes(k, preds, cx)) {
-          found += from(k, i + 1, limit - found, out);
-          if (found >= limit) return found;
-        }
-      }
-      return found;
-    }
     if (axis === 'attribute' && name >= 0) {
       const attrs = n.attrs;
       for (let j = 0; j < attrs.length; j++) {
@@ -934,7 +922,11 @@ function compileWalk(
       const p = n.parent;
       return p !== null && passes(p, preds, cx) ? from(p, i + 1, limit, out) : 0;
     }
-    const list = axisNodes(n, axis, test, name);
+    // `*` is every element child, without a list made; any other step is the axis's list.
+    const list =
+      axis === 'child' && test.k === 'name' && test.ns === undefined && test.local === undefined
+        ? n.kids
+        : axisNodes(n, axis, test, name);
     for (let j = 0; j < list.length; j++) {
       const k = list[j];
       if (passes(k, preds, cx)) {
@@ -1015,10 +1007,22 @@ function compilePath(
         scope,
       );
       if (walk) {
+        // Collected in a scratch list, then copied at its exact length: a list grown by push from
+        // empty keeps room for 16 more, and most of these select one node. The walk never runs this
+        // closure again before it returns (its predicates are other closures).
+        const scratch: XNode[] = [];
         const collect: Compiled = (x) => {
-          const out: XNode[] = [];
-          walk(x, Number.POSITIVE_INFINITY, out);
-          return out.length === 0 ? EMPTY : out;
+          scratch.length = 0;
+          try {
+            walk(x, Number.POSITIVE_INFINITY, scratch);
+          } catch (e) {
+            scratch.length = 0;
+            throw e;
+          }
+          const n = scratch.length;
+          const out = n === 0 ? EMPTY : n === 1 ? [scratch[0]] : scratch.slice();
+          scratch.length = 0;
+          return out;
         };
         return k === steps.length ? collect : compilePath(steps, rt, scope, { fn: collect, count: k });
       }
