@@ -27,7 +27,7 @@ export function locationOf(node: XNode, prefixes: ReadonlyMap<string, string>): 
       let at = 0;
       if (parent && parent.kind !== DOCUMENT) {
         // The parent's name table: a failure on each of N lots costs N lookups, not N scans of N lots.
-        const named = parent.childrenNamed(n.ns, n.local);
+        const named = parent.childrenWithName(n.name);
         same = named.length;
         at = same > 1 ? named.indexOf(n) + 1 : 1;
       }

@@ -5,7 +5,7 @@
 // caller knows before the run which rules it cannot evaluate. The function table covers the XPath 2.0
 // library the SDK releases use, with F&O 2.0 type rules and error codes, over xs:double numbers. No I/O.
 
-import { ATTRIBUTE, DOCUMENT, docOrder, ELEMENT, TEXT, type XDocument, XNode } from './document';
+import { ATTRIBUTE, DOCUMENT, docOrder, ELEMENT, nameId, TEXT, type XDocument, XNode } from './document';
 import type { Ast, NodeTest } from './parser';
 import {
   type Atomic,
@@ -56,7 +56,10 @@ export class Runtime {
   doc!: XDocument;
   today!: XDate;
   /** Local variable slots (for/some/every bindings, rule lets). */
-  frame: Seq[] = [];
+  frame: (Seq | undefined)[] = [];
+  /** The item bound to a `for`/`some`/`every` variable's slot: its sequence in `frame` is made only
+   * when something reads the variable as a sequence. */
+  items: Item[] = [];
   /** Global lets, computed on first use per document. */
   globals: (Seq | undefined)[] = [];
   globalFns: Compiled[] = [];
@@ -64,6 +67,30 @@ export class Runtime {
   /** Results of absolute paths (and their prefixes) for the current document, by interned key. */
   memo: (Seq | undefined)[] = [];
   readonly #keys = new Map<string, number>();
+
+  /** Indexes K-string → positions over a sequence (keyedFilter), by the sequence and the key's text,
+   * shared by every closure that filters the same sequence by the same key: `undefined` marks a
+   * sequence seen once (an index is built the second time), `null` one whose keys are not strings. */
+  #keyIndexes = new WeakMap<Seq, Map<number, Map<string, number[]> | null | undefined>>();
+
+  /** The index of `items` by `key` (see #keyIndexes); undefined the first time (filter pairwise). */
+  keyIndex(items: Seq, keyId: number, key: Compiled): Map<string, number[]> | null | undefined {
+    let byKey = this.#keyIndexes.get(items);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.#keyIndexes.set(items, byKey);
+    }
+    if (!byKey.has(keyId)) {
+      byKey.set(keyId, undefined);
+      return undefined;
+    }
+    let index = byKey.get(keyId);
+    if (index === undefined) {
+      index = buildKeyIndex(items, key);
+      byKey.set(keyId, index);
+    }
+    return index;
+  }
 
   /** current-dateTime(); when the caller names only a date, its first instant. */
   now!: XDate;
@@ -77,8 +104,33 @@ export class Runtime {
     this.now = now ?? new XDate('dateTime', today.ms, today.tz);
     this.globals = new Array(this.globalFns.length);
     this.frame = [];
+    this.items = [];
     this.memo = new Array(this.#keys.size);
+    this.#keyIndexes = new WeakMap();
     this.generation++;
+  }
+
+  readonly #clearers: (() => void)[] = [];
+
+  /** Registers what drops a closure's per-document cache (its lists hold the document's nodes). */
+  perDocument(clear: () => void): void {
+    this.#clearers.push(clear);
+  }
+
+  /**
+   * Lets the document go after a run: the memoised lists, indexes and per-closure caches hold its
+   * nodes, and a 100 MB notice's model would otherwise stay in memory until the next run (and be
+   * there, beside the next one, at its peak).
+   */
+  release(): void {
+    this.doc = undefined as unknown as XDocument;
+    this.globals = [];
+    this.frame = [];
+    this.items = [];
+    this.memo = [];
+    this.#keyIndexes = new WeakMap();
+    this.generation++;
+    for (const clear of this.#clearers) clear();
   }
 
   /** A small number for a path's text, the same for every rule that writes the same path. */
@@ -114,6 +166,91 @@ const EMPTY: Seq = [];
 const TRUE: Seq = [true];
 const FALSE: Seq = [false];
 
+// Most expressions of the rules yield one item or none (a string function, a comparison, a count), and
+// most of them sit inside another (`matches(normalize-space(.), …)`). Their closures return a sequence,
+// as every closure does, but the closure of such an expression is also registered here with a form that
+// returns the item itself (undefined for none) or the boolean: the enclosing expression, compiled after
+// it, asks for that form and no array is made between the two. Looked up only when compiling.
+type One = (c: Ctx) => Item | undefined;
+type Bool = (c: Ctx) => boolean;
+/** The forms a closure may carry as properties (a WeakMap per closure cost the garbage collector more). */
+type Forms = {
+  /** The item itself, undefined for none. */
+  one?: One;
+  /** The boolean, for a boolean-valued expression. */
+  bool?: Bool;
+  /** The step `text()`: as a string argument, a leaf element answers without text nodes. */
+  textStep?: true;
+  /** The memo key of a memoised path (its value for the document is kept under it). */
+  memoKey?: number;
+};
+const forms = (fn: Compiled): Forms => fn as Compiled & Forms;
+const SINGLE = { get: (fn: Compiled): One | undefined => forms(fn).one };
+const BOOLEAN = { get: (fn: Compiled): Bool | undefined => forms(fn).bool };
+
+function setOne(fn: Compiled, one: One): void {
+  forms(fn).one = one;
+}
+
+/** A closure of a boolean-valued expression, with its boolean form registered. */
+function boolFn(b: Bool): Compiled {
+  const seq: Compiled = (x) => (b(x) ? TRUE : FALSE);
+  forms(seq).bool = b;
+  setOne(seq, b);
+  return seq;
+}
+
+/** A closure of an expression that yields exactly one item, with that form registered. */
+function oneFn(f: (c: Ctx) => Item): Compiled {
+  const seq: Compiled = (x) => [f(x)];
+  setOne(seq, f);
+  return seq;
+}
+
+/** A closure of an expression that yields one item or none (undefined), with that form registered. */
+function optionalFn(f: One): Compiled {
+  const seq: Compiled = (x) => {
+    const v = f(x);
+    return v === undefined ? EMPTY : [v];
+  };
+  setOne(seq, f);
+  return seq;
+}
+
+/** The item of an operand that must be one item or none (`one()`'s check when the form is unknown). */
+function oneOf(fn: Compiled, what: string): One {
+  return SINGLE.get(fn) ?? ((x) => one(fn(x), what));
+}
+
+/** An argument as a string: '' for none (stringArg). */
+function stringOfArg(fn: Compiled, what: string): (c: Ctx) => string {
+  if (forms(fn).textStep)
+    return (x) => {
+      // A node without element children has one text node, its string value, unless that is empty
+      // (document.ts textChildren and textContent read the same characters); others are read in full.
+      const n = contextNode(x);
+      if (n.kids.length === 0) return n.kind === ELEMENT ? n.string : '';
+      return stringArg(fn(x), what);
+    };
+  const s = SINGLE.get(fn);
+  if (s)
+    return (x) => {
+      const it = s(x);
+      return typeof it === 'string' ? it : it === undefined ? '' : stringOf(it);
+    };
+  return (x) => stringArg(fn(x), what);
+}
+
+/** The effective boolean value of one item (ebv of a sequence of it). */
+function ebvOne(first: Item): boolean {
+  if (typeof first === 'boolean') return first;
+  if (first instanceof XNode) return true;
+  if (typeof first === 'string') return first.length > 0;
+  if (typeof first === 'number') return !(first === 0 || Number.isNaN(first));
+  if (first instanceof Untyped) return first.s.length > 0;
+  throw new XPathDynamicError('FORG0006', `effective boolean value of ${typeName(first)}`);
+}
+
 /** Effective boolean value (XPath 2.0 §2.4.3). */
 export function ebv(s: Seq): boolean {
   if (s.length === 0) return false;
@@ -137,9 +274,13 @@ function regex<T>(run: () => T): T {
   try {
     return run();
   } catch (e) {
-    if (e instanceof XsdRegexError) throw new XPathDynamicError(e.code, e.message);
-    throw e;
+    throw regexError(e);
   }
+}
+
+/** What regex() throws for an error raised inside it (written inline on the hot paths: no closure). */
+function regexError(e: unknown): unknown {
+  return e instanceof XsdRegexError ? new XPathDynamicError(e.code, e.message) : e;
 }
 
 function one(s: Seq, what: string): Item | undefined {
@@ -151,6 +292,13 @@ function one(s: Seq, what: string): Item | undefined {
 function contextNode(c: Ctx): XNode {
   if (c.item instanceof XNode) return c.item;
   throw new XPathDynamicError('XPTY0020', 'the context item is not a node');
+}
+
+/** The interned name of a name test with both parts, or -1 for a wildcard or a kind test. */
+function testName(test: NodeTest): number {
+  return test.k === 'name' && test.ns !== undefined && test.local !== undefined
+    ? nameId(test.ns, test.local)
+    : -1;
 }
 
 function matchesTest(n: XNode, test: NodeTest, principal: number): boolean {
@@ -182,22 +330,27 @@ function childrenWithText(n: XNode): XNode[] {
 }
 
 /** The nodes on an axis, in axis order (reverse axes nearest first). */
-function axisNodes(n: XNode, axis: string, test: NodeTest): XNode[] {
-  const out: XNode[] = [];
+function axisNodes(n: XNode, axis: string, test: NodeTest, name = testName(test)): XNode[] {
   const principal = axis === 'attribute' ? ATTRIBUTE : ELEMENT;
   const wantsText = test.k === 'kind' && (test.kind === 'text' || test.kind === 'node');
   switch (axis) {
     case 'child': {
       if (test.k === 'kind' && test.kind === 'text') return n.texts;
-      if (test.k === 'name' && test.ns !== undefined && test.local !== undefined)
-        return n.childrenNamed(test.ns, test.local);
+      if (name >= 0) return n.childrenWithName(name);
+      const out: XNode[] = [];
       const list = wantsText ? childrenWithText(n) : n.kids;
       for (const k of list) if (matchesTest(k, test, principal)) out.push(k);
       return out;
     }
-    case 'attribute':
+    case 'attribute': {
+      if (name >= 0) return attributeNamed(n, name);
+      const out: XNode[] = [];
       for (const a of n.attrs) if (matchesTest(a, test, principal)) out.push(a);
       return out;
+    }
+  }
+  const out: XNode[] = [];
+  switch (axis) {
     case 'parent':
       if (n.parent && matchesTest(n.parent, test, principal)) out.push(n.parent);
       return out;
@@ -244,11 +397,18 @@ function axisNodes(n: XNode, axis: string, test: NodeTest): XNode[] {
   throw new XPathDynamicError('XPST0010', `axis ${axis} is not supported`);
 }
 
-/** A predicate, and whether its value is the same for every item it filters (no context, no locals). */
-interface Pred {
-  fn: Compiled;
-  constant: boolean;
+const NO_NODES: XNode[] = [];
+
+/** The attribute of this name as a list of at most one (an element has each attribute once). */
+function attributeNamed(n: XNode, name: number): XNode[] {
+  const attrs = n.attrs;
+  for (let i = 0; i < attrs.length; i++) if (attrs[i].name === name) return [attrs[i]];
+  return NO_NODES;
 }
+
+/** A predicate, and whether its value is the same for every item it filters (no context, no locals). */
+/** A predicate: its truth for one that filters by truth (never a number, no position), else its value. */
+type Pred = { constant: boolean } & ({ bool: Bool; fn?: undefined } | { fn: Compiled; bool?: undefined });
 
 const CONTEXT_FUNCTIONS = new Set(['position', 'last']);
 const NULLARY_CONSTANTS = new Set(['true', 'false', 'current-date']);
@@ -281,31 +441,51 @@ function isConstant(a: Ast, scope: Scope): boolean {
 }
 
 function compilePreds(asts: Ast[], rt: Runtime, scope: Scope): Pred[] {
-  return asts.map((p) => ({ fn: compile(p, rt, scope), constant: isConstant(p, scope) }));
+  return asts.map((p): Pred => {
+    const constant = isConstant(p, scope);
+    return isBooleanPredicate(p)
+      ? { constant, bool: compileBoolean(p, rt, scope) }
+      : { constant, fn: compile(p, rt, scope) };
+  });
 }
 
 function applyPredicates(items: Seq, preds: Pred[]): Seq {
   let cur = items;
-  for (const { fn: pred, constant } of preds) {
+  for (let p = 0; p < preds.length; p++) {
+    const { fn: pred, constant, bool } = preds[p];
     const size = cur.length;
     if (size === 0) return cur;
     if (constant) {
       // `[$noticeSubType = '16']`: one evaluation decides for all items.
-      const r = pred({ item: cur[0], pos: 1, size });
+      if (bool) {
+        if (!bool({ item: cur[0], pos: 1, size })) return EMPTY;
+        continue;
+      }
+      const r = (pred as Compiled)({ item: cur[0], pos: 1, size });
       if (r.length === 1 && typeof r[0] === 'number') {
         const at = r[0];
         cur = Number.isInteger(at) && at >= 1 && at <= size ? [cur[at - 1]] : EMPTY;
       } else if (!ebv(r)) return EMPTY;
       continue;
     }
-    const next: Seq = [];
+    // One context object for the loop (a predicate reads it while it runs and never keeps it), and no
+    // new list while every item passes: the same array then comes out.
+    const cx: Ctx = { item: cur[0], pos: 1, size };
+    let next: Seq | undefined;
     for (let i = 0; i < size; i++) {
-      const r = pred({ item: cur[i], pos: i + 1, size });
-      if (r.length === 1 && typeof r[0] === 'number') {
-        if (r[0] === i + 1) next.push(cur[i]);
-      } else if (ebv(r)) next.push(cur[i]);
+      cx.item = cur[i];
+      cx.pos = i + 1;
+      let ok: boolean;
+      if (bool) ok = bool(cx);
+      else {
+        const r = (pred as Compiled)(cx);
+        ok = r.length === 1 && typeof r[0] === 'number' ? r[0] === i + 1 : ebv(r);
+      }
+      if (ok) {
+        if (next !== undefined) next.push(cur[i]);
+      } else if (next === undefined) next = cur.slice(0, i);
     }
-    cur = next;
+    if (next !== undefined) cur = next;
   }
   return cur;
 }
@@ -376,20 +556,20 @@ function nodeName(n: XNode): string {
 export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
   const c = (a: Ast): Compiled => compile(a, rt, scope);
   switch (ast.t) {
-    case 'str': {
-      const v: Seq = [ast.v];
-      return () => v;
-    }
+    case 'str':
     case 'num': {
-      const v: Seq = [ast.v];
-      return () => v;
+      const item = ast.v;
+      const v: Seq = [item];
+      const fn: Compiled = () => v;
+      setOne(fn, () => item);
+      return fn;
     }
     case 'strs': {
       const v: Seq = ast.v;
       return () => v;
     }
     case 'ctx':
-      return (x) => [x.item];
+      return oneFn((x) => x.item);
     case 'root':
       return (x) => {
         let n = contextNode(x);
@@ -400,7 +580,19 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
       };
     case 'var': {
       const slot = scope.locals.get(ast.name);
-      if (slot !== undefined) return () => rt.frame[slot];
+      if (slot !== undefined) {
+        if (!itemSlots.get(scope)?.has(slot)) return () => rt.frame[slot] as Seq;
+        const seq: Compiled = () => {
+          let v = rt.frame[slot];
+          if (v === undefined) {
+            v = [rt.items[slot]];
+            rt.frame[slot] = v;
+          }
+          return v;
+        };
+        setOne(seq, () => rt.items[slot]);
+        return seq;
+      }
       const g = scope.globals.get(ast.name);
       if (g !== undefined) return () => rt.global(g);
       throw new XPathUnsupportedError(`variable $${ast.name} is not declared`);
@@ -423,10 +615,10 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
     case 'and': {
       const args = ast.args.map((a) => compileBoolean(a, rt, scope));
       const isOr = ast.t === 'or';
-      return (x) => {
-        for (const a of args) if (a(x) === isOr) return isOr ? TRUE : FALSE;
-        return isOr ? FALSE : TRUE;
-      };
+      return boolFn((x) => {
+        for (let i = 0; i < args.length; i++) if (args[i](x) === isOr) return isOr;
+        return !isOr;
+      });
     }
     case 'neg': {
       const arg = c(ast.arg);
@@ -436,15 +628,15 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
       };
     }
     case 'arith': {
-      const l = c(ast.l);
-      const r = c(ast.r);
       const op = ast.op;
-      return (x) => {
-        const a = one(l(x), `operator ${op}`);
-        const b = one(r(x), `operator ${op}`);
-        if (a === undefined || b === undefined) return EMPTY;
-        return [arithmetic(op, atomize(a), atomize(b))];
-      };
+      const l = oneOf(c(ast.l), `operator ${op}`);
+      const r = oneOf(c(ast.r), `operator ${op}`);
+      return optionalFn((x) => {
+        const a = l(x);
+        const b = r(x);
+        if (a === undefined || b === undefined) return undefined;
+        return arithmetic(op, atomize(a), atomize(b));
+      });
     }
     case 'range': {
       const l = c(ast.l);
@@ -459,15 +651,36 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
       };
     }
     case 'cmp': {
-      // `count(P) > 0` and `count(P) = 0`, most of the SDK's tests: stop at the first node found.
+      // `count(P) > 0`, `count(P) = 0`, `count(P) < 2`, most of the SDK's tests: P is walked without
+      // building its list, and only as far as the answer needs (one node more than the literal).
       const counted =
         ast.l.t === 'call' && ast.l.fn === 'count' && ast.l.args.length === 1 ? ast.l.args[0] : undefined;
-      const zero = ast.r.t === 'num' && ast.r.v === 0;
-      if (counted && zero && (ast.op === '>' || ast.op === '!=' || ast.op === '=')) {
-        const exists = compileDownwardExists(counted, rt, scope);
-        if (exists) {
-          const want = ast.op !== '=';
-          return (x) => (exists(x) === want ? TRUE : FALSE);
+      const bound = ast.r.t === 'num' && Number.isInteger(ast.r.v) && ast.r.v >= 0 ? ast.r.v : undefined;
+      if (counted && bound !== undefined) {
+        const first = counted.t === 'path' ? counted.steps[0] : counted;
+        const downward = first.t === 'step' && (first.axis === 'child' || first.axis === 'attribute');
+        const count = !downward
+          ? undefined
+          : bound === 0 && (ast.op === '>' || ast.op === '!=' || ast.op === '=')
+            ? compileWalk(counted, rt, scope, true)
+            : compileCount(counted, rt, scope);
+        if (count) {
+          const limit = bound + 1;
+          const op = ast.op;
+          return boolFn((x) => {
+            const k = count(x, limit);
+            return op === '='
+              ? k === bound
+              : op === '!='
+                ? k !== bound
+                : op === '<'
+                  ? k < bound
+                  : op === '<='
+                    ? k <= bound
+                    : op === '>'
+                      ? k > bound
+                      : k >= bound;
+          });
         }
       }
       return ast.kind === 'general'
@@ -527,10 +740,26 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
  * steps answers whether it selects a node without building the list (compileExists); anything else is
  * evaluated and its effective boolean value taken.
  */
-function compileBoolean(ast: Ast, rt: Runtime, scope: Scope): (c: Ctx) => boolean {
+export function compileBoolean(
+  ast: Ast,
+  rt: Runtime,
+  scope: Scope,
+  /** The expression already compiled, when the caller has it. */
+  compiled?: Compiled,
+): (c: Ctx) => boolean {
   const exists = compileDownwardExists(ast, rt, scope);
   if (exists) return exists;
-  const fn = compile(ast, rt, scope);
+  const fn = compiled ?? compile(ast, rt, scope);
+  // A damaged tree compiles to no function: passed on as it is, for the caller to name it.
+  if (typeof fn !== 'function') return fn as never;
+  const b = BOOLEAN.get(fn);
+  if (b) return b;
+  const s = SINGLE.get(fn);
+  if (s)
+    return (x) => {
+      const it = s(x);
+      return it !== undefined && ebvOne(it);
+    };
   return (x) => ebv(fn(x));
 }
 
@@ -558,6 +787,20 @@ function mentionsPosition(a: unknown): boolean {
   return false;
 }
 
+const BOOLEAN_FUNCTIONS = new Set([
+  'not',
+  'boolean',
+  'exists',
+  'empty',
+  'matches',
+  'starts-with',
+  'ends-with',
+  'contains',
+  'true',
+  'false',
+]);
+const PATH_FUNCTIONS = new Set(['not', 'boolean', 'exists', 'empty', 'count']);
+
 function isBooleanValued(a: Ast): boolean {
   switch (a.t) {
     case 'cmp':
@@ -566,18 +809,7 @@ function isBooleanValued(a: Ast): boolean {
     case 'node-cmp':
       return true;
     case 'call':
-      return [
-        'not',
-        'boolean',
-        'exists',
-        'empty',
-        'matches',
-        'starts-with',
-        'ends-with',
-        'contains',
-        'true',
-        'false',
-      ].includes(a.fn);
+      return BOOLEAN_FUNCTIONS.has(a.fn);
     case 'step':
       return true;
     case 'path':
@@ -593,57 +825,125 @@ function isBooleanValued(a: Ast): boolean {
  * for any other expression (the caller evaluates it in full).
  */
 function compileExists(ast: Ast, rt: Runtime, scope: Scope): ((c: Ctx) => boolean) | undefined {
+  const count = compileWalk(ast, rt, scope, true);
+  if (!count) return undefined;
+  return (x) => count(x, 1) > 0;
+}
+
+/**
+ * `count(P)` for a path of child, attribute and self steps (from the context node or the root) whose
+ * predicates filter by truth, counted depth-first without building the node lists: such a path never
+ * selects a node twice (each node has one parent), so the count of the walk is the count of the
+ * sequence. It stops at `limit` (`count(P) < 2` needs to know only whether there are two).
+ */
+function compileCount(ast: Ast, rt: Runtime, scope: Scope): Walk | undefined {
+  return compileWalk(ast, rt, scope, false);
+}
+
+/** compileCount for paths that go down from the context node (see compileDownwardExists). */
+function compileDownwardCount(ast: Ast, rt: Runtime, scope: Scope): Walk | undefined {
+  const first = ast.t === 'path' ? ast.steps[0] : ast;
+  if (first.t !== 'step' || (first.axis !== 'child' && first.axis !== 'attribute')) return undefined;
+  return compileCount(ast, rt, scope);
+}
+
+/** A path walked depth-first: how many nodes it selects, up to `limit`; pushed onto `out` if given
+ * (in document order, for the paths compileCount takes). */
+type Walk = (c: Ctx, limit: number, out?: XNode[]) => number;
+
+function compileWalk(
+  ast: Ast,
+  rt: Runtime,
+  scope: Scope,
+  /** Whether parent steps may be in the path: fine for existence, not for a count (duplicates). */
+  parents: boolean,
+): Walk | undefined {
   const steps = ast.t === 'path' ? ast.steps : ast.t === 'step' ? [ast] : undefined;
   if (!steps) return undefined;
   const fromRoot = steps[0].t === 'root';
   const rest = fromRoot ? steps.slice(1) : steps;
-  const plan: { axis: string; test: NodeTest; preds: Compiled[] }[] = [];
+  const axes = parents ? ['child', 'attribute', 'parent', 'self'] : ['child', 'attribute', 'self'];
   for (const st of rest) {
     if (st.t !== 'step') return undefined;
-    if (!['child', 'attribute', 'parent', 'self'].includes(st.axis)) return undefined;
+    if (!axes.includes(st.axis)) return undefined;
     if (!st.preds.every(isBooleanPredicate)) return undefined;
-    plan.push({ axis: st.axis, test: st.test, preds: st.preds.map((p) => compile(p, rt, scope)) });
   }
-  if (plan.length === 0) return undefined;
-  const passes = (n: XNode, preds: Compiled[]): boolean => {
+  if (rest.length === 0) return undefined;
+  // Each step's predicates as booleans, with one context object per step: a predicate runs to its end
+  // before the walk goes deeper, and never keeps the object.
+  const plan: { axis: string; test: NodeTest; name: number; preds: Bool[]; cx: Ctx }[] = [];
+  for (const st of rest) {
+    if (st.t !== 'step') return undefined;
+    plan.push({
+      axis: st.axis,
+      test: st.test,
+      name: testName(st.test),
+      preds: st.preds.map((p) => compileBoolean(p, rt, scope)),
+      cx: { item: rt.doc?.node as Item, pos: 1, size: 1 },
+    });
+  }
+  const last = plan.length;
+  const passes = (n: XNode, preds: Bool[], cx: Ctx): boolean => {
     if (preds.length === 0) return true;
-    const cx: Ctx = { item: n, pos: 1, size: 1 };
-    for (const p of preds) if (!ebv(p(cx))) return false;
+    cx.item = n;
+    for (let i = 0; i < preds.length; i++) if (!preds[i](cx)) return false;
     return true;
   };
-  const from = (n: XNode, i: number): boolean => {
-    if (i === plan.length) return true;
-    const { axis, test, preds } = plan[i];
-    if (axis === 'child' && test.k === 'name') {
-      const { ns, local } = test;
-      const list = ns !== undefined && local !== undefined ? n.childrenNamed(ns, local) : n.kids;
-      for (const k of list) {
-        if (
-          (local === undefined || k.local === local) &&
-          (ns === undefined || k.ns === ns) &&
-          passes(k, preds) &&
-          from(k, i + 1)
-        ) {
-          return true;
+  // How many nodes the rest of the path selects from n, up to `limit`.
+  const from = (n: XNode, i: number, limit: number, out?: XNode[]): number => {
+    if (i === last) {
+      if (out) out.push(n);
+      return 1;
+    }
+    const { axis, test, name, preds, cx } = plan[i];
+    let found = 0;
+    if (axis === 'child' && name >= 0) {
+      const kids = n.kids;
+      // A short list is scanned (no list built); a wide element answers from its name table.
+      const list = kids.length < 16 ? kids : n.childrenWithName(name);
+      for (let j = 0; j < list.length; j++) {
+        const k = list[j];
+        if (k.name === name && passes(k, preds, cx)) {
+          found += from(k, i + 1, limit - found, out);
+          if (found >= limit) return found;
         }
       }
-      return false;
+      return found;
+    }
+    if (axis === 'attribute' && name >= 0) {
+      const attrs = n.attrs;
+      for (let j = 0; j < attrs.length; j++) {
+        const k = attrs[j];
+        if (k.name === name) return passes(k, preds, cx) ? from(k, i + 1, limit, out) : 0;
+      }
+      return 0;
     }
     if (axis === 'parent' && test.k === 'kind' && test.kind === 'node') {
       const p = n.parent;
-      return p !== null && passes(p, preds) && from(p, i + 1);
+      return p !== null && passes(p, preds, cx) ? from(p, i + 1, limit, out) : 0;
     }
-    for (const k of axisNodes(n, axis, test)) if (passes(k, preds) && from(k, i + 1)) return true;
-    return false;
+    // `*` is every element child, without a list made; any other step is the axis's list.
+    const list =
+      axis === 'child' && test.k === 'name' && test.ns === undefined && test.local === undefined
+        ? n.kids
+        : axisNodes(n, axis, test, name);
+    for (let j = 0; j < list.length; j++) {
+      const k = list[j];
+      if (passes(k, preds, cx)) {
+        found += from(k, i + 1, limit - found, out);
+        if (found >= limit) return found;
+      }
+    }
+    return found;
   };
-  return (x) => {
+  return (x, limit, out) => {
     let n = contextNode(x);
     if (fromRoot) {
       while (n.parent) n = n.parent;
       if (n.kind !== DOCUMENT)
         throw new XPathDynamicError('XPDY0050', 'the context node is not in a document');
     }
-    return from(n, 0);
+    return from(n, 0, limit, out);
   };
 }
 
@@ -658,8 +958,8 @@ function compileStep(ast: Extract<Ast, { t: 'step' }>, rt: Runtime, scope: Scope
     test.ns !== undefined &&
     preds.length === 0
   ) {
-    const { local, ns } = test;
-    return (x) => contextNode(x).childrenNamed(ns, local);
+    const name = nameId(test.ns, test.local);
+    return (x) => contextNode(x).childrenWithName(name);
   }
   if (axis === 'parent' && test.k === 'kind' && test.kind === 'node' && preds.length === 0) {
     return (x) => {
@@ -667,8 +967,14 @@ function compileStep(ast: Extract<Ast, { t: 'step' }>, rt: Runtime, scope: Scope
       return p ? [p] : EMPTY;
     };
   }
+  if (axis === 'child' && test.k === 'kind' && test.kind === 'text' && preds.length === 0) {
+    const fn: Compiled = (x) => contextNode(x).texts;
+    forms(fn).textStep = true;
+    return fn;
+  }
+  const name = testName(test);
   return (x) => {
-    const found = axisNodes(contextNode(x), axis, test);
+    const found = axisNodes(contextNode(x), axis, test, name);
     return preds.length === 0 ? found : applyPredicates(found, preds);
   };
 }
@@ -678,11 +984,49 @@ function compilePath(
   rt: Runtime,
   scope: Scope,
   /** The first `count` steps, already compiled as one (keyedStep's head and its filter). */
-  prefix?: { fn: Compiled; count: number },
+  prefix?: Prefix,
 ): Compiled {
   if (!prefix) {
     const keyed = keyedStep(steps, rt, scope);
     if (keyed) return keyed;
+  }
+  if (steps[0]?.t === 'root' && !usesLocals(steps, scope)) {
+    const keyed = keyedAbsoluteStep(steps, rt, scope, prefix);
+    if (keyed) return keyed;
+  }
+  // `cac:A/cac:B[p]/cbc:C/number()`: the leading child and attribute steps go down from one node, so
+  // they are walked depth-first into one list, in document order, without a list per step.
+  if (!prefix) {
+    let k = 0;
+    while (k < steps.length && isWalkStep(steps[k])) k++;
+    const s0 = steps[0];
+    if (k >= 2 && s0.t === 'step' && (s0.axis === 'child' || s0.axis === 'attribute')) {
+      const walk = compileCount(
+        k === steps.length ? { t: 'path', steps } : { t: 'path', steps: steps.slice(0, k) },
+        rt,
+        scope,
+      );
+      if (walk) {
+        // Collected in a scratch list, then copied at its exact length: a list grown by push from
+        // empty keeps room for 16 more, and most of these select one node. The walk never runs this
+        // closure again before it returns (its predicates are other closures).
+        const scratch: XNode[] = [];
+        const collect: Compiled = (x) => {
+          scratch.length = 0;
+          try {
+            walk(x, Number.POSITIVE_INFINITY, scratch);
+          } catch (e) {
+            scratch.length = 0;
+            throw e;
+          }
+          const n = scratch.length;
+          const out = n === 0 ? EMPTY : n === 1 ? [scratch[0]] : scratch.slice();
+          scratch.length = 0;
+          return out;
+        };
+        return k === steps.length ? collect : compilePath(steps, rt, scope, { fn: collect, count: k });
+      }
+    }
   }
   // `//name` and `//*` from the root: the document's element lists answer them without a walk.
   const compiled: Compiled[] = [];
@@ -707,8 +1051,8 @@ function compilePath(
   ) {
     const { ns, local } = s2.test;
     const preds = compilePreds(s2.preds, rt, scope);
-    const all = (): Seq =>
-      ns === undefined || local === undefined ? rt.doc.elements : rt.doc.named(ns, local);
+    const name = ns === undefined || local === undefined ? -1 : nameId(ns, local);
+    const all = (): Seq => (name < 0 ? rt.doc.elements : rt.doc.withName(name));
     compiled.push(preds.length === 0 ? all : () => applyPredicates(all(), preds));
     start = 3;
   }
@@ -754,17 +1098,18 @@ function compilePath(
   };
   // An absolute path without local variables has one value per document: rule contexts share long
   // prefixes (`/*/cac:ProcurementProjectLot[cbc:ID/@schemeName='Lot']/…`), each computed once.
-  if (!prefix && s0?.t === 'root' && !usesLocals(steps, scope)) {
-    const offset = start === 3 ? 2 : 0;
+  if (s0?.t === 'root' && !usesLocals(steps, scope)) {
+    // The first closure covers steps 0..offset: the root, `//name` (three steps) or a keyed prefix.
+    const offset = prefix ? prefix.count - 1 : start === 3 ? 2 : 0;
     // Each prefix's key is its parent prefix's number and its own step: short strings, built in one pass.
     const keys: number[] = [];
-    let prev = rt.internKey(JSON.stringify(steps.slice(0, offset + 1)));
+    let prev = prefix?.key ?? rt.internKey(JSON.stringify(steps.slice(0, offset + 1)));
     keys.push(prev);
     for (let j = 1; j < compiled.length; j++) {
       prev = rt.internKey(`${prev}/${JSON.stringify(steps[j + offset])}`);
       keys.push(prev);
     }
-    return (x) => {
+    const memoised: Compiled = (x) => {
       const memo = rt.memo;
       let j = compiled.length - 1;
       let cur: Seq | undefined = memo[keys[j]];
@@ -780,6 +1125,8 @@ function compilePath(
       }
       return cur;
     };
+    forms(memoised).memoKey = prev;
+    return memoised;
   }
   // `../../../../../../../cac:ProcurementProjectLot[…]/cbc:ID`, written inside a predicate over every
   // result of an award notice: the climb lands on the same ancestor from N start nodes, and the rest of
@@ -790,6 +1137,9 @@ function compilePath(
   if (!prefix && start === 0 && climb >= 1 && climb < steps.length && !usesLocals(steps, scope)) {
     let generation = -1;
     let cache = new Map<XNode, Seq>();
+    rt.perDocument(() => {
+      cache = new Map();
+    });
     return (x) => {
       let n: XNode | null = contextNode(x);
       for (let k = 0; k < climb && n; k++) n = n.parent;
@@ -835,39 +1185,84 @@ function keyedStep(steps: Ast[], rt: Runtime, scope: Scope): Compiled | undefine
   return j === steps.length - 1 ? filter : compilePath(steps, rt, scope, { fn: filter, count: j + 1 });
 }
 
+/**
+ * An absolute path's first step after `prefix` (at least the second) whose one predicate is `K = V`
+ * as keyedFilter takes it: `cac:ProcurementProjectLot[cbc:ID/@schemeName='Lot']` below the root, and the many
+ * `…/efac:FieldsPrivacy[efbc:FieldIdentifierCode/text()='awa-cri-com']` of the rule contexts. The step
+ * runs as a filter over the memoised path up to it, `(A/B)[p]` for `A/B[p]` (the same nodes in document
+ * order, since p filters by truth), and every rule that filters that same list by the same K shares
+ * one index of it: N rules over M nodes cost M + N instead of M × N.
+ */
+function keyedAbsoluteStep(steps: Ast[], rt: Runtime, scope: Scope, prefix?: Prefix): Compiled | undefined {
+  for (let j = Math.max(1, prefix?.count ?? 1); j < steps.length; j++) {
+    const st = steps[j];
+    if (st.t !== 'step' || st.preds.length === 0) continue;
+    if (st.axis !== 'child' && st.axis !== 'attribute' && st.axis !== 'self') continue;
+    if (keyedParts(st.preds[0], scope) === undefined) continue;
+    // Further predicates (`[$noticeSubType = '16']`) filter the result, when none counts positions.
+    if (!st.preds.every(isBooleanPredicate)) continue;
+    const head = [...steps.slice(0, j), { ...st, preds: [] }];
+    const headFn = compilePath(head, rt, scope, prefix);
+    const keyed = keyedFilter(headFn, st.preds[0], rt, scope);
+    if (!keyed) return undefined;
+    const more = compilePreds(st.preds.slice(1), rt, scope);
+    const filter: Compiled = more.length === 0 ? keyed : (x) => applyPredicates(keyed(x), more);
+    if (j === steps.length - 1) return filter;
+    // The filtered prefix's key: its head's and the predicates' text (the same value as the path's).
+    const headKey = forms(headFn).memoKey;
+    const key = headKey === undefined ? undefined : rt.internKey(`${headKey}${JSON.stringify(st.preds)}`);
+    return compilePath(steps, rt, scope, { fn: filter, count: j + 1, key });
+  }
+  return undefined;
+}
+
+/** The key and value sides of a predicate `K = V` that keyedFilter answers from an index. */
+function keyedParts(pred: Ast, scope: Scope): { key: Ast; value: Ast } | undefined {
+  if (pred.t !== 'cmp' || pred.kind !== 'general' || pred.op !== '=') return undefined;
+  if (readsOnlyContext(pred.l, scope) && contextFree(pred.r)) return { key: pred.l, value: pred.r };
+  if (readsOnlyContext(pred.r, scope) && contextFree(pred.l)) return { key: pred.r, value: pred.l };
+  return undefined;
+}
+
 /** `base[K = V]` by an index over base's value (see keyedStep), or undefined when the predicate is not of that form. */
 function keyedFilter(base: Compiled, pred: Ast, rt: Runtime, scope: Scope): Compiled | undefined {
-  if (pred.t !== 'cmp' || pred.kind !== 'general' || pred.op !== '=') return undefined;
-  let keyAst: Ast;
-  let valueAst: Ast;
-  if (readsOnlyContext(pred.l, scope) && contextFree(pred.r)) {
-    keyAst = pred.l;
-    valueAst = pred.r;
-  } else if (readsOnlyContext(pred.r, scope) && contextFree(pred.l)) {
-    keyAst = pred.r;
-    valueAst = pred.l;
-  } else return undefined;
-  const key = compile(keyAst, rt, scope);
-  const value = compile(valueAst, rt, scope);
-  const preds = compilePreds([pred], rt, scope);
-  let seen: Seq | undefined;
+  const parts = keyedParts(pred, scope);
+  if (!parts) return undefined;
+  const key = compile(parts.key, rt, scope);
+  const value = compile(parts.value, rt, scope);
+  const keyId = rt.internKey(`key:${JSON.stringify(parts.key)}`);
+  // The predicate as it is, for the lists not indexed. Without local variables in scope it is compiled
+  // when first needed, in a scope of its own that resolves names as this one does now (none local);
+  // with them, now, while they are in scope.
+  let compiledPreds: Pred[] | undefined = scope.locals.size > 0 ? compilePreds([pred], rt, scope) : undefined;
+  const pairwise = (cur: Seq): Seq => {
+    compiledPreds ??= compilePreds([pred], rt, {
+      globals: scope.globals,
+      locals: new Map(),
+      nextSlot: scope.nextSlot,
+    });
+    return applyPredicates(cur, compiledPreds);
+  };
   let indexed: Seq | undefined;
-  let index: Map<string, number[]> | null = null;
+  let index: Map<string, number[]> | null | undefined = null;
   let results = new Map<string, Seq>();
+  rt.perDocument(() => {
+    indexed = undefined;
+    index = null;
+    results = new Map();
+  });
   return (x) => {
     const cur = base(x);
     if (cur.length === 0) return EMPTY;
     if (cur !== indexed) {
-      // Built the second time the same array comes: a base that is not memoised never pays for it.
-      if (cur !== seen) {
-        seen = cur;
-        return applyPredicates(cur, preds);
-      }
+      // Built the second time the same array comes, from this closure or another with the same key:
+      // a base that is not memoised never pays for it.
+      index = rt.keyIndex(cur, keyId, key);
+      if (index === undefined) return pairwise(cur);
       indexed = cur;
-      index = buildKeyIndex(cur, key);
       results = new Map();
     }
-    if (index === null) return applyPredicates(cur, preds);
+    if (index === null || index === undefined) return pairwise(cur);
     // Every key empty: no item passes, and the pairwise run would never evaluate V either.
     if (index.size === 0) return EMPTY;
     const values = value({ item: cur[0], pos: 1, size: cur.length });
@@ -888,7 +1283,7 @@ function keyedFilter(base: Compiled, pred: Ast, rt: Runtime, scope: Scope): Comp
     const positions: number[] = [];
     for (const v of values) {
       const a = atomize(v);
-      if (typeof a !== 'string' && !(a instanceof Untyped)) return applyPredicates(cur, preds);
+      if (typeof a !== 'string' && !(a instanceof Untyped)) return pairwise(cur);
       const hit = index.get(typeof a === 'string' ? a : a.s);
       if (hit) for (const i of hit) positions.push(i);
     }
@@ -947,6 +1342,22 @@ function contextFree(a: Ast): boolean {
   }
 }
 
+/** The first `count` steps of a path compiled as one closure, and their memo key when the path has one. */
+interface Prefix {
+  fn: Compiled;
+  count: number;
+  key?: number;
+}
+
+/** A child, attribute or self step whose predicates filter by truth (compileCount walks those). */
+function isWalkStep(a: Ast): boolean {
+  return (
+    a.t === 'step' &&
+    (a.axis === 'child' || a.axis === 'attribute' || a.axis === 'self') &&
+    a.preds.every(isBooleanPredicate)
+  );
+}
+
 function isPlainParentStep(a: Ast): boolean {
   return (
     a.t === 'step' &&
@@ -958,6 +1369,8 @@ function isPlainParentStep(a: Ast): boolean {
 }
 
 function usesLocals(asts: Ast[], scope: Scope): boolean {
+  // Most rules declare no local variable: nothing to look for (a walk of the tree costs compile time).
+  if (scope.locals.size === 0) return false;
   let found = false;
   const visit = (v: unknown): void => {
     if (found || v === null || typeof v !== 'object') return;
@@ -973,46 +1386,59 @@ function usesLocals(asts: Ast[], scope: Scope): boolean {
   return found;
 }
 
+/** The slots of each scope that hold one item (`for`, `some`, `every` bindings). */
+const itemSlots = new WeakMap<Scope, Set<number>>();
+
 function compileFor(ast: Extract<Ast, { t: 'for' }>, rt: Runtime, scope: Scope): Compiled {
   const saved = new Map(scope.locals);
   const bindings: { slot: number; fn: Compiled }[] = [];
+  let slots = itemSlots.get(scope);
+  if (slots === undefined) {
+    slots = new Set();
+    itemSlots.set(scope, slots);
+  }
   for (const b of ast.bindings) {
     const fn = compile(b.in, rt, scope);
     const slot = scope.nextSlot.n++;
     scope.locals.set(b.name, slot);
+    slots.add(slot);
     bindings.push({ slot, fn });
   }
-  const body = compile(ast.body, rt, scope);
+  const kind = ast.kind;
+  const body = kind === 'for' ? compile(ast.body, rt, scope) : undefined;
+  const test = kind === 'for' ? undefined : compileBoolean(ast.body, rt, scope);
   scope.locals.clear();
   for (const [k, v] of saved) scope.locals.set(k, v);
-  const kind = ast.kind;
-  return (x) => {
-    const out: Seq = [];
-    let decided: boolean | undefined;
-    const level = (i: number): void => {
-      if (decided !== undefined) return;
-      if (i === bindings.length) {
-        if (kind === 'for') {
-          for (const y of body(x)) out.push(y);
-        } else {
-          const v = ebv(body(x));
-          if (kind === 'some' && v) decided = true;
-          if (kind === 'every' && !v) decided = false;
-        }
-        return;
+  const last = bindings.length;
+  // Binding i and those after it, for every item: true when `some`/`every` is decided (the answer is
+  // then `kind === 'some'`). One function for the expression, no closure per call.
+  const level = (x: Ctx, i: number, out: Seq): boolean => {
+    if (i === last) {
+      if (body) {
+        const r = body(x);
+        for (let j = 0; j < r.length; j++) out.push(r[j]);
+        return false;
       }
-      const b = bindings[i];
-      const items = b.fn(x);
-      for (const it of items) {
-        rt.frame[b.slot] = [it];
-        level(i + 1);
-        if (decided !== undefined) return;
-      }
-    };
-    level(0);
-    if (kind === 'for') return out;
-    return (decided ?? kind === 'every') ? TRUE : FALSE;
+      return (test as (c: Ctx) => boolean)(x) === (kind === 'some');
+    }
+    const b = bindings[i];
+    const items = b.fn(x);
+    const frame = rt.frame;
+    for (let j = 0; j < items.length; j++) {
+      rt.items[b.slot] = items[j];
+      frame[b.slot] = undefined;
+      if (level(x, i + 1, out)) return true;
+    }
+    return false;
   };
+  if (kind === 'for')
+    return (x) => {
+      const out: Seq = [];
+      level(x, 0, out);
+      return out;
+    };
+  const some = kind === 'some';
+  return boolFn((x) => (level(x, 0, EMPTY) ? some : !some));
 }
 
 function compileGeneral(op: CmpOp, la: Ast, ra: Ast, rt: Runtime, scope: Scope): Compiled {
@@ -1023,6 +1449,19 @@ function compileGeneral(op: CmpOp, la: Ast, ra: Ast, rt: Runtime, scope: Scope):
   if (lits && lits.length > 4 && (op === '=' || op === '!=')) {
     const set = new Set(lits);
     const other = literalStrings(ra) ? l : r;
+    const oneItem = SINGLE.get(other);
+    if (oneItem)
+      return boolFn((x) => {
+        const it = oneItem(x);
+        if (it === undefined) return false;
+        const a = atomize(it);
+        if (typeof a === 'string' || a instanceof Untyped) {
+          const s = typeof a === 'string' ? a : a.s;
+          return op === '=' ? set.has(s) : set.size > 1 || !set.has(s);
+        }
+        for (const lit of lits) if (compareGeneral(a, lit, op)) return true;
+        return false;
+      });
     return (x) => {
       for (const it of other(x)) {
         const a = atomize(it);
@@ -1039,8 +1478,35 @@ function compileGeneral(op: CmpOp, la: Ast, ra: Ast, rt: Runtime, scope: Scope):
   // The right side is often the same sequence on every call (a memoised path or a global): its atomized
   // values, and for `=` a Set of them, are kept while it stays the same array, so that testing one value
   // against N costs one lookup instead of N comparisons.
-  const right = new StableSide(op === '=');
-  const left = new StableSide(op === '=');
+  const l1 = SINGLE.get(l);
+  const r1 = SINGLE.get(r);
+  // One item on each side (`normalize-space(.) = 'x'`, `number(.) > 0`): one comparison, no arrays.
+  if (l1 && r1)
+    return boolFn((x) => {
+      const a = l1(x);
+      if (a === undefined) return false;
+      const b = r1(x);
+      if (b === undefined) return false;
+      return compareGeneral(atomize(a), atomize(b), op);
+    });
+  const right = new StableSide(op === '=', rt);
+  const left = new StableSide(op === '=', rt);
+  if (r1)
+    return boolFn((x) => {
+      const a = l(x);
+      if (a.length === 0) return false;
+      const b = r1(x);
+      if (b === undefined) return false;
+      const bv = atomize(b);
+      // A large left side that comes again (a memoised path) is looked up, as below.
+      if (a.length >= SET_THRESHOLD && (typeof bv === 'string' || bv instanceof Untyped)) {
+        left.atomized(a);
+        const lookupA = left.lookup;
+        if (lookupA && left.strings) return lookupA(bv) === true;
+      }
+      for (let i = 0; i < a.length; i++) if (compareGeneral(atomize(a[i]), bv, op)) return true;
+      return false;
+    });
   return (x) => {
     const a = l(x);
     if (a.length === 0) return FALSE;
@@ -1093,7 +1559,16 @@ class StableSide {
   lookup: EqualityLookup | undefined;
   /** Whether the lookup is over strings and untypedAtomic only. */
   strings = false;
-  constructor(private readonly equality: boolean) {}
+  constructor(
+    private readonly equality: boolean,
+    rt: Runtime,
+  ) {
+    rt.perDocument(() => {
+      this.#seen = undefined;
+      this.#atomized = [];
+      this.lookup = undefined;
+    });
+  }
 
   atomized(s: Seq): Atomic[] {
     if (s === this.#seen) {
@@ -1162,120 +1637,166 @@ function equalityLookup(bb: Atomic[]): { fn: EqualityLookup; strings: boolean } 
 }
 
 function compileValueCmp(ast: Extract<Ast, { t: 'cmp' }>, rt: Runtime, scope: Scope): Compiled {
-  const l = compile(ast.l, rt, scope);
-  const r = compile(ast.r, rt, scope);
+  const l = oneOf(compile(ast.l, rt, scope), 'a value comparison');
+  const r = oneOf(compile(ast.r, rt, scope), 'a value comparison');
   const op = ast.op;
   const prep = (it: Item | undefined): Atomic | undefined => {
     if (it === undefined) return undefined;
     const a = atomize(it);
     return a instanceof Untyped ? a.s : a;
   };
-  return (x) => {
-    const a = prep(one(l(x), 'a value comparison'));
-    if (a === undefined) return EMPTY;
-    const b = prep(one(r(x), 'a value comparison'));
-    if (b === undefined) return EMPTY;
-    return [compareValues(a, b, op)];
-  };
+  return optionalFn((x) => {
+    const a = prep(l(x));
+    if (a === undefined) return undefined;
+    const b = prep(r(x));
+    if (b === undefined) return undefined;
+    return compareValues(a, b, op);
+  });
 }
 
 function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Compiled {
+  // Functions of a path's existence or count: the argument is walked, never compiled as a sequence
+  // unless it is not a walkable path (compiling it twice would double the cost of loading rules).
+  if (argAsts.length === 1 && PATH_FUNCTIONS.has(fn)) {
+    const arg = argAsts[0];
+    if (fn === 'not' || fn === 'boolean') {
+      const b = compileBoolean(arg, rt, scope);
+      return fn === 'not' ? boolFn((x) => !b(x)) : boolFn(b);
+    }
+    if (fn === 'count') {
+      const walk = compileDownwardCount(arg, rt, scope);
+      if (walk) return oneFn((x) => walk(x, Number.POSITIVE_INFINITY));
+    } else {
+      // A path of node steps: whether it selects a node, found without building the list.
+      const found = compileDownwardExists(arg, rt, scope);
+      const want = fn === 'exists';
+      if (found) return boolFn((x) => found(x) === want);
+    }
+  }
   const args = argAsts.map((a) => compile(a, rt, scope));
   const n = args.length;
   const arity = (min: number, max: number): void => {
     if (n < min || n > max) throw new XPathUnsupportedError(`${fn}() does not take ${n} arguments`);
   };
-  const [a0, a1, a2, a3] = args;
+  const [a0, a1, a2] = args;
   const ctxString = (x: Ctx): string => stringOf(x.item);
+  // Arguments read as strings, without the array of a one-item argument (stringOfArg).
+  const [s0, s1, s2, s3] = args.map((a) => stringOfArg(a, fn));
   switch (fn) {
     case 'count':
       arity(1, 1);
-      return (x) => [a0(x).length];
-    case 'not': {
+      return oneFn((x) => a0(x).length);
+    case 'not':
+    case 'boolean':
+      // One argument is answered above.
       arity(1, 1);
-      const exists = compileDownwardExists(argAsts[0], rt, scope);
-      if (exists) return (x) => (exists(x) ? FALSE : TRUE);
-      return (x) => (ebv(a0(x)) ? FALSE : TRUE);
-    }
-    case 'boolean': {
-      arity(1, 1);
-      const b = compileBoolean(argAsts[0], rt, scope);
-      return (x) => (b(x) ? TRUE : FALSE);
-    }
+      break;
     case 'true':
       arity(0, 0);
-      return () => TRUE;
+      return boolFn(() => true);
     case 'false':
       arity(0, 0);
-      return () => FALSE;
+      return boolFn(() => false);
     case 'exists':
     case 'empty': {
       arity(1, 1);
-      // A path of node steps: whether it selects a node, found without building the list.
-      const found = compileDownwardExists(argAsts[0], rt, scope);
       const want = fn === 'exists';
-      if (found) return (x) => (found(x) === want ? TRUE : FALSE);
-      return (x) => (a0(x).length > 0 === want ? TRUE : FALSE);
+      return boolFn((x) => a0(x).length > 0 === want);
     }
     case 'position':
       arity(0, 0);
-      return (x) => [x.pos];
+      return oneFn((x) => x.pos);
     case 'last':
       arity(0, 0);
-      return (x) => [x.size];
+      return oneFn((x) => x.size);
     case 'string':
       arity(0, 1);
-      return n === 0 ? (x) => [ctxString(x)] : (x) => [stringArg(a0(x), fn)];
+      return n === 0 ? oneFn(ctxString) : oneFn(s0);
     case 'normalize-space':
       arity(0, 1);
-      return n === 0 ? (x) => [normalizeSpace(ctxString(x))] : (x) => [normalizeSpace(stringArg(a0(x), fn))];
+      return n === 0 ? oneFn((x) => normalizeSpace(ctxString(x))) : oneFn((x) => normalizeSpace(s0(x)));
     case 'string-length':
       arity(0, 1);
-      return (x) => [[...(n === 0 ? ctxString(x) : stringArg(a0(x), fn))].length];
-    case 'concat':
+      return oneFn((x) => codepoints(n === 0 ? ctxString(x) : s0(x)));
+    case 'concat': {
       if (n < 2) throw new XPathUnsupportedError('concat() takes at least two arguments');
-      return (x) => {
+      const parts = args.map((a) => stringOfArg(a, fn));
+      return oneFn((x) => {
         let s = '';
-        for (const a of args) s += stringArg(a(x), fn);
-        return [s];
-      };
+        for (let i = 0; i < parts.length; i++) s += parts[i](x);
+        return s;
+      });
+    }
     case 'starts-with':
     case 'ends-with':
     case 'contains':
       arity(2, 2);
-      return (x) => {
-        const s = stringArg(a0(x), fn);
-        const t = stringArg(a1(x), fn);
-        return [fn === 'starts-with' ? s.startsWith(t) : fn === 'ends-with' ? s.endsWith(t) : s.includes(t)];
-      };
+      return boolFn((x) => {
+        const s = s0(x);
+        const t = s1(x);
+        return fn === 'starts-with' ? s.startsWith(t) : fn === 'ends-with' ? s.endsWith(t) : s.includes(t);
+      });
     case 'matches': {
       arity(2, 3);
       const re = literalRegex(argAsts[1], argAsts[2]);
-      if (re)
-        return (x) => {
-          const s = stringArg(a0(x), fn);
-          return regex(() => re().test(s)) ? TRUE : FALSE;
-        };
-      return (x) => {
-        const s = stringArg(a0(x), fn);
-        const flags = n > 2 ? stringArg(a2(x), fn) : '';
-        return [regex(() => compileXsdRegex(stringArg(a1(x), fn), flags).test(s))];
-      };
+      if (re) {
+        // A rule tests the values of many nodes, and they repeat (codes, dates, identifiers): the
+        // answers for the last few hundred distinct values are kept (the regex engine is linear but
+        // not cheap). Cleared when full, and with each closure.
+        let seen = new Map<string, boolean>();
+        return boolFn((x) => {
+          const s = s0(x);
+          const hit = seen.get(s);
+          if (hit !== undefined) return hit;
+          let ok: boolean;
+          try {
+            ok = re().test(s);
+          } catch (e) {
+            throw regexError(e);
+          }
+          if (seen.size >= 512) seen = new Map();
+          seen.set(s, ok);
+          return ok;
+        });
+      }
+      return boolFn((x) => {
+        const s = s0(x);
+        const flags = n > 2 ? s2(x) : '';
+        return regex(() => compileXsdRegex(s1(x), flags).test(s));
+      });
     }
     case 'replace': {
       arity(3, 4);
       const re = literalRegex(argAsts[1], argAsts[3]);
-      return (x) => {
-        const s = stringArg(a0(x), fn);
+      // With a literal replacement too, the result depends on the input alone: the last few hundred
+      // distinct inputs are kept, as for matches().
+      const fixed = re !== undefined && argAsts[2]?.t === 'str' ? argAsts[2].v : undefined;
+      let seen = new Map<string, string>();
+      return oneFn((x) => {
+        const s = s0(x);
         if (re) {
-          const repl = stringArg(a2(x), fn);
-          return [regex(() => re().replace(s, repl))];
+          if (fixed !== undefined) {
+            const hit = seen.get(s);
+            if (hit !== undefined) return hit;
+          }
+          const repl = fixed ?? s2(x);
+          let out: string;
+          try {
+            out = re().replace(s, repl);
+          } catch (e) {
+            throw regexError(e);
+          }
+          if (fixed !== undefined) {
+            if (seen.size >= 512) seen = new Map();
+            seen.set(s, out);
+          }
+          return out;
         }
-        const pattern = stringArg(a1(x), fn);
-        const repl = stringArg(a2(x), fn);
-        const flags = n > 3 ? stringArg(a3(x), fn) : '';
-        return [regex(() => compileXsdRegex(pattern, flags).replace(s, repl))];
-      };
+        const pattern = s1(x);
+        const repl = s2(x);
+        const flags = n > 3 ? s3(x) : '';
+        return regex(() => compileXsdRegex(pattern, flags).replace(s, repl));
+      });
     }
     case 'tokenize': {
       arity(2, 3);
@@ -1301,9 +1822,12 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
         }
         return acc === undefined ? EMPTY : [acc];
       };
-    case 'number':
+    case 'number': {
       arity(0, 1);
-      return n === 0 ? (x) => [numberOf(x.item)] : (x) => [numberOf(one(a0(x), fn))];
+      if (n === 0) return oneFn((x) => numberOf(x.item));
+      const item = oneOf(a0, fn);
+      return oneFn((x) => numberOf(item(x)));
+    }
     case 'current-date':
       arity(0, 0);
       return () => [rt.today];
@@ -1350,6 +1874,22 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
  * so that a rule run on N nodes does not build the cache key N times. Compiled on first use, not here,
  * so that an invalid pattern still raises its error when the call runs (as the XPath rules ask).
  */
+/** The length of a string in characters (code points), as XPath counts it. */
+function codepoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
 function literalRegex(pattern: Ast | undefined, flags: Ast | undefined): (() => XsdRegex) | undefined {
   if (pattern?.t !== 'str' || (flags !== undefined && flags.t !== 'str')) return undefined;
   const p = pattern.v;

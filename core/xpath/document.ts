@@ -17,19 +17,51 @@ const NONE: XNode[] = [];
 /** From this many element children on, named child lookups use a table instead of a scan. */
 const MANY_CHILDREN = 16;
 
+// Expanded names interned to small integers, for the whole process: a name test compiled once compares
+// one integer with each node's instead of two strings. Id 0 is the empty name (document and text nodes).
+// The table only grows with the distinct names of the notices and rules seen, a few thousand for eForms.
+const NAME_NS: string[] = [''];
+const NAME_LOCAL: string[] = [''];
+const NAME_IDS = new Map<string, Map<string, number>>([['', new Map([['', 0]])]]);
+
+/** The integer of an expanded name, the same for every document and every compiled rule. */
+export function nameId(ns: string, local: string): number {
+  let byNs = NAME_IDS.get(local);
+  if (byNs === undefined) {
+    byNs = new Map();
+    NAME_IDS.set(local, byNs);
+  }
+  let id = byNs.get(ns);
+  if (id === undefined) {
+    id = NAME_NS.length;
+    NAME_NS.push(ns);
+    NAME_LOCAL.push(local);
+    byNs.set(ns, id);
+  }
+  return id;
+}
+
+/** What few nodes need: text-node children once read, and the named-children table of a wide element. */
+interface Extra {
+  texts?: XNode[];
+  byName?: Map<number, XNode[]>;
+}
+
+/**
+ * One node of the model. Kept to few fields (a 5,000-lot notice has millions of nodes): the expanded
+ * name is one interned integer (`ns` and `local` read it back), the string value and its untypedAtomic
+ * share one slot, and the rarely used tables live in `extra`.
+ */
 export class XNode {
   /** Element children only, in document order. Never mutate: it may be the shared empty array. */
   kids: XNode[] = NONE;
   attrs: XNode[] = NONE;
-  #texts: XNode[] | undefined;
-  #string: string | undefined;
-  /** The node's value as untypedAtomic, made once (comparisons atomize the same nodes many times). */
-  untyped: unknown;
   /** Scratch for the engine: which pattern run has claimed this node. */
   mark = 0;
-  /** Element children by local name then namespace, built on the first named lookup of an element with
-   * many children. */
-  #byName: Map<string, Map<string, XNode[]>> | undefined;
+  /** The string value once read (a string), or the untypedAtomic made of it once atomized (an object
+   * with the string as `s`, values.ts): comparisons atomize the same nodes many times. */
+  val: string | { readonly s: string } | undefined;
+  extra: Extra | undefined = undefined;
 
   constructor(
     readonly doc: XDocument,
@@ -37,29 +69,39 @@ export class XNode {
     /** Document order: the offset of the node in the text (-1 for the document node). */
     readonly order: number,
     readonly parent: XNode | null,
-    readonly ns: string,
-    readonly local: string,
+    /** The interned expanded name (nameId); 0 for the document and text nodes. */
+    readonly name: number,
     /** Index in XmlIndex.elements for an element, -1 otherwise. */
     readonly el: number,
     value?: string,
   ) {
-    this.#string = value;
+    this.val = value;
+  }
+
+  get ns(): string {
+    return NAME_NS[this.name];
+  }
+
+  get local(): string {
+    return NAME_LOCAL[this.name];
   }
 
   /** The string value (XPath `string()`): text content for elements, the value for others. */
   get string(): string {
-    if (this.#string === undefined) {
-      const index = this.doc.index;
-      this.#string =
-        this.kind === ELEMENT
-          ? textContent(index, index.elements[this.el])
-          : this.kind === DOCUMENT
-            ? this.doc.root
-              ? this.doc.root.string
-              : ''
-            : '';
-    }
-    return this.#string;
+    const v = this.val;
+    if (typeof v === 'string') return v;
+    if (v !== undefined) return v.s;
+    const index = this.doc.index;
+    const s =
+      this.kind === ELEMENT
+        ? textContent(index, index.elements[this.el])
+        : this.kind === DOCUMENT
+          ? this.doc.root
+            ? this.doc.root.string
+            : ''
+          : '';
+    this.val = s;
+    return s;
   }
 
   /**
@@ -69,40 +111,66 @@ export class XNode {
    * finds, not a scan of all children on every call.
    */
   childrenNamed(ns: string, local: string): XNode[] {
+    return this.childrenWithName(nameId(ns, local));
+  }
+
+  /** childrenNamed by interned name. */
+  childrenWithName(name: number): XNode[] {
     const kids = this.kids;
     if (kids.length < MANY_CHILDREN) {
       let out: XNode[] = NONE;
       for (let i = 0; i < kids.length; i++) {
         const k = kids[i];
-        if (k.local === local && k.ns === ns) {
+        if (k.name === name) {
           if (out === NONE) out = [k];
           else out.push(k);
         }
       }
       return out;
     }
-    let byName = this.#byName;
+    return this.nameTable().get(name) ?? NONE;
+  }
+
+  /** The first element child with this name, or undefined: existence without building a list. */
+  firstChildWithName(name: number): XNode | undefined {
+    const kids = this.kids;
+    if (kids.length < MANY_CHILDREN) {
+      for (let i = 0; i < kids.length; i++) if (kids[i].name === name) return kids[i];
+      return undefined;
+    }
+    return this.nameTable().get(name)?.[0];
+  }
+
+  /** The element children by name, built on the first named lookup of an element with many children. */
+  nameTable(): Map<number, XNode[]> {
+    let extra = this.extra;
+    if (extra === undefined) {
+      extra = {};
+      this.extra = extra;
+    }
+    let byName = extra.byName;
     if (byName === undefined) {
       byName = new Map();
-      for (const k of kids) {
-        let byNs = byName.get(k.local);
-        if (byNs === undefined) {
-          byNs = new Map();
-          byName.set(k.local, byNs);
-        }
-        const list = byNs.get(k.ns);
+      for (const k of this.kids) {
+        const list = byName.get(k.name);
         if (list) list.push(k);
-        else byNs.set(k.ns, [k]);
+        else byName.set(k.name, [k]);
       }
-      this.#byName = byName;
+      extra.byName = byName;
     }
-    return byName.get(local)?.get(ns) ?? NONE;
+    return byName;
   }
 
   /** Text-node children, computed on first use (rules read `text()` of leaf elements). */
   get texts(): XNode[] {
-    if (this.#texts === undefined) this.#texts = this.kind === ELEMENT ? this.doc.textChildren(this) : NONE;
-    return this.#texts;
+    if (this.kind !== ELEMENT) return NONE;
+    let extra = this.extra;
+    if (extra === undefined) {
+      extra = {};
+      this.extra = extra;
+    }
+    if (extra.texts === undefined) extra.texts = this.doc.textChildren(this);
+    return extra.texts;
   }
 }
 
@@ -112,63 +180,79 @@ export class XDocument {
   readonly root: XNode | undefined;
   /** Every element in document order. */
   readonly elements: XNode[] = [];
-  /** Elements by local name, then namespace: no `ns\0local` key string to build on every `//x` call. */
-  #byName: Map<string, Map<string, XNode[]>> | undefined;
+  /** Elements by interned name: `//x` never rescans. */
+  #byName: Map<number, XNode[]> | undefined;
 
   constructor(readonly index: XmlIndex) {
-    this.node = new XNode(this, DOCUMENT, -1, null, '', '', -1);
+    this.node = new XNode(this, DOCUMENT, -1, null, 0, -1);
     const els = index.elements;
     const nodes = this.elements;
+    // Names repeat: a qualified name resolves once per document to its id (and its namespace, which a
+    // prefix declared again elsewhere may change: then the id is looked up again).
+    const byQname = new Map<string, { ns: string; id: number }>();
     for (let k = 0; k < els.length; k++) {
       const e = els[k];
       const parent = e.parent < 0 ? this.node : nodes[e.parent];
-      const n = new XNode(this, ELEMENT, e.start, parent, e.ns, e.local, k);
+      let hit = byQname.get(e.qname);
+      if (hit === undefined || hit.ns !== e.ns) {
+        hit = { ns: e.ns, id: nameId(e.ns, e.local) };
+        byQname.set(e.qname, hit);
+      }
+      const n = new XNode(this, ELEMENT, e.start, parent, hit.id, k);
       nodes.push(n);
       if (parent.kids === NONE) parent.kids = [n];
       else parent.kids.push(n);
+      let attrs: XNode[] = NONE;
       for (const a of e.attributes) {
         if (a.qname === 'xmlns' || a.qname.startsWith('xmlns:')) continue;
         const value = decodeAttr(index, a.valueStart, a.valueEnd);
-        const an = new XNode(this, ATTRIBUTE, a.start, n, a.ns, a.local, -1, value);
-        if (n.attrs === NONE) n.attrs = [an];
-        else n.attrs.push(an);
+        const an = new XNode(this, ATTRIBUTE, a.start, n, nameId(a.ns, a.local), -1, value);
+        if (attrs === NONE) attrs = [an];
+        else attrs.push(an);
       }
+      // Lists of their exact length: a list grown by push keeps room for 16 more, and a notice has
+      // hundreds of thousands of them.
+      n.attrs = attrs.length > 1 ? attrs.slice() : attrs;
+    }
+    for (let k = 0; k < nodes.length; k++) {
+      const n = nodes[k];
+      if (n.kids.length > 1) n.kids = n.kids.slice();
     }
     this.root = this.node.kids[0];
   }
 
   /** Elements with this expanded name, in document order. */
   named(ns: string, local: string): XNode[] {
+    return this.withName(nameId(ns, local));
+  }
+
+  /** named() by interned name. */
+  withName(name: number): XNode[] {
     let map = this.#byName;
     if (!map) {
       map = new Map();
       for (const n of this.elements) {
-        let byNs = map.get(n.local);
-        if (!byNs) {
-          byNs = new Map();
-          map.set(n.local, byNs);
-        }
-        const list = byNs.get(n.ns);
+        const list = map.get(n.name);
         if (list) list.push(n);
-        else byNs.set(n.ns, [n]);
+        else map.set(n.name, [n]);
       }
       this.#byName = map;
     }
-    return map.get(local)?.get(ns) ?? NONE;
+    return map.get(name) ?? NONE;
   }
 
   textChildren(n: XNode): XNode[] {
     const index = this.index;
     const e = index.elements[n.el];
     const end = contentEnd(index, e);
-    if (end < 0) return [];
+    if (end < 0) return NONE;
     let out: XNode[] = NONE;
     let from = e.startTagEnd;
     const push = (a: number, b: number): void => {
       if (b <= a) return;
       const value = characterData(index.text, a, b);
       if (value === '') return;
-      const t = new XNode(this, TEXT, a, n, '', '', -1, value);
+      const t = new XNode(this, TEXT, a, n, 0, -1, value);
       if (out === NONE) out = [t];
       else out.push(t);
     };

@@ -2,7 +2,16 @@
 // SVRL locations, SDK field paths and EFX; no other module parses XPath text. No `vscode` import here,
 // no I/O.
 
-export { type Compiled, compile, ebv, Runtime, type Scope, XPathUnsupportedError } from './compile';
+export {
+  type Compiled,
+  type Ctx,
+  compile,
+  compileBoolean,
+  ebv,
+  Runtime,
+  type Scope,
+  XPathUnsupportedError,
+} from './compile';
 export { ATTRIBUTE, DOCUMENT, ELEMENT, type NodeRef, nodeRef, TEXT, XDocument, XNode } from './document';
 export { LocationReader, LocationUnsupported, type LocNode } from './locate';
 export { type Ast, AXES, KIND_TESTS, type NodeTest, parseXPath, XPathSyntaxError } from './parser';

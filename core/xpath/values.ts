@@ -46,11 +46,11 @@ export class XPathDynamicError extends Error {
 
 export function atomize(item: Item): Atomic {
   if (!(item instanceof XNode)) return item;
-  let u = item.untyped as Untyped | undefined;
-  if (u === undefined) {
-    u = new Untyped(item.string);
-    item.untyped = u;
-  }
+  const v = item.val;
+  // The node's one value slot holds its string until first atomized, then the untypedAtomic of it.
+  if (v instanceof Untyped) return v;
+  const u = new Untyped(typeof v === 'string' ? v : item.string);
+  item.val = u;
   return u;
 }
 
