@@ -110,8 +110,9 @@ export function startServer(options: ServerOptions = {}): Connection {
     const identity = JSON.stringify([sources, budget]);
     let e = engines.get(identity);
     if (!e) {
-      // One spare worker: a notice whose rules are stuck never holds another notice's diagnostics.
-      pool ??= new WorkerPool(1, workerScript(), 1);
+      // One spare worker: a notice whose rules are stuck never holds another notice's diagnostics. Its
+      // workers run each document's edits incrementally.
+      pool ??= new WorkerPool(1, workerScript(), 1, true);
       const cacheDir = join(dirname(sdkCacheRoot), 'rules');
       e = { validator: new WorkerValidator(pool, sources, cacheDir, budget), identity };
       engines.set(identity, e);

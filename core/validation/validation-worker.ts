@@ -3,11 +3,11 @@
 // kind and fields, and polls a shared flag so that a newer edit stops a run in the middle. Bundled as
 // dist/validation-worker.js beside server.js and cli.js. No `vscode` import here.
 
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { indexXml } from '../notice';
 import { SdkError } from '../sdk';
 import { LocalSdkValidator } from './local-validator';
-import type { JobMessage, ResultMessage } from './worker-pool';
+import type { JobMessage, ResultMessage, WorkerData } from './worker-pool';
 
 const validators = new Map<string, LocalSdkValidator>();
 
@@ -38,9 +38,11 @@ async function run(job: JobMessage): Promise<ResultMessage> {
         sources: job.sources,
         ruleCacheDir: job.ruleCacheDir,
         perPhaseRules: process.env.EFORMS_RULES_PER_PHASE === '1',
-        // The editor sends each edit's text here: the next run re-evaluates only what the edit can reach
-        // (EFORMS_RULES_INCREMENTAL=0: every run in full, as the bench compares).
-        incremental: process.env.EFORMS_RULES_INCREMENTAL !== '0',
+        // An editor's pool sends each edit's text here: the next run re-evaluates only what the edit can
+        // reach (EFORMS_RULES_INCREMENTAL=0: every run in full, as the bench compares).
+        incremental:
+          (workerData as WorkerData | undefined)?.incremental === true &&
+          process.env.EFORMS_RULES_INCREMENTAL !== '0',
       });
       validators.set(id, v);
     }

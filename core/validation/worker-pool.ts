@@ -33,6 +33,11 @@ export interface JobMessage {
   cancel: SharedArrayBuffer;
 }
 
+/** What each worker is started with. */
+export interface WorkerData {
+  incremental: boolean;
+}
+
 export type ResultMessage =
   | { id: number; ok: true; report: EngineReport }
   | { id: number; ok: false; sdk: { kind: SdkErrorKind; fields: SdkErrorFields } }
@@ -99,6 +104,12 @@ export class WorkerPool {
     readonly size = 1,
     private readonly script = workerScript(),
     private readonly spares = 0,
+    /**
+     * Workers keep each rule set's last run and re-evaluate only what the next text can change: for an
+     * editor, whose runs are successive versions of one document. A batch of other notices only pays
+     * for it (the CLI leaves it off).
+     */
+    private readonly incremental = false,
   ) {}
 
   /** Workers alive (busy or idle): for tests and the status. */
@@ -241,7 +252,7 @@ export class WorkerPool {
   }
 
   private spawn(): Worker {
-    const w = new Worker(this.script);
+    const w = new Worker(this.script, { workerData: { incremental: this.incremental } satisfies WorkerData });
     w.on('message', (m: ResultMessage) => {
       if (this.stopped.has(w)) return;
       const job = this.busy.get(w);
