@@ -45,6 +45,14 @@ type Trigger = 'open' | 'change' | 'save' | 'settings';
 
 const GONE = 'The document is no longer an open eForms notice.';
 
+/**
+ * Quiet time after an edit before the SDK's rules run. Short: the rules run off the main thread, a newer
+ * edit stops the run in flight, and an edit's run re-evaluates only what it can change; it only has to
+ * gather the changes one action sends as several (a quick fix, a paste, an undo), a few milliseconds
+ * apart. Keystrokes come 100 ms or more apart, so each gets its run either way.
+ */
+export const SDK_RULES_DEBOUNCE_MS = 10;
+
 export class ValidationScheduler {
   private readonly docs: OpenDocuments;
   private readonly clock: Clock;
@@ -194,7 +202,7 @@ export class ValidationScheduler {
     for (const engine of ENGINES) if (!engines.includes(engine)) this.dropLane(s, engine);
     // The SDK's rules follow every edit; the content does not change on save.
     if (engines.includes('local') && trigger !== 'save')
-      this.schedule(s, 'local', this.deps.localDebounceMs ?? 30);
+      this.schedule(s, 'local', this.deps.localDebounceMs ?? SDK_RULES_DEBOUNCE_MS);
     if (!engines.includes('cvs')) return;
     const run = settings.validation.run;
     if (run === 'manual') {
