@@ -55,13 +55,20 @@ export function readRegularFileBytes(path: string, max: number, what = 'file'): 
         `The ${what} ${path} is not a regular file: it was not read.`,
       );
     if (st.size > max) throw tooLarge(path, what, max);
-    const chunks: Buffer[] = [];
+    // One buffer of the size the file says (plus one byte, to see it grow), read in place: a large
+    // file (the rule cache's release file is tens of MB, read by every worker) is never held twice.
+    let out = Buffer.allocUnsafe(Math.min(st.size, max) + 1);
     let total = 0;
-    const buf = Buffer.allocUnsafe(Math.min(max + 1, 1 << 20));
     for (;;) {
+      if (total === out.length) {
+        // The file grew since fstat: grow the buffer, never past the limit plus one byte.
+        const bigger = Buffer.allocUnsafe(Math.min(out.length * 2, max + 1));
+        out.copy(bigger, 0, 0, total);
+        out = bigger;
+      }
       let n: number;
       try {
-        n = readSync(fd, buf, 0, buf.length, null);
+        n = readSync(fd, out, total, out.length - total, null);
       } catch (e) {
         throw new SdkFileError(
           'unreadable',
@@ -72,9 +79,8 @@ export function readRegularFileBytes(path: string, max: number, what = 'file'): 
       if (n === 0) break;
       total += n;
       if (total > max) throw tooLarge(path, what, max);
-      chunks.push(Buffer.from(buf.subarray(0, n)));
     }
-    return Buffer.concat(chunks, total);
+    return out.subarray(0, total);
   } finally {
     closeSync(fd);
   }
