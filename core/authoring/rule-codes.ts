@@ -86,14 +86,7 @@ function readSubtypeCodeRules(sdk: SdkKnowledge): Map<string, Map<string, string
         if (context) readSubtypeExemptions(sdk, index, rule.children, contextText, table);
         continue;
       }
-      for (const i of rule.children) {
-        const a = index.elements[i];
-        if (!a || a.ns !== SCH || a.local !== 'assert') continue;
-        const role = a.attributes.find((x) => x.local === 'role');
-        if (role && attributeValue(index, role).toUpperCase() !== 'ERROR') continue;
-        const test = a.attributes.find((x) => x.local === 'test');
-        const ast = test ? parseRuleTest(attributeValue(index, test)) : null;
-        if (!ast) continue;
+      for (const ast of errorAssertTests(index, rule.children)) {
         const { req, conditional } = shapeOfTest(ast);
         // Only `. = ('a', 'b')` on the context itself, without condition, is a list of allowed codes.
         if (conditional || req.k !== 'one-of' || unparen(req.value).t !== 'ctx') continue;
@@ -109,6 +102,19 @@ function readSubtypeCodeRules(sdk: SdkKnowledge): Map<string, Map<string, string
     }
   }
   return table;
+}
+
+/** The parsed tests of a rule's asserts of role ERROR (or none), in order; a test outside the grammar is left out. */
+function* errorAssertTests(index: XmlIndex, children: readonly number[]): Generator<Ast> {
+  for (const i of children) {
+    const a = index.elements[i];
+    if (!a || a.ns !== SCH || a.local !== 'assert') continue;
+    const role = a.attributes.find((x) => x.local === 'role');
+    if (role && attributeValue(index, role).toUpperCase() !== 'ERROR') continue;
+    const test = a.attributes.find((x) => x.local === 'test');
+    const ast = test ? parseRuleTest(attributeValue(index, test)) : null;
+    if (ast) yield ast;
+  }
 }
 
 /**
@@ -128,14 +134,8 @@ function readSubtypeExemptions(
   if (star?.t !== 'step' || star.test.k !== 'name' || star.test.local !== undefined) return;
   const base = elementNames({ t: 'path', steps: ctx.steps.slice(2) }, false);
   if (!base) return;
-  for (const i of children) {
-    const a = index.elements[i];
-    if (!a || a.ns !== SCH || a.local !== 'assert') continue;
-    const role = a.attributes.find((x) => x.local === 'role');
-    if (role && attributeValue(index, role).toUpperCase() !== 'ERROR') continue;
-    const test = a.attributes.find((x) => x.local === 'test');
-    const ast = test ? parseRuleTest(attributeValue(index, test)) : null;
-    if (ast?.t !== 'or' || ast.args.length !== 2) continue;
+  for (const ast of errorAssertTests(index, children)) {
+    if (ast.t !== 'or' || ast.args.length !== 2) continue;
     const { req, exemptions } = shapeOfTest(ast);
     if (req.k !== 'one-of' || exemptions.length !== 1) continue;
     const subtypes = subtypesOfNot(exemptions[0] as Ast);

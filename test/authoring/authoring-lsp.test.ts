@@ -14,6 +14,7 @@ import { indexXml, textContent } from '../../core/notice';
 import { resolveLocation } from '../../core/svrl/mapping';
 import { applyEdits, offsetOf, type Pos, type TextEdit } from '../support/lsp-edits';
 import { docUri, LspSession, lineCol } from '../support/lsp-session';
+import { ruledProcedureTypesOf16 } from '../support/ruled-procedure-types';
 import { type SandboxHarness, startHarness, TEST_API_KEY } from '../support/sandbox-harness';
 import { copySdkRelease } from '../support/sdk-copy';
 import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
@@ -187,13 +188,7 @@ describe('authoring over LSP', { skip }, () => {
     const items = (await complete(uri, lineCol(text, inside)))?.items ?? [];
     // The list, narrowed to what the subtype's rules allow: BR-BT-00105-0135 in SDK 1.15.1's
     // validation-stage-3b-16.sch (read here with a regex, not the reader under test).
-    const sch = readFileSync(join(SDK_DIR, 'schematrons', 'static', 'validation-stage-3b-16.sch'), 'utf8');
-    const allowed =
-      /ProcedureCode\[\$noticeSubType = '16'\]">\s*<assert[^>]*test="normalize-space\(\.\) = \(([^)]*)\)"/.exec(
-        sch,
-      )?.[1];
-    assert.ok(allowed, 'the rule of subtype 16 lists its procedure types');
-    const codes = [...allowed.matchAll(/'([^']+)'/g)].map((m) => m[1] as string);
+    const codes = ruledProcedureTypesOf16(SDK_DIR);
     assert.ok(codes.length > 3 && codes.length < gcCodes('procurement-procedure-type.gc').length);
     assert.deepEqual(
       items.map((i) => i.label).sort(),
