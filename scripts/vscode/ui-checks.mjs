@@ -3,7 +3,8 @@
 // every eForms command in the palette, the "My Notices" view of the eForms side bar with the notices
 // submitted to the sandbox, the Market Explorer drawing a series picked in "Market Prices", and the
 // notice preview (two languages, scroll sync, restored after a reload), and the first five minutes: the
-// first run without an SDK, the walkthrough, New Notice from its pickers to the new notice's tab.
+// first run without an SDK, the walkthrough, New Notice from its pickers to the new notice's tab; and
+// Submit on a notice with errors, whose dialog's default button is "Review errors".
 // With `grep` (npm run test:vscode -- --grep X) only the checks whose name matches run, after the
 // workbench has loaded.
 // Each check records ok/message; it never throws past its check. The screenshots it writes are the
@@ -384,6 +385,57 @@ export async function runUiChecks(page, { apiKey, resultsDir, log, grep, machine
     await page.keyboard.press('Escape');
     return `${await squiggles.count()} error squiggles in view`;
   });
+
+  await check(
+    'Submit on a notice with errors asks first, and its default button is "Review errors"',
+    async () => {
+      // No waiting for the editor's diagnostics: Submit validates the notice itself, with every engine.
+      await quickOpen(page, 'invalid-cn.xml');
+      await runFromPalette(page, 'eForms: Submit Notice');
+      const dialog = page.locator('.monaco-dialog-box', { hasText: /error/i });
+      const until = Date.now() + 60000;
+      while (!(await dialog.first().isVisible())) {
+        if (Date.now() > until) throw new Error('no dialog within 60 s of Submit on a notice with errors');
+        // The key (asked when no earlier check set it), and the author prompts, asked once per workspace.
+        const input = page.locator('.quick-input-widget .quick-input-box input');
+        const title = page.locator('.quick-input-widget .quick-input-title');
+        const asked = (await input.isVisible()) ? ((await title.textContent()) ?? '') : '';
+        if (/API Key/i.test(asked)) {
+          await input.fill(apiKey);
+          await page.keyboard.press('Enter');
+        } else if (/Notice author/.test(asked)) {
+          const placeholder = (await input.getAttribute('placeholder')) ?? '';
+          await input.fill(/@/.test(placeholder) ? 'buyer@example.org' : 'en');
+          await page.keyboard.press('Enter');
+        }
+        await page.waitForTimeout(300);
+      }
+      const buttons = await dialog
+        .first()
+        .locator('.monaco-button')
+        .evaluateAll((bs) => bs.map((b) => b.textContent?.trim() ?? ''));
+      // The default button is the one with the keyboard focus: Enter presses it.
+      const focused = await page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+      if (focused !== 'Review errors')
+        throw new Error(`the focused button is "${focused}" (buttons: ${buttons.join(', ')})`);
+      if (!buttons.includes('Submit anyway')) throw new Error(`the dialog offers: ${buttons.join(', ')}`);
+      const text = (
+        await dialog.first().locator('.dialog-message-text, .dialog-message-detail').allTextContents()
+      )
+        .join(' ')
+        .replace(/\s+/g, ' ')
+        .trim();
+      await page.mouse.move(1, 1);
+      await page.screenshot({
+        path: join(resultsDir, 'submit-with-errors.png'),
+        clip: await clipAround(page, [dialog.first()], 24),
+      });
+      // Enter: the default, Review errors; nothing is submitted.
+      await page.keyboard.press('Enter');
+      await dialog.first().waitFor({ state: 'hidden', timeout: 10000 });
+      return `${text.slice(0, 160)} [${buttons.join(' | ')}], Enter chose Review errors`;
+    },
+  );
 
   await check('the eForms status bar item is visible and names the environment', async () => {
     const item = page.locator('.statusbar-item').filter({ hasText: /^\s*eForms/ });
