@@ -31,26 +31,31 @@ const skip = () =>
         ? 'dist/ is not built (npm run build)'
         : undefined;
 
+/** `eforms validate --local` of the build in `dist` over `files`, JSON out, a fixed day (both runs below). */
+function validateLocalArgs(dist: string, files: string[], jobs: number): string[] {
+  return [
+    join(dist, 'cli.js'),
+    'validate',
+    '--local',
+    '--sdk-dir',
+    SDK_DIR,
+    '--today',
+    '2024-06-01',
+    '--jobs',
+    String(jobs),
+    '--format',
+    'json',
+    ...files,
+  ];
+}
+
 function cliRun(files: string[], jobs: number, cache: string): number {
   const t0 = performance.now();
-  const r = spawnSync(
-    process.execPath,
-    [
-      join(PROJECT_ROOT, 'dist', 'cli.js'),
-      'validate',
-      '--local',
-      '--sdk-dir',
-      SDK_DIR,
-      '--today',
-      '2024-06-01',
-      '--jobs',
-      String(jobs),
-      '--format',
-      'json',
-      ...files,
-    ],
-    { env: { ...process.env, EFORMS_SDK_CACHE: cache }, maxBuffer: 512 * 1024 * 1024, encoding: 'utf8' },
-  );
+  const r = spawnSync(process.execPath, validateLocalArgs(join(PROJECT_ROOT, 'dist'), files, jobs), {
+    env: { ...process.env, EFORMS_SDK_CACHE: cache },
+    maxBuffer: 512 * 1024 * 1024,
+    encoding: 'utf8',
+  });
   const ms = performance.now() - t0;
   if (r.status !== 0 && r.status !== 1)
     throw new Error(`eforms validate --local exited ${r.status}: ${r.stderr.slice(0, 500)}`);
@@ -229,23 +234,7 @@ function cliRunMeasured(
   const t0 = performance.now();
   const r = spawnSync(
     '/usr/bin/time',
-    [
-      '-f',
-      'PEAK_KB=%M CPU_S=%U+%S',
-      process.execPath,
-      join(dist, 'cli.js'),
-      'validate',
-      '--local',
-      '--sdk-dir',
-      SDK_DIR,
-      '--today',
-      '2024-06-01',
-      '--jobs',
-      String(jobs),
-      '--format',
-      'json',
-      ...files,
-    ],
+    ['-f', 'PEAK_KB=%M CPU_S=%U+%S', process.execPath, ...validateLocalArgs(dist, files, jobs)],
     {
       env: { ...process.env, EFORMS_SDK_CACHE: cache, ...env },
       maxBuffer: 512 * 1024 * 1024,
