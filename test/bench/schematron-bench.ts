@@ -2,7 +2,11 @@
 // (eforms-16, static, SDK 1.15.1), on cn_24_maximal (warm), on cn_24_maximal_100_lots (the sample, or
 // generated here by duplicating the lots of cn_24_maximal), and over all samples (median and maximum);
 // plus compiling a phase cold from the SDK folder and loading it from the disk cache.
-// Goals: cn_24_maximal < 20 ms warm, 100 lots < 300 ms, cold compile < 1 s, from the cache < 200 ms.
+// "Warm" is the steady state the editor's worker reaches after some edits: V8 optimises the hot
+// closures only after some tens of runs, so each engine is first run WARM_RUNS times on its own, then
+// timed in a block of its own (interleaving the two engines let fontoxpath's garbage be collected
+// during our runs). What the first runs cost, before V8 has optimised anything, is printed beside it.
+// Goals (issue 19): cn_24_maximal < 4 ms warm, 100 lots < 60 ms warm.
 
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,9 +16,11 @@ import { loadRuleSet } from '../../core/schematron';
 import { loadRuleSetSync, prepare } from '../../core/schematron/engine';
 import { fontoxpathRun, loadSlimdom } from '../support/fontoxpath-schematron';
 import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
-import { type BenchSection, interleavedMedians, median, medianMs, type Row } from './bench-kit';
+import { type BenchSection, median, medianMs, type Row } from './bench-kit';
 
 const TODAY = '2024-01-01';
+/** Untimed runs before a warm figure: enough for V8 to optimise the closures a notice reaches. */
+const WARM_RUNS = 40;
 
 /** cn_24_maximal with its lot repeated until there are `n` lots (ids renumbered). */
 export function withLots(notice: string, n: number): string {
@@ -55,17 +61,14 @@ export const schematronSections: BenchSection[] = [
       const prepared = prepare(key);
       const parse = await loadSlimdom();
       const rewritten = new Map<string, string>();
+      const ourRun = (text: string) => () => rules.evaluate(text, { today: TODAY });
 
-      const [ours, theirs] = interleavedMedians(
-        [
-          () => rules.evaluate(maximal, { today: TODAY }),
-          () => fontoxpathRun(prepared, parse(maximal), TODAY, rewritten),
-        ],
-        7,
-        2,
-      );
-      const ours100 = medianMs(() => rules.evaluate(hundred, { today: TODAY }), 5, 1);
-      const theirs100 = medianMs(() => fontoxpathRun(prepared, parse(hundred), TODAY, rewritten), 1, 0);
+      // Before V8 has optimised anything: the first run, and the median of the next four.
+      const first = medianMs(ourRun(maximal), 1, 0);
+      const early = medianMs(ourRun(maximal), 4, 0);
+      const ours = medianMs(ourRun(maximal), 31, WARM_RUNS);
+      const first100 = medianMs(ourRun(hundred), 1, 0);
+      const ours100 = medianMs(ourRun(hundred), 15, WARM_RUNS / 2);
 
       // Every sample with its own phase, warm: the figure a user sees per notice.
       const samples = readdirSync(join(SAMPLES_DIR, 'notices')).filter(
@@ -75,18 +78,30 @@ export const schematronSections: BenchSection[] = [
       for (const f of samples) {
         const text = readFileSync(join(SAMPLES_DIR, 'notices', f), 'utf8');
         const r = await loadRuleSet({ ...key, phase: `eforms-${subTypeOf(text)}` });
-        perSample.push(medianMs(() => r.evaluate(text, { today: TODAY }), 5, 2));
+        perSample.push(medianMs(() => r.evaluate(text, { today: TODAY }), 5, 10));
       }
 
+      // fontoxpath last, warmed up in the same way: its garbage never lands in our timed runs.
+      const theirs = medianMs(() => fontoxpathRun(prepared, parse(maximal), TODAY, rewritten), 15, 10);
+      const theirs100 = medianMs(() => fontoxpathRun(prepared, parse(hundred), TODAY, rewritten), 1, 0);
+
       return [
-        { name: 'our engine, cn_24_maximal (warm)', value: ours, unit: 'ms', note: 'goal < 20 ms' },
+        { name: 'our engine, cn_24_maximal (warm)', value: ours, unit: 'ms', note: 'goal < 4 ms' },
+        { name: 'our engine, cn_24_maximal (first run)', value: first, unit: 'ms' },
+        { name: 'our engine, cn_24_maximal (runs 2 to 5)', value: early, unit: 'ms' },
         {
           name: 'fontoxpath, cn_24_maximal (warm)',
           value: theirs,
           unit: 'ms',
           note: `${(theirs / ours).toFixed(1)}× ours`,
         },
-        { name: 'our engine, cn_24_maximal_100_lots', value: ours100, unit: 'ms', note: 'goal < 300 ms' },
+        {
+          name: 'our engine, cn_24_maximal_100_lots (warm)',
+          value: ours100,
+          unit: 'ms',
+          note: 'goal < 60 ms',
+        },
+        { name: 'our engine, cn_24_maximal_100_lots (its first run)', value: first100, unit: 'ms' },
         {
           name: 'fontoxpath, cn_24_maximal_100_lots (one run)',
           value: theirs100,
