@@ -101,7 +101,7 @@ export class WorkerPool {
    * busy with one job for SPARE_AFTER_MS and a job waits (a stuck run), and stop once idle.
    */
   constructor(
-    readonly size = 1,
+    private size_ = 1,
     private readonly script = workerScript(),
     private readonly spares = 0,
     /**
@@ -111,6 +111,30 @@ export class WorkerPool {
      */
     private readonly incremental = false,
   ) {}
+
+  /** How many workers run jobs side by side (spares aside). */
+  get size(): number {
+    return this.size_;
+  }
+
+  /**
+   * Lowers (or raises) how many workers run side by side, for the jobs queued from now on: a batch
+   * knows how many help only once it has read its notices (validate.ts's usefulJobs).
+   */
+  resize(size: number): void {
+    this.size_ = Math.max(1, Math.floor(size));
+  }
+
+  /**
+   * Starts one worker now, before any job, so that loading its bundle overlaps what the caller still
+   * does (reading a batch's notices). Idle, it never keeps the process alive.
+   */
+  prestart(): void {
+    if (this.closed || this.workers > 0 || !existsSync(this.script)) return;
+    const w = this.spawn();
+    w.unref();
+    this.idle.push(w);
+  }
 
   /** Workers alive (busy or idle): for tests and the status. */
   get workers(): number {
