@@ -400,10 +400,11 @@ async function validateWith(
   sources: SdkSources,
   perPhase: boolean,
 ): Promise<(FileResult | string)[] | string> {
-  const notices = files.map((f) => readNotice(f, io, true));
+  // Each entry is let go once its notice is done: a batch keeps findings, not every notice's index.
+  const notices: (PreparedNotice | string | undefined)[] = files.map((f) => readNotice(f, io, true));
   const wanted = new Set<string>();
   for (const n of notices) {
-    if (typeof n === 'string' || n.index.errors.length > 0) continue;
+    if (n === undefined || typeof n === 'string' || n.index.errors.length > 0) continue;
     wanted.add(
       inputFor(n, { language: o.lang, mode: o.mode, sdkVersion: o.sdk ?? '', timeoutMs: 0 }).sdkVersion,
     );
@@ -451,11 +452,11 @@ async function validateWith(
   pool?.resize(
     usefulJobs(
       pool.size,
-      notices.map((n) => (typeof n === 'string' ? '' : affinityKey(n, o))),
+      notices.map((n) => affinityKey(n, o)),
       availableParallelism(),
       perPhase || io.env.EFORMS_JOBS_AS_GIVEN === '1'
         ? undefined
-        : notices.map((n) => (typeof n === 'string' ? 0 : n.bytes.length)),
+        : notices.map((n) => (n === undefined || typeof n === 'string' ? 0 : n.bytes.length)),
     ),
   );
   const validator = pool
@@ -473,7 +474,7 @@ async function validateWith(
     // worker the notices of the rule sets it compiled.
     await Promise.all(
       order.map(async (i) => {
-        results[i] = await validateLocalOne(
+        const r = await validateLocalOne(
           files[i] as string,
           notices[i] as PreparedNotice | string,
           io,
@@ -482,6 +483,13 @@ async function validateWith(
           sdkFailure,
           releases,
         );
+        notices[i] = undefined;
+        // What is printed later needs the report's release, phase and SVRL text, not its assertions
+        // (placed as findings already): a batch keeps one copy of each failure, not two.
+        results[i] =
+          typeof r === 'string' || !r.report
+            ? r
+            : { ...r, report: { ...r.report, report: { ...r.report.report, assertions: [] } } };
         done++;
         io.progress?.(`Validated ${done} of ${files.length} notices with the SDK rules…`);
       }),
@@ -492,8 +500,8 @@ async function validateWith(
   return results;
 }
 
-function affinityKey(n: PreparedNotice | string, o: Run): string {
-  if (typeof n === 'string') return '';
+function affinityKey(n: PreparedNotice | string | undefined, o: Run): string {
+  if (n === undefined || typeof n === 'string') return '';
   return affinityOf(inputFor(n, { language: o.lang, mode: o.mode, sdkVersion: o.sdk ?? '', timeoutMs: 0 }));
 }
 
@@ -513,6 +521,8 @@ async function validateLocalOne(
     sdkVersion: o.sdk ?? '',
     timeoutMs: o.timeoutMs,
     today: o.today,
+    // Only --format svrl prints the report's text: the other formats are made from the findings.
+    svrl: o.format === 'svrl',
   };
   if (notice.index.errors.length === 0) {
     const failure = sdkFailure.get(inputFor(notice, request).sdkVersion);
