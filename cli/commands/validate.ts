@@ -648,10 +648,12 @@ function isDate(s: string): boolean {
  * Workers that help: never more than the cores, nor than the rule sets the notices need (each worker
  * compiles the phases it runs, so two workers on one phase double the memory and save little). Given
  * the notices' sizes in bytes, also never more than the work pays for: each worker beyond the first
- * starts, reads the release and compiles again the patterns the phases share (about a second of CPU,
- * measured on SDK 1.15.1), so it is added only while its share of the evaluation is at least that. A
- * batch of 102 notices over 51 phases ran as fast with one worker as with two, on two thirds of the
- * CPU and 130 MB less; 520 notices over 8 phases ran faster with two.
+ * starts, reads the release and compiles again the patterns the phases share (1.3 to 1.6 s of CPU on
+ * SDK 1.15.1), while this thread and V8's compiler and collector threads already keep about one of two
+ * cores busy. So a worker is added only while its share of the evaluation is at least twice its start.
+ * Measured on two cores (issue 19): 102 notices over 51 phases, 520 small notices over 8 phases and 24
+ * notices of 1.7 MB over 2 phases were no faster with two workers than with one, and took 20 to 40 %
+ * more CPU and 100 to 180 MB more memory.
  */
 export function usefulJobs(
   jobs: number,
@@ -663,7 +665,7 @@ export function usefulJobs(
   if (!sizes) return most;
   const work = estimatedRuleMs(sizes);
   let n = 1;
-  while (n < most && work / (n + 1) >= WORKER_START_MS) n++;
+  while (n < most && work / (n + 1) >= 2 * WORKER_START_MS) n++;
   return n;
 }
 
@@ -671,13 +673,14 @@ export function usefulJobs(
 export const WORKER_START_MS = 1500;
 
 /**
- * Milliseconds of CPU the rules take on notices of these sizes, once compiled: about 6 ms a notice
- * (indexing, the model, the report) and 0.15 ms a kilobyte (measured on the SDK samples, from 11 KB to
- * the 1.7 MB 100-lot notice, garbage collection included). An estimate, only to choose how many workers.
+ * Milliseconds of CPU a worker spends on notices of these sizes once their rules are compiled: about
+ * 3 ms a notice (indexing, the model, the report) and 0.1 ms a kilobyte (SDK 1.15.1: 8 ms for the 73 KB
+ * cn_24_maximal, 3 ms for a 12 KB notice, 100 to 170 ms for the 1.7 MB 100-lot one). An estimate, only
+ * to choose how many workers.
  */
 export function estimatedRuleMs(sizes: readonly number[]): number {
   let ms = 0;
-  for (const b of sizes) if (b > 0) ms += 6 + (0.15 * b) / 1024;
+  for (const b of sizes) if (b > 0) ms += 3 + (0.1 * b) / 1024;
   return ms;
 }
 
