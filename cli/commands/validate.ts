@@ -380,7 +380,8 @@ async function validateLocally(
   const perPhase = io.env.EFORMS_RULES_PER_PHASE === '1';
   const pool =
     files.length > 1 || perPhase || l.budgetGiven
-      ? new WorkerPool(perPhase ? l.jobs : Math.min(l.jobs, files.length))
+      ? // prefetch: each worker gets its next notice while it runs one, never waiting for this thread.
+        new WorkerPool(perPhase ? l.jobs : Math.min(l.jobs, files.length), undefined, 0, false, true)
       : undefined;
   // The first worker loads its bundle while this thread reads the notices.
   pool?.prestart();
