@@ -374,10 +374,38 @@ async function validateLocally(
       repositoryUrl: (io.env.EFORMS_SDK_REPOSITORY?.trim() || SDK_REPOSITORY_URL).replace(/\/+$/, ''),
     },
   };
-  const notices = files.map((f) => readNotice(f, io, true));
+  // One notice runs in this thread: a worker would cost its start and a second copy of the rules. Not
+  // with --time-budget given: only a worker can be stopped for real when a run exceeds it.
+  // EFORMS_RULES_PER_PHASE=1 (the bench's side by side): as before, per-phase rules, always in workers.
+  const perPhase = io.env.EFORMS_RULES_PER_PHASE === '1';
+  const pool =
+    files.length > 1 || perPhase || l.budgetGiven
+      ? // prefetch: each worker gets its next notice while it runs one, never waiting for this thread.
+        new WorkerPool(perPhase ? l.jobs : Math.min(l.jobs, files.length), undefined, 0, false, true)
+      : undefined;
+  // The first worker loads its bundle while this thread reads the notices.
+  pool?.prestart();
+  try {
+    return await validateWith(pool, files, io, o, l, sources, perPhase);
+  } finally {
+    await pool?.close();
+  }
+}
+
+async function validateWith(
+  pool: WorkerPool | undefined,
+  files: string[],
+  io: CliIo,
+  o: Run,
+  l: { sdkDir?: string; jobs: number; budgetMs?: number },
+  sources: SdkSources,
+  perPhase: boolean,
+): Promise<(FileResult | string)[] | string> {
+  // Each entry is let go once its notice is done: a batch keeps findings, not every notice's index.
+  const notices: (PreparedNotice | string | undefined)[] = files.map((f) => readNotice(f, io, true));
   const wanted = new Set<string>();
   for (const n of notices) {
-    if (typeof n === 'string' || n.index.errors.length > 0) continue;
+    if (n === undefined || typeof n === 'string' || n.index.errors.length > 0) continue;
     wanted.add(
       inputFor(n, { language: o.lang, mode: o.mode, sdkVersion: o.sdk ?? '', timeoutMs: 0 }).sdkVersion,
     );
@@ -419,19 +447,19 @@ async function validateLocally(
 
   const ruleCacheDir = join(dirname(sources.cacheRoot), 'rules');
   const workerSources = { path: sources.path, cacheRoot: sources.cacheRoot };
-  // One notice runs in this thread: a worker would cost its start and a second copy of the rules. Not
-  // with --time-budget given: only a worker can be stopped for real when a run exceeds it.
-  // EFORMS_RULES_PER_PHASE=1 (the bench's side by side): as before, per-phase rules, always in workers.
-  const perPhase = io.env.EFORMS_RULES_PER_PHASE === '1';
-  const pool =
-    files.length > 1 || perPhase || l.budgetGiven
-      ? new WorkerPool(
-          usefulJobs(
-            perPhase ? l.jobs : Math.min(l.jobs, files.length),
-            notices.map((n) => (typeof n === 'string' ? '' : affinityKey(n, o))),
-          ),
-        )
-      : undefined;
+  // As many workers as help: the cores, the rule sets, and (with the release table) the work each
+  // further worker would take over, against what it costs to start (EFORMS_JOBS_AS_GIVEN=1: no estimate,
+  // for tests that compare workers).
+  pool?.resize(
+    usefulJobs(
+      pool.size,
+      notices.map((n) => affinityKey(n, o)),
+      availableParallelism(),
+      perPhase || io.env.EFORMS_JOBS_AS_GIVEN === '1'
+        ? undefined
+        : notices.map((n) => (n === undefined || typeof n === 'string' ? 0 : n.bytes.length)),
+    ),
+  );
   const validator = pool
     ? new WorkerValidator(pool, workerSources, ruleCacheDir, l.budgetMs ?? 0)
     : new LocalSdkValidator({ sources: workerSources, ruleCacheDir });
@@ -447,7 +475,7 @@ async function validateLocally(
     // worker the notices of the rule sets it compiled.
     await Promise.all(
       order.map(async (i) => {
-        results[i] = await validateLocalOne(
+        const r = await validateLocalOne(
           files[i] as string,
           notices[i] as PreparedNotice | string,
           io,
@@ -456,19 +484,25 @@ async function validateLocally(
           sdkFailure,
           releases,
         );
+        notices[i] = undefined;
+        // What is printed later needs the report's release, phase and SVRL text, not its assertions
+        // (placed as findings already): a batch keeps one copy of each failure, not two.
+        results[i] =
+          typeof r === 'string' || !r.report
+            ? r
+            : { ...r, report: { ...r.report, report: { ...r.report.report, assertions: [] } } };
         done++;
         io.progress?.(`Validated ${done} of ${files.length} notices with the SDK rules…`);
       }),
     );
   } finally {
     io.progress?.('');
-    await pool?.close();
   }
   return results;
 }
 
-function affinityKey(n: PreparedNotice | string, o: Run): string {
-  if (typeof n === 'string') return '';
+function affinityKey(n: PreparedNotice | string | undefined, o: Run): string {
+  if (n === undefined || typeof n === 'string') return '';
   return affinityOf(inputFor(n, { language: o.lang, mode: o.mode, sdkVersion: o.sdk ?? '', timeoutMs: 0 }));
 }
 
@@ -488,6 +522,8 @@ async function validateLocalOne(
     sdkVersion: o.sdk ?? '',
     timeoutMs: o.timeoutMs,
     today: o.today,
+    // Only --format svrl prints the report's text: the other formats are made from the findings.
+    svrl: o.format === 'svrl',
   };
   if (notice.index.errors.length === 0) {
     const failure = sdkFailure.get(inputFor(notice, request).sdkVersion);
@@ -611,14 +647,42 @@ function isDate(s: string): boolean {
 
 /**
  * Workers that help: never more than the cores, nor than the rule sets the notices need (each worker
- * compiles the phases it runs, so two workers on one phase double the memory and save little).
+ * compiles the phases it runs, so two workers on one phase double the memory and save little). Given
+ * the notices' sizes in bytes, also never more than the work pays for: each worker beyond the first
+ * starts, reads the release and compiles again the patterns the phases share (1.3 to 1.6 s of CPU on
+ * SDK 1.15.1), while this thread and V8's compiler and collector threads already keep about one of two
+ * cores busy. So a worker is added only while its share of the evaluation is at least twice its start.
+ * Measured on two cores (issue 19): 102 notices over 51 phases, 520 small notices over 8 phases and 24
+ * notices of 1.7 MB over 2 phases were no faster with two workers than with one, and took 20 to 40 %
+ * more CPU and 100 to 180 MB more memory.
  */
 export function usefulJobs(
   jobs: number,
   affinities: readonly string[],
   cores = availableParallelism(),
+  sizes?: readonly number[],
 ): number {
-  return Math.max(1, Math.min(jobs, cores, new Set(affinities.filter(Boolean)).size));
+  const most = Math.max(1, Math.min(jobs, cores, new Set(affinities.filter(Boolean)).size));
+  if (!sizes) return most;
+  const work = estimatedRuleMs(sizes);
+  let n = 1;
+  while (n < most && work / (n + 1) >= 2 * WORKER_START_MS) n++;
+  return n;
+}
+
+/** CPU a worker costs before its first notice: start, read the release, compile the shared patterns. */
+export const WORKER_START_MS = 1500;
+
+/**
+ * Milliseconds of CPU a worker spends on notices of these sizes once their rules are compiled: about
+ * 3 ms a notice (indexing, the model, the report) and 0.1 ms a kilobyte (SDK 1.15.1: 8 ms for the 73 KB
+ * cn_24_maximal, 3 ms for a 12 KB notice, 100 to 170 ms for the 1.7 MB 100-lot one). An estimate, only
+ * to choose how many workers.
+ */
+export function estimatedRuleMs(sizes: readonly number[]): number {
+  let ms = 0;
+  for (const b of sizes) if (b > 0) ms += 3 + (0.1 * b) / 1024;
+  return ms;
 }
 
 function parse(args: string[]) {

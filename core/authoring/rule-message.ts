@@ -322,7 +322,7 @@ export function composeRuleMessage(
   if (!f.test || !wantsComposition(f, c)) return undefined;
   const ast = parseRuleTest(f.test);
   const shape = ast
-    ? shapeOfTest(ast)
+    ? shapeOfParsed(ast)
     : { req: { k: 'other' } as Requirement, conditional: false, exemptions: [] };
   const here = shape.conditional ? ' here' : '';
   const s = new Subjects(c, element, f);
@@ -514,6 +514,8 @@ interface Target {
 /** Finds the field or node a path of the test leads to, from the element the rule fired on. */
 class Subjects {
   private readonly chain: string[];
+  /** The chain as one key, for the memo of resolve(). */
+  private readonly chainKey: string;
 
   constructor(
     private readonly c: RuleMessageContext,
@@ -522,11 +524,12 @@ class Subjects {
   ) {
     // The root element first (`*`: fields.json writes it `/*`), then the names down to the element.
     this.chain = element ? ['*', ...c.sdk.keyOf(c.index, element).chain.map(canonicalName)] : [];
+    this.chainKey = `${c.language}\u0000${this.chain.join('\u0001')}`;
   }
 
   /** The element the rule fired on, as a field or node, else by its name. */
   context(): Target {
-    const e = this.element ? this.c.sdk.identify(this.c.index, this.element) : undefined;
+    const e = this.identified();
     if (e) return { label: subjectOf(this.c.sdk, e, this.c.language), entry: e };
     const field = this.f.field ? this.c.sdk.entries.get(this.f.field) : undefined;
     if (field) return { label: subjectOf(this.c.sdk, field, this.c.language), entry: field };
@@ -621,7 +624,47 @@ class Subjects {
   }
 
   /** The SDK entry a path leads to, by the canonical names of its steps from the context element. */
-  private resolve(steps: Ast[]): { entry?: Entry; owner?: Target; attribute?: string; last?: string } {
+  /**
+   * The SDK entry of the element the rule fired on. It reads the notice (predicates on values), so it
+   * is kept per notice index: several findings on one element ask once.
+   */
+  private identified(): Entry | undefined {
+    const element = this.element;
+    if (!element) return undefined;
+    let bySdk = identifiedByIndex.get(this.c.index);
+    if (!bySdk) {
+      bySdk = new WeakMap();
+      identifiedByIndex.set(this.c.index, bySdk);
+    }
+    let byElement = bySdk.get(this.c.sdk);
+    if (!byElement) {
+      byElement = new Map();
+      bySdk.set(this.c.sdk, byElement);
+    }
+    if (byElement.has(element)) return byElement.get(element);
+    const e = this.c.sdk.identify(this.c.index, element);
+    byElement.set(element, e);
+    return e;
+  }
+
+  private resolve(steps: Ast[]): Resolved {
+    // It reads only the chain of names, the steps, the SDK and the language, never the notice: kept
+    // per SDK for every notice (a batch's findings repeat the same rules on the same places).
+    let memo = resolvedBySdk.get(this.c.sdk);
+    if (!memo) {
+      memo = new Map();
+      resolvedBySdk.set(this.c.sdk, memo);
+    }
+    const key = `${this.chainKey}\u0000${steps.map(astId).join(',')}`;
+    const hit = memo.get(key);
+    if (hit) return hit;
+    const r = this.resolveOnce(steps);
+    if (memo.size >= MAX_RESOLVED) memo.clear();
+    memo.set(key, r);
+    return r;
+  }
+
+  private resolveOnce(steps: Ast[]): Resolved {
     let names = [...this.chain];
     const literals: string[] = [];
     let attribute: string | undefined;
@@ -696,7 +739,7 @@ class Subjects {
       const r = this.resolve(v ? v.steps : stepsOf(n));
       if (r.entry) self.add(r.entry.id);
     }
-    const ctx = this.element ? this.c.sdk.identify(this.c.index, this.element) : undefined;
+    const ctx = this.identified();
     if (ctx) self.add(ctx.id);
     const paths: Ast[] = [];
     for (const e of exemptions) collectPaths(e, paths);
@@ -713,6 +756,38 @@ class Subjects {
     }
     return out;
   }
+}
+
+type Resolved = { entry?: Entry; owner?: Target; attribute?: string; last?: string };
+
+/** identify()'s answers per notice index and SDK, by element (the index is never changed). */
+const identifiedByIndex = new WeakMap<XmlIndex, WeakMap<SdkKnowledge, Map<XmlElement, Entry | undefined>>>();
+
+/** resolve()'s answers per SDK, by language, chain of names and steps; bounded. */
+const resolvedBySdk = new WeakMap<SdkKnowledge, Map<string, Resolved>>();
+const MAX_RESOLVED = 50_000;
+
+/** A number per AST node: the parsed tests are kept per text (parseRuleTest), so their nodes recur. */
+const astIds = new WeakMap<Ast, number>();
+let nextAstId = 0;
+function astId(a: Ast): number {
+  let id = astIds.get(a);
+  if (id === undefined) {
+    id = ++nextAstId;
+    astIds.set(a, id);
+  }
+  return id;
+}
+
+/** shapeOfTest per parsed test: pure, and a batch meets the same tests in every notice. */
+const shapes = new WeakMap<Ast, ReturnType<typeof shapeOfTest>>();
+function shapeOfParsed(ast: Ast): ReturnType<typeof shapeOfTest> {
+  let s = shapes.get(ast);
+  if (!s) {
+    s = shapeOfTest(ast);
+    shapes.set(ast, s);
+  }
+  return s;
 }
 
 function best(candidates: Entry[], literals: string[]): Entry | undefined {

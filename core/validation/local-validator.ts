@@ -112,7 +112,8 @@ export class LocalSdkValidator implements Validator {
     if (r.cancelled) throw abortError();
     // The failures as the engine found them, each with its node: no SVRL text written and read back.
     const report: SvrlReport = { namespaces: new Map(r.namespaces), assertions: r.failures, phase: r.phase };
-    return { ...base, phase, svrl: r.svrl || emptySvrl(phase), report, notEvaluated: r.notEvaluated };
+    const svrl = input.svrl === false ? '' : r.svrl || emptySvrl(phase);
+    return { ...base, phase, svrl, report, notEvaluated: r.notEvaluated };
   }
 }
 

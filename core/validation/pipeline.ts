@@ -39,6 +39,8 @@ export interface RequestSettings {
   sdkVersion: string;
   timeoutMs: number;
   today?: string;
+  /** false: the report's SVRL text is not wanted (ValidationInput.svrl). */
+  svrl?: boolean;
 }
 
 /** The SDK version a notice is validated with: the pin, else what the notice declares, else ''. */
@@ -61,6 +63,7 @@ export function inputFor(
     timeoutMs: s.timeoutMs,
     signal,
     today: s.today,
+    ...(s.svrl === false ? { svrl: false } : {}),
   };
 }
 
@@ -106,7 +109,7 @@ export class ValidationPipeline {
 
   keyOf(input: ValidationInput): string {
     return validationCacheKey(input.bytes, {
-      baseUrl: `${this.validator.engine}:${this.identity}:${input.today ?? ''}`,
+      baseUrl: `${this.validator.engine}:${this.identity}:${input.today ?? ''}${input.svrl === false ? '\u0000without svrl' : ''}`,
       language: input.language,
       validationMode: input.mode,
       // A pin is sent to the CVS and changes how the SDK rules choose (and report) their release: a

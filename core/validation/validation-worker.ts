@@ -11,11 +11,23 @@ import type { JobMessage, ResultMessage, WorkerData } from './worker-pool';
 
 const validators = new Map<string, LocalSdkValidator>();
 
+/** Jobs run in turn, in the order they came: a batch's pool sends the next one ahead (prefetch). */
+let turn: Promise<void> = Promise.resolve();
+
 parentPort?.on('message', (job: JobMessage) => {
-  void run(job).then((m) => {
-    parentPort?.postMessage(m);
-    codeCacheReady();
-  });
+  turn = turn
+    .then(() => run(job))
+    .then((m) => {
+      parentPort?.postMessage(m);
+      codeCacheReady();
+    })
+    .catch((e: unknown) => {
+      // As before the turns: what cannot be answered (a report that cannot be sent) ends the worker,
+      // and the pool fails that job and queues the next one again. The turns go on for no one.
+      setImmediate(() => {
+        throw e;
+      });
+    });
 });
 
 /**

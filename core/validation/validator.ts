@@ -25,6 +25,12 @@ export interface ValidationInput {
   /** `YYYY-MM-DD` for current-date() (local engine), so that runs are reproducible. */
   today?: string;
   /**
+   * false: the caller never reads EngineReport.svrl (the CLI's text, JSON and SARIF output), so the
+   * local engine hands it back empty and a worker does not copy it across threads (in a batch over
+   * every phase of 1.15.1 it was two thirds of what the workers sent). Absent: the SVRL text as written.
+   */
+  svrl?: boolean;
+  /**
    * Polled by CPU-bound engines besides `signal`: a worker busy evaluating cannot receive the abort
    * message, so its caller flips shared memory instead.
    */

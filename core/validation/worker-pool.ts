@@ -6,7 +6,9 @@
 // terminated and replaced. A job past its time budget is stopped the same way and fails with a
 // RuleBudgetError naming the budget. A job that waits while every worker has been busy for SPARE_AFTER_MS
 // gets a spare worker, so one stuck notice never holds the others. A worker that dies fails its job and
-// is replaced on the next one. No `vscode` import here.
+// is replaced on the next one. A batch's pool (`prefetch`) gives each busy worker its next job ahead, so
+// that it never waits for this thread between notices; a job held ahead is queued again, never failed,
+// when its worker is stopped or dies. No `vscode` import here.
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -87,6 +89,8 @@ export function workerScript(): string {
 export class WorkerPool {
   private readonly idle: Worker[] = [];
   private readonly busy = new Map<Worker, Job>();
+  /** The job each busy worker was given ahead (prefetch): it runs it next; its budget starts then. */
+  private readonly ahead = new Map<Worker, Job>();
   private readonly queue: Job[] = [];
   /** The rule sets each worker has compiled (compiling a phase costs far more than running it). */
   private readonly warm = new Map<Worker, Set<string>>();
@@ -101,7 +105,7 @@ export class WorkerPool {
    * busy with one job for SPARE_AFTER_MS and a job waits (a stuck run), and stop once idle.
    */
   constructor(
-    readonly size = 1,
+    private size_ = 1,
     private readonly script = workerScript(),
     private readonly spares = 0,
     /**
@@ -110,7 +114,37 @@ export class WorkerPool {
      * for it (the CLI leaves it off).
      */
     private readonly incremental = false,
+    /**
+     * Give each busy worker its next job while it runs one: a batch's worker then never waits for this
+     * thread (busy placing and completing the last findings) between notices. Not for an editor, whose
+     * newest edit should go to the first free worker.
+     */
+    private readonly prefetch = false,
   ) {}
+
+  /** How many workers run jobs side by side (spares aside). */
+  get size(): number {
+    return this.size_;
+  }
+
+  /**
+   * Lowers (or raises) how many workers run side by side, for the jobs queued from now on: a batch
+   * knows how many help only once it has read its notices (validate.ts's usefulJobs).
+   */
+  resize(size: number): void {
+    this.size_ = Math.max(1, Math.floor(size));
+  }
+
+  /**
+   * Starts one worker now, before any job, so that loading its bundle overlaps what the caller still
+   * does (reading a batch's notices). Idle, it never keeps the process alive.
+   */
+  prestart(): void {
+    if (this.closed || this.workers > 0 || !existsSync(this.script)) return;
+    const w = this.spawn();
+    w.unref();
+    this.idle.push(w);
+  }
 
   /** Workers alive (busy or idle): for tests and the status. */
   get workers(): number {
@@ -162,12 +196,13 @@ export class WorkerPool {
     this.closed = true;
     if (this.spareTimer) clearTimeout(this.spareTimer);
     for (const j of this.queue.splice(0)) j.reject(abortError());
-    for (const j of this.busy.values()) {
+    for (const j of [...this.busy.values(), ...this.ahead.values()]) {
       clearTimers(j);
       j.reject(abortError());
     }
     const all = [...this.idle.splice(0), ...this.busy.keys()];
     this.busy.clear();
+    this.ahead.clear();
     for (const w of all) this.stopped.add(w);
     await Promise.all(all.map((w) => w.terminate()));
   }
@@ -181,6 +216,7 @@ export class WorkerPool {
   private stop(w: Worker, job: Job, error: Error): void {
     if (this.busy.get(w) !== job) return;
     this.busy.delete(w);
+    this.requeueAhead(w);
     this.warm.delete(w);
     this.stopped.add(w);
     clearTimers(job);
@@ -229,26 +265,69 @@ export class WorkerPool {
         at = pickCold(this.queue, busyWarm);
         w = this.idle.pop();
         if (!w) {
-          if (this.busy.size >= this.size && (this.spares === 0 || !this.spareDue())) return;
+          if (this.busy.size >= this.size && (this.spares === 0 || !this.spareDue())) {
+            this.fillAhead();
+            return;
+          }
           w = this.spawn();
         }
       }
       const [job] = this.queue.splice(at, 1) as [Job];
-      this.busy.set(w, job);
-      const warm = this.warm.get(w) ?? new Set<string>();
-      this.warm.set(w, warm);
-      // Bounded: a worker remembers the last rule sets it compiled, not every one ever asked for.
-      if (warm.size >= MAX_WARM) warm.delete(warm.values().next().value as string);
-      warm.add(job.affinity);
-      job.startedAt = performance.now();
-      const worker = w;
-      if (job.budgetMs > 0)
-        job.timers.push(
-          setTimeout(() => this.stop(worker, job, new RuleBudgetError(job.budgetMs)), job.budgetMs),
-        );
+      this.remember(w, job);
+      this.begin(w, job);
       w.ref();
       w.postMessage(job.msg);
     }
+  }
+
+  /** The rule sets `w` has loaded, for affinity. */
+  private remember(w: Worker, job: Job): void {
+    const warm = this.warm.get(w) ?? new Set<string>();
+    this.warm.set(w, warm);
+    // Bounded: a worker remembers the last rule sets it compiled, not every one ever asked for.
+    if (warm.size >= MAX_WARM) warm.delete(warm.values().next().value as string);
+    warm.add(job.affinity);
+  }
+
+  /** `w` runs `job` now: its time (the spare worker's clock) and its budget start. */
+  private begin(w: Worker, job: Job): void {
+    this.busy.set(w, job);
+    job.startedAt = performance.now();
+    if (job.budgetMs > 0)
+      job.timers.push(setTimeout(() => this.stop(w, job, new RuleBudgetError(job.budgetMs)), job.budgetMs));
+  }
+
+  /**
+   * prefetch: each busy worker without a job ahead gets one, of a rule set it has loaded if one is
+   * queued, else as an idle worker would choose. The worker runs it as soon as it answers the current
+   * one (validation-worker.ts takes its jobs in turn).
+   */
+  private fillAhead(): void {
+    if (!this.prefetch) return;
+    for (const w of this.busy.keys()) {
+      if (this.queue.length === 0) return;
+      if (this.ahead.has(w)) continue;
+      const warm = this.warm.get(w);
+      let at = warm ? this.queue.findIndex((j) => warm.has(j.affinity)) : -1;
+      if (at < 0)
+        at = pickCold(
+          this.queue,
+          [...this.busy.keys()].filter((b) => b !== w).map((b) => this.warm.get(b)),
+        );
+      const [job] = this.queue.splice(at, 1) as [Job];
+      this.ahead.set(w, job);
+      this.remember(w, job);
+      w.postMessage(job.msg);
+    }
+  }
+
+  /** The job `w` held ahead goes back to the front of the queue (its worker is gone), or fails if aborted. */
+  private requeueAhead(w: Worker): void {
+    const job = this.ahead.get(w);
+    if (!job) return;
+    this.ahead.delete(w);
+    if (Atomics.load(new Int32Array(job.msg.cancel), 0) === 1) job.reject(abortError());
+    else this.queue.unshift(job);
   }
 
   private spawn(): Worker {
@@ -258,7 +337,12 @@ export class WorkerPool {
       const job = this.busy.get(w);
       this.busy.delete(w);
       if (job) clearTimers(job);
-      if (!this.closed) {
+      const next = this.ahead.get(w);
+      if (next && !this.closed) {
+        // The worker has started the job it held ahead.
+        this.ahead.delete(w);
+        this.begin(w, next);
+      } else if (!this.closed) {
         // A spare worker beyond the pool's size goes once nothing waits for it and no run is stuck
         // (while one is, it stays for the next notice); an idle one never keeps the process alive.
         const now = performance.now();
@@ -280,6 +364,7 @@ export class WorkerPool {
       const job = this.busy.get(w);
       if (job) clearTimers(job);
       this.busy.delete(w);
+      this.requeueAhead(w);
       const at = this.idle.indexOf(w);
       if (at >= 0) this.idle.splice(at, 1);
       this.warm.delete(w);
