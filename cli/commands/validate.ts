@@ -72,8 +72,9 @@ Options:
                    checked against its published SHA-1) from $EFORMS_SDK_REPOSITORY or Maven Central
   --today DATE     (--local) the date current-date() answers, YYYY-MM-DD (default: today), for
                    reproducible runs
-  --jobs N         (--local) worker threads (default 1; never more than the cores, the notices or the
-                   rule sets they need)
+  --jobs N         (--local) worker threads at most (default 1; never more than the cores, the rule
+                   sets the notices need, or the work pays for: each further worker compiles the
+                   shared rules again, so a batch of small notices may run in one)
   --time-budget SEC (--local) how long the rules may take on one notice (default ${DEFAULT_SETTINGS.validation.timeBudgetMs / 1000}):
                    a run past it is stopped and the notice fails, naming the budget
   --sdk VERSION    SDK version of the rules: 1.15, 1.15.1 or eforms-sdk-1.15 (default: the notice's
