@@ -432,7 +432,8 @@ class RuleSet implements CompiledRuleSet {
             notEvaluated.push({ ruleId: a.def.id, reason: `rule context: ${describe(e)}` });
           continue;
         }
-        for (const n of nodes as XNode[]) {
+        for (let i = 0; i < nodes.length; i++) {
+          const n = nodes[i];
           if (!(n instanceof XNode) || n.mark === stamp) continue;
           n.mark = stamp;
           firedNodes.push(n);
@@ -467,7 +468,9 @@ class RuleSet implements CompiledRuleSet {
         const ev0 = evaluated;
         ctx.item = node;
         let letsFailed: string | undefined;
-        for (const l of rule.lets) {
+        const lets = rule.lets;
+        for (let li = 0; li < lets.length; li++) {
+          const l = lets[li];
           try {
             rt.frame[l.slot] = l.fn(ctx);
           } catch (e) {
@@ -475,7 +478,11 @@ class RuleSet implements CompiledRuleSet {
             break;
           }
         }
-        for (const a of rule.asserts) {
+        // Indexed loops: this one runs for every fired node, and an iterator here allocated when the
+        // function was not optimised.
+        const asserts = rule.asserts;
+        for (let ai = 0; ai < asserts.length; ai++) {
+          const a = asserts[ai];
           table.compileAssert(rule, a);
           if (!a.fn) continue;
           if (letsFailed) {

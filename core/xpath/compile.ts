@@ -847,9 +847,20 @@ function compileDownwardCount(ast: Ast, rt: Runtime, scope: Scope): Walk | undef
   return compileCount(ast, rt, scope);
 }
 
-/** A path walked depth-first: how many nodes it selects, up to `limit`; pushed onto `out` if given
+/** A path walked depth-first: how many nodes it selects, up to `limit`; written into `out` if given
  * (in document order, for the paths compileCount takes). */
-type Walk = (c: Ctx, limit: number, out?: XNode[]) => number;
+type Walk = (c: Ctx, limit: number, out?: Sink) => number;
+
+/** A walk's limit when it should find every node: a small integer (Infinity, a double, was boxed on
+ * every recursive call of the walk), larger than any count a notice under the input limits can reach. */
+const ALL = 0x3fffffff;
+
+/** Where a walk writes the nodes it selects: `list[0..n)`. The list is kept from call to call (it is
+ * never shrunk, so it is not reallocated as it grows again) and cleared of its nodes after each use. */
+interface Sink {
+  list: (XNode | undefined)[];
+  n: number;
+}
 
 function compileWalk(
   ast: Ast,
@@ -890,9 +901,9 @@ function compileWalk(
     return true;
   };
   // How many nodes the rest of the path selects from n, up to `limit`.
-  const from = (n: XNode, i: number, limit: number, out?: XNode[]): number => {
+  const from = (n: XNode, i: number, limit: number, out?: Sink): number => {
     if (i === last) {
-      if (out) out.push(n);
+      if (out) out.list[out.n++] = n;
       return 1;
     }
     const { axis, test, name, preds, cx } = plan[i];
@@ -1007,21 +1018,26 @@ function compilePath(
         scope,
       );
       if (walk) {
-        // Collected in a scratch list, then copied at its exact length: a list grown by push from
-        // empty keeps room for 16 more, and most of these select one node. The walk never runs this
-        // closure again before it returns (its predicates are other closures).
-        const scratch: XNode[] = [];
+        // Collected in a scratch list, then copied at its exact length: most of these select one node.
+        // The scratch list keeps its room between calls (`length = 0` would drop its storage, and the
+        // next call would grow it again push by push) and is cleared of the nodes so that it keeps no
+        // document alive. The walk never runs this closure again before it returns (its predicates are
+        // other closures).
+        const scratch: Sink = { list: [], n: 0 };
         const collect: Compiled = (x) => {
-          scratch.length = 0;
+          scratch.n = 0;
           try {
-            walk(x, Number.POSITIVE_INFINITY, scratch);
+            walk(x, ALL, scratch);
           } catch (e) {
-            scratch.length = 0;
+            scratch.list.fill(undefined, 0, scratch.n);
+            scratch.n = 0;
             throw e;
           }
-          const n = scratch.length;
-          const out = n === 0 ? EMPTY : n === 1 ? [scratch[0]] : scratch.slice();
-          scratch.length = 0;
+          const n = scratch.n;
+          const list = scratch.list;
+          const out = n === 0 ? EMPTY : n === 1 ? [list[0] as XNode] : (list.slice(0, n) as XNode[]);
+          if (n > 0) list.fill(undefined, 0, n);
+          scratch.n = 0;
           return out;
         };
         return k === steps.length ? collect : compilePath(steps, rt, scope, { fn: collect, count: k });
@@ -1665,7 +1681,7 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
     }
     if (fn === 'count') {
       const walk = compileDownwardCount(arg, rt, scope);
-      if (walk) return oneFn((x) => walk(x, Number.POSITIVE_INFINITY));
+      if (walk) return oneFn((x) => walk(x, ALL));
     } else {
       // A path of node steps: whether it selects a node, found without building the list.
       const found = compileDownwardExists(arg, rt, scope);
