@@ -576,7 +576,7 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
         while (n.parent) n = n.parent;
         if (n.kind !== DOCUMENT)
           throw new XPathDynamicError('XPDY0050', 'the context node is not in a document');
-        return [n];
+        return n.single;
       };
     case 'var': {
       const slot = scope.locals.get(ast.name);
@@ -599,9 +599,37 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
     }
     case 'seq': {
       const parts = ast.items.map(c);
+      // When every part gives the same array as on the last call (memoised paths, globals: the
+      // `(/*/cbc:NoticeLanguageCode, /*/cac:AdditionalNoticeLanguage/cbc:ID)` of the language rules),
+      // the last result is given again: sequences are never mutated, so it is equal, and a comparison
+      // against it then keeps its atomized values and lookup (StableSide) instead of redoing them.
+      const lastParts: Seq[] = parts.map(() => EMPTY);
+      const now: Seq[] = parts.map(() => EMPTY);
+      let last: Seq | undefined;
+      rt.perDocument(() => {
+        last = undefined;
+        lastParts.fill(EMPTY);
+        now.fill(EMPTY);
+      });
       return (x) => {
+        let same = last !== undefined;
+        for (let i = 0; i < parts.length; i++) {
+          const v = parts[i](x);
+          now[i] = v;
+          if (v !== lastParts[i]) same = false;
+        }
+        if (same) {
+          now.fill(EMPTY);
+          return last as Seq;
+        }
         const out: Seq = [];
-        for (const p of parts) for (const it of p(x)) out.push(it);
+        for (let i = 0; i < parts.length; i++) {
+          const v = now[i];
+          for (let j = 0; j < v.length; j++) out.push(v[j]);
+          lastParts[i] = v;
+          now[i] = EMPTY;
+        }
+        last = out;
         return out;
       };
     }
@@ -975,7 +1003,7 @@ function compileStep(ast: Extract<Ast, { t: 'step' }>, rt: Runtime, scope: Scope
   if (axis === 'parent' && test.k === 'kind' && test.kind === 'node' && preds.length === 0) {
     return (x) => {
       const p = contextNode(x).parent;
-      return p ? [p] : EMPTY;
+      return p ? p.single : EMPTY;
     };
   }
   if (axis === 'child' && test.k === 'kind' && test.kind === 'text' && preds.length === 0) {
@@ -1035,7 +1063,7 @@ function compilePath(
           }
           const n = scratch.n;
           const list = scratch.list;
-          const out = n === 0 ? EMPTY : n === 1 ? [list[0] as XNode] : (list.slice(0, n) as XNode[]);
+          const out = n === 0 ? EMPTY : n === 1 ? (list[0] as XNode).single : (list.slice(0, n) as XNode[]);
           if (n > 0) list.fill(undefined, 0, n);
           scratch.n = 0;
           return out;
@@ -1079,6 +1107,8 @@ function compilePath(
     compiled.push(compile(s, rt, scope));
     sortAfter.push(!(s.t === 'step' && (s.axis === 'child' || s.axis === 'attribute' || s.axis === 'self')));
   }
+  const scratch: Item[] = [];
+  let scratchBusy = false;
   const applyStep = (cur: Seq, i: number): Seq => {
     const step = compiled[i];
     const size = cur.length;
@@ -1090,17 +1120,28 @@ function compilePath(
         throw new XPathDynamicError('XPTY0019', 'a path step applied to an atomic value');
       out = step({ item: it, pos: 1, size: 1 });
     } else {
-      out = [];
-      // One context object for the loop: a step reads it while it runs and never keeps it.
-      const cx: Ctx = { item: cur[0], pos: 1, size };
-      for (let j = 0; j < size; j++) {
-        const it = cur[j];
-        if (!(it instanceof XNode))
-          throw new XPathDynamicError('XPTY0019', 'a path step applied to an atomic value');
-        cx.item = it;
-        cx.pos = j + 1;
-        const r = step(cx);
-        for (const y of r) out.push(y);
+      // Gathered in the path's scratch list (kept between calls, so not grown push by push each time)
+      // and copied at its exact length; a nested call while it is in use gets a list of its own.
+      const buf = scratchBusy ? [] : scratch;
+      scratchBusy = true;
+      let n = 0;
+      try {
+        // One context object for the loop: a step reads it while it runs and never keeps it.
+        const cx: Ctx = { item: cur[0], pos: 1, size };
+        for (let j = 0; j < size; j++) {
+          const it = cur[j];
+          if (!(it instanceof XNode))
+            throw new XPathDynamicError('XPTY0019', 'a path step applied to an atomic value');
+          cx.item = it;
+          cx.pos = j + 1;
+          const r = step(cx);
+          for (let k = 0; k < r.length; k++) buf[n++] = r[k];
+        }
+        out = n === 0 ? EMPTY : buf.slice(0, n);
+      } finally {
+        // Cleared of its items, thrown or not: they would keep the document alive.
+        if (n > 0) buf.fill(undefined as unknown as Item, 0, n);
+        if (buf === scratch) scratchBusy = false;
       }
     }
     let nodes = 0;
@@ -1507,6 +1548,24 @@ function compileGeneral(op: CmpOp, la: Ast, ra: Ast, rt: Runtime, scope: Scope):
     });
   const right = new StableSide(op === '=', rt);
   const left = new StableSide(op === '=', rt);
+  // One item on the left (`$lg = (/*/cbc:NoticeLanguageCode, …)`): the general case below without the
+  // left array, in the same order (the right side atomized first, then looked up or compared pairwise).
+  if (l1)
+    return boolFn((x) => {
+      const a = l1(x);
+      if (a === undefined) return false;
+      const b = r(x);
+      if (b.length === 0) return false;
+      const bb = right.atomized(b);
+      const av = atomize(a);
+      const lookupB = right.lookup;
+      if (lookupB) {
+        const hit = lookupB(av);
+        if (hit !== undefined) return hit;
+      }
+      for (let i = 0; i < bb.length; i++) if (compareGeneral(av, bb[i], op)) return true;
+      return false;
+    });
   if (r1)
     return boolFn((x) => {
       const a = l(x);

@@ -63,6 +63,8 @@ export class XNode {
    * with the string as `s`, values.ts): comparisons atomize the same nodes many times. */
   val: string | { readonly s: string } | undefined;
   extra: Extra | undefined = undefined;
+  /** This node as a one-item sequence once made (`single`); an only child's is its parent's `kids`. */
+  one: XNode[] | undefined = undefined;
 
   constructor(
     readonly doc: XDocument,
@@ -90,6 +92,20 @@ export class XNode {
     const made = this.doc.attributesOf(this);
     this.attrList = made;
     return made;
+  }
+
+  /**
+   * This node as a one-item sequence, the same array every time: a step that selects one node (a named
+   * child, `..`, a walk that finds one node) returns it instead of a fresh array. Sequences are never
+   * mutated (the rule every shared list, memo and name table already follows).
+   */
+  get single(): XNode[] {
+    let one = this.one;
+    if (one === undefined) {
+      one = [this];
+      this.one = one;
+    }
+    return one;
   }
 
   get ns(): string {
@@ -142,7 +158,7 @@ export class XNode {
         }
       }
       if (found === 0) return NONE;
-      if (found === 1) return [kids[first]];
+      if (found === 1) return kids[first].single;
       const out: XNode[] = new Array(found);
       let j = 0;
       for (let i = first; j < found; i++) if (kids[i].name === name) out[j++] = kids[i];
@@ -229,8 +245,10 @@ export class XDocument {
       const n = new XNode(this, ELEMENT, e.start, parent, hit.id, k);
       nodes[k] = n;
       const siblings = kidCount[slot];
-      if (siblings === 1) parent.kids = [n];
-      else {
+      if (siblings === 1) {
+        parent.kids = [n];
+        n.one = parent.kids;
+      } else {
         if (parent.kids === NONE) parent.kids = new Array(siblings);
         parent.kids[filled[slot]++] = n;
       }
