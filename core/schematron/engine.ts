@@ -450,9 +450,10 @@ class RuleSet implements CompiledRuleSet {
       let sinceCheck = 0;
       // One context object for the pattern: a closure reads it while it runs and never keeps it.
       const ctx: Ctx = { item: doc.node, pos: 1, size: 1 };
-      for (let f = 0; f < order.length; f++) {
-        const node = firedNodes[order[f]];
-        const rule = firedRules[order[f]];
+      for (let f = 0; f < fired; f++) {
+        const at = order === undefined ? f : order[f];
+        const node = firedNodes[at];
+        const rule = firedRules[at];
         // A large notice spends most of a run inside one pattern: look at cancellation there too.
         if (++sinceCheck === 256) {
           sinceCheck = 0;
@@ -560,16 +561,18 @@ class RuleSet implements CompiledRuleSet {
 const SLOTS = 2 ** 22;
 
 /**
- * The positions of `nodes` in document order (they are distinct). Sorted as numbers (order × 2²² +
+ * The positions of the first `n` of `nodes` in document order (they are distinct), or undefined when
+ * they are in document order already. Sorted as numbers (order × 2²² +
  * position, exact in a double) rather than with a comparator over objects: a pattern of a 5,000-lot
  * notice fires on a million nodes.
  */
-function documentOrder(nodes: XNode[], n: number): ArrayLike<number> {
+function documentOrder(nodes: XNode[], n: number): ArrayLike<number> | undefined {
   let sorted = true;
   for (let i = 1; i < n && sorted; i++) if (nodes[i - 1].order > nodes[i].order) sorted = false;
+  // Already in order (most patterns): undefined, and the caller reads the lists as they are.
+  if (sorted) return undefined;
   const out = new Uint32Array(n);
   for (let i = 0; i < n; i++) out[i] = i;
-  if (sorted) return out;
   if (n >= SLOTS) return Array.from(out).sort((a, b) => nodes[a].order - nodes[b].order);
   const keys = new Float64Array(n);
   for (let i = 0; i < n; i++) {

@@ -940,10 +940,15 @@ function compileWalk(
       const kids = n.kids;
       // A short list is scanned (no list built); a wide element answers from its name table.
       const list = kids.length < 16 ? kids : n.childrenWithName(name);
+      // The last step counts (or writes) its nodes here rather than in one more call for each.
+      const lastStep = i + 1 === last;
       for (let j = 0; j < list.length; j++) {
         const k = list[j];
         if (k.name === name && passes(k, preds, cx)) {
-          found += from(k, i + 1, limit - found, out);
+          if (lastStep) {
+            if (out) out.list[out.n++] = k;
+            found++;
+          } else found += from(k, i + 1, limit - found, out);
           if (found >= limit) return found;
         }
       }
