@@ -220,7 +220,8 @@ describe('warm shortcuts agree with fontoxpath', () => {
               options,
             ) as unknown[];
             assert.equal(ours.length, theirs.length, `${src} at element ${n.el}: count`);
-            ours.forEach((o, i) => assert.ok(o === theirs[i], `${src} at element ${n.el}: node ${i}`));
+            for (let i = 0; i < ours.length; i++)
+              assert.ok(ours[i] === theirs[i], `${src} at element ${n.el}: node ${i}`);
           }
         }
       }
