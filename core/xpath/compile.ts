@@ -6,7 +6,7 @@
 // library the SDK releases use, with F&O 2.0 type rules and error codes, over xs:double numbers. No I/O.
 
 import { ATTRIBUTE, DOCUMENT, docOrder, ELEMENT, nameId, TEXT, type XDocument, XNode } from './document';
-import type { Ast, NodeTest } from './parser';
+import type { Ast, Axis, NodeTest } from './parser';
 import {
   type Atomic,
   arithmetic,
@@ -879,6 +879,13 @@ function compileDownwardCount(ast: Ast, rt: Runtime, scope: Scope): Walk | undef
  * (in document order, for the paths compileCount takes). */
 type Walk = (c: Ctx, limit: number, out?: Sink) => number;
 
+// The kinds of walk step (compileWalk's plan).
+const CHILD_NAMED = 0;
+const ATTRIBUTE_NAMED = 1;
+const PARENT_NODE = 2;
+const CHILD_ANY = 3;
+const OTHER_STEP = 4;
+
 /** A walk's limit when it should find every node: a small integer (Infinity, a double, was boxed on
  * every recursive call of the walk), larger than any count a notice under the input limits can reach. */
 const ALL = 0x3fffffff;
@@ -910,13 +917,28 @@ function compileWalk(
   if (rest.length === 0) return undefined;
   // Each step's predicates as booleans, with one context object per step: a predicate runs to its end
   // before the walk goes deeper, and never keeps the object.
-  const plan: { axis: string; test: NodeTest; name: number; preds: Bool[]; cx: Ctx }[] = [];
+  // Each step's kind as a small integer, decided here once: the walk runs for every node of a rule and
+  // compared the axis and test strings on every call.
+  const plan: { op: number; axis: Axis; test: NodeTest; name: number; preds: Bool[]; cx: Ctx }[] = [];
   for (const st of rest) {
     if (st.t !== 'step') return undefined;
+    const name = testName(st.test);
+    const { axis, test } = st;
+    const op =
+      axis === 'child' && name >= 0
+        ? CHILD_NAMED
+        : axis === 'attribute' && name >= 0
+          ? ATTRIBUTE_NAMED
+          : axis === 'parent' && test.k === 'kind' && test.kind === 'node'
+            ? PARENT_NODE
+            : axis === 'child' && test.k === 'name' && test.ns === undefined && test.local === undefined
+              ? CHILD_ANY
+              : OTHER_STEP;
     plan.push({
-      axis: st.axis,
-      test: st.test,
-      name: testName(st.test),
+      op,
+      axis,
+      test,
+      name,
       preds: st.preds.map((p) => compileBoolean(p, rt, scope)),
       cx: { item: rt.doc?.node as Item, pos: 1, size: 1 },
     });
@@ -934,14 +956,18 @@ function compileWalk(
       if (out) out.list[out.n++] = n;
       return 1;
     }
-    const { axis, test, name, preds, cx } = plan[i];
+    const step = plan[i];
+    const op = step.op;
+    const preds = step.preds;
     let found = 0;
-    if (axis === 'child' && name >= 0) {
+    if (op === CHILD_NAMED) {
+      const name = step.name;
       const kids = n.kids;
       // A short list is scanned (no list built); a wide element answers from its name table.
       const list = kids.length < 16 ? kids : n.childrenWithName(name);
       // The last step counts (or writes) its nodes here rather than in one more call for each.
       const lastStep = i + 1 === last;
+      const cx = step.cx;
       for (let j = 0; j < list.length; j++) {
         const k = list[j];
         if (k.name === name && passes(k, preds, cx)) {
@@ -954,23 +980,22 @@ function compileWalk(
       }
       return found;
     }
-    if (axis === 'attribute' && name >= 0) {
+    if (op === ATTRIBUTE_NAMED) {
+      const name = step.name;
       const attrs = n.attrs;
       for (let j = 0; j < attrs.length; j++) {
         const k = attrs[j];
-        if (k.name === name) return passes(k, preds, cx) ? from(k, i + 1, limit, out) : 0;
+        if (k.name === name) return passes(k, preds, step.cx) ? from(k, i + 1, limit, out) : 0;
       }
       return 0;
     }
-    if (axis === 'parent' && test.k === 'kind' && test.kind === 'node') {
+    if (op === PARENT_NODE) {
       const p = n.parent;
-      return p !== null && passes(p, preds, cx) ? from(p, i + 1, limit, out) : 0;
+      return p !== null && passes(p, preds, step.cx) ? from(p, i + 1, limit, out) : 0;
     }
+    const cx = step.cx;
     // `*` is every element child, without a list made; any other step is the axis's list.
-    const list =
-      axis === 'child' && test.k === 'name' && test.ns === undefined && test.local === undefined
-        ? n.kids
-        : axisNodes(n, axis, test, name);
+    const list = op === CHILD_ANY ? n.kids : axisNodes(n, step.axis, step.test, step.name);
     for (let j = 0; j < list.length; j++) {
       const k = list[j];
       if (passes(k, preds, cx)) {
