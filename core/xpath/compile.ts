@@ -1586,6 +1586,13 @@ function compileGeneral(op: CmpOp, la: Ast, ra: Ast, rt: Runtime, scope: Scope):
       if (a === undefined) return false;
       const b = r(x);
       if (b.length === 0) return false;
+      if (b.length < SET_THRESHOLD) {
+        // Too short for a lookup: compared pairwise in order, without the list of atomized values
+        // (atomizing never raises an error, so doing it pair by pair changes no outcome).
+        const av = atomize(a);
+        for (let i = 0; i < b.length; i++) if (compareGeneral(av, atomize(b[i]), op)) return true;
+        return false;
+      }
       const bb = right.atomized(b);
       const av = atomize(a);
       const lookupB = right.lookup;
@@ -1617,6 +1624,14 @@ function compileGeneral(op: CmpOp, la: Ast, ra: Ast, rt: Runtime, scope: Scope):
     if (a.length === 0) return FALSE;
     const b = r(x);
     if (b.length === 0) return FALSE;
+    if (a.length < SET_THRESHOLD && b.length < SET_THRESHOLD) {
+      // Both short: the pairs in the same order as below, without lists of atomized values.
+      for (let i = 0; i < a.length; i++) {
+        const av = atomize(a[i]);
+        for (let j = 0; j < b.length; j++) if (compareGeneral(av, atomize(b[j]), op)) return TRUE;
+      }
+      return FALSE;
+    }
     const bb = right.atomized(b);
     const lookupB = right.lookup;
     if (lookupB) {
