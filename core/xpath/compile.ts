@@ -108,13 +108,34 @@ export class Runtime {
     this.memo = new Array(this.#keys.size);
     this.#keyIndexes = new WeakMap();
     this.generation++;
+    // A run that ended without release() (an error thrown through evaluate) leaves its caches here.
+    this.#dropHeld();
   }
 
-  readonly #clearers: (() => void)[] = [];
+  /** The clear functions of the caches filled since the last reset or release. */
+  #held: (() => void)[] = [];
 
-  /** Registers what drops a closure's per-document cache (its lists hold the document's nodes). */
-  perDocument(clear: () => void): void {
-    this.#clearers.push(clear);
+  /**
+   * A closure's per-document cache (its lists hold the document's nodes): the returned function is
+   * called on each use, and registers `clear` the first time in each document, so that release() drops
+   * only the caches this document filled. A phase compiles thousands of such closures, and clearing
+   * every one after each run cost about 0.65 ms on a 70 KB notice.
+   */
+  perDocument(clear: () => void): () => void {
+    let held = -1;
+    return () => {
+      if (held !== this.generation) {
+        held = this.generation;
+        this.#held.push(clear);
+      }
+    };
+  }
+
+  #dropHeld(): void {
+    const held = this.#held;
+    if (held.length === 0) return;
+    this.#held = [];
+    for (let i = 0; i < held.length; i++) held[i]();
   }
 
   /**
@@ -130,7 +151,7 @@ export class Runtime {
     this.memo = [];
     this.#keyIndexes = new WeakMap();
     this.generation++;
-    for (const clear of this.#clearers) clear();
+    this.#dropHeld();
   }
 
   /** A small number for a path's text, the same for every rule that writes the same path. */
@@ -606,12 +627,13 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
       const lastParts: Seq[] = parts.map(() => EMPTY);
       const now: Seq[] = parts.map(() => EMPTY);
       let last: Seq | undefined;
-      rt.perDocument(() => {
+      const held = rt.perDocument(() => {
         last = undefined;
         lastParts.fill(EMPTY);
         now.fill(EMPTY);
       });
       return (x) => {
+        held();
         let same = last !== undefined;
         for (let i = 0; i < parts.length; i++) {
           const v = parts[i](x);
@@ -1224,16 +1246,17 @@ function compilePath(
   if (!prefix && start === 0 && climb >= 1 && climb < steps.length && !usesLocals(steps, scope)) {
     let generation = -1;
     let cache = new Map<XNode, Seq>();
-    rt.perDocument(() => {
-      cache = new Map();
+    const held = rt.perDocument(() => {
+      if (cache.size > 0) cache = new Map();
     });
     return (x) => {
       let n: XNode | null = contextNode(x);
       for (let k = 0; k < climb && n; k++) n = n.parent;
       if (!n) return EMPTY;
+      held();
       if (generation !== rt.generation) {
         generation = rt.generation;
-        cache = new Map();
+        if (cache.size > 0) cache = new Map();
       }
       let cur = cache.get(n);
       if (cur === undefined) {
@@ -1333,12 +1356,13 @@ function keyedFilter(base: Compiled, pred: Ast, rt: Runtime, scope: Scope): Comp
   let indexed: Seq | undefined;
   let index: Map<string, number[]> | null | undefined = null;
   let results = new Map<string, Seq>();
-  rt.perDocument(() => {
+  const held = rt.perDocument(() => {
     indexed = undefined;
     index = null;
-    results = new Map();
+    if (results.size > 0) results = new Map();
   });
   return (x) => {
+    held();
     const cur = base(x);
     if (cur.length === 0) return EMPTY;
     if (cur !== indexed) {
@@ -1347,7 +1371,7 @@ function keyedFilter(base: Compiled, pred: Ast, rt: Runtime, scope: Scope): Comp
       index = rt.keyIndex(cur, keyId, key);
       if (index === undefined) return pairwise(cur);
       indexed = cur;
-      results = new Map();
+      if (results.size > 0) results = new Map();
     }
     if (index === null || index === undefined) return pairwise(cur);
     // Every key empty: no item passes, and the pairwise run would never evaluate V either.
@@ -1672,25 +1696,30 @@ function allStringLike(vs: Atomic[]): boolean {
  * global): its atomized values are kept while it stays the same array, and for `=` a Set over them is
  * built the second time it comes (a side that changes on every call never pays for the Set).
  */
+/** Shared by every StableSide that holds no values (never mutated). */
+const NO_ATOMS: Atomic[] = [];
+
 class StableSide {
   #seen: Seq | undefined;
-  #atomized: Atomic[] = [];
+  #atomized: Atomic[] = NO_ATOMS;
   #tried = false;
   lookup: EqualityLookup | undefined;
   /** Whether the lookup is over strings and untypedAtomic only. */
   strings = false;
+  readonly #held: () => void;
   constructor(
     private readonly equality: boolean,
     rt: Runtime,
   ) {
-    rt.perDocument(() => {
+    this.#held = rt.perDocument(() => {
       this.#seen = undefined;
-      this.#atomized = [];
+      this.#atomized = NO_ATOMS;
       this.lookup = undefined;
     });
   }
 
   atomized(s: Seq): Atomic[] {
+    this.#held();
     if (s === this.#seen) {
       if (!this.#tried && this.equality) {
         this.#tried = true;

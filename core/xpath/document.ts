@@ -265,6 +265,23 @@ export class XDocument {
     this.root = this.node.kids[0];
   }
 
+  /** Attribute names by qualified name, for this document (as the constructor does for elements). */
+  #attributeNames: Map<string, { ns: string; id: number }> | undefined;
+
+  #attributeName(a: { qname: string; ns: string; local: string }): number {
+    let names = this.#attributeNames;
+    if (names === undefined) {
+      names = new Map();
+      this.#attributeNames = names;
+    }
+    let hit = names.get(a.qname);
+    if (hit === undefined || hit.ns !== a.ns) {
+      hit = { ns: a.ns, id: nameId(a.ns, a.local) };
+      names.set(a.qname, hit);
+    }
+    return hit.id;
+  }
+
   /** The attribute nodes of an element (namespace declarations left out), in document order. */
   attributesOf(n: XNode): XNode[] {
     if (n.kind !== ELEMENT) return NONE;
@@ -275,7 +292,7 @@ export class XDocument {
       const a = attributes[k];
       if (isNamespaceDeclaration(a.qname)) continue;
       const value = decodeAttr(index, a.valueStart, a.valueEnd);
-      const an = new XNode(this, ATTRIBUTE, a.start, n, nameId(a.ns, a.local), -1, value);
+      const an = new XNode(this, ATTRIBUTE, a.start, n, this.#attributeName(a), -1, value);
       if (out === NONE) out = [an];
       else out.push(an);
     }

@@ -9,6 +9,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { evaluateXPath } from 'fontoxpath';
 import { indexXml } from '../../core/notice/xml-index';
 import { type Compiled, compile, ebv, Runtime, type Scope } from '../../core/xpath/compile';
@@ -249,5 +251,40 @@ describe('warm shortcuts agree with fontoxpath', () => {
     assert.equal(b.attrs.length, 0);
     assert.equal(c.attrs[0].parent, c);
     assert.ok(c.attrs[0].order > c.order && c.attrs[0].order < d.order, 'attribute in document order');
+  });
+
+  test('release() lets the document go: the caches a run filled are dropped, and only those are kept', async () => {
+    // A garbage collection on demand, without starting node with --expose-gc.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const rt = new Runtime();
+    const scope: Scope = { globals: new Map(), locals: new Map(), nextSlot: { n: 0 } };
+    // One expression for each kind of per-document cache: a climbing path, a keyed predicate over a
+    // memoised path, a sequence of unchanged parts, a large side of a comparison.
+    const exprs = [
+      '../../lot/a',
+      'count(/r/lot[a = "ENG"]/b) >= 0 and count(/r/lot[a = "DEU"]/b) >= 0',
+      '. = (/r/a, /r/b)',
+      '. = /r/codes/v',
+    ].map((src) => compile(parseXPath(src, NS), rt, scope));
+    const run = (text: string): WeakRef<XDocument> => {
+      const doc = new XDocument(indexXml(text));
+      rt.reset(doc, parseDate('2024-01-15Z'));
+      for (let pass = 0; pass < 3; pass++)
+        for (const n of doc.elements) for (const fn of exprs) fn({ item: n, pos: 1, size: 1 });
+      return new WeakRef(doc);
+    };
+    const first = run(DOC_A);
+    rt.release();
+    // A second document after a reset alone: reset drops what the first run kept too.
+    const second = run(DOC_B);
+    await new Promise((r) => setImmediate(r));
+    gc();
+    assert.equal(first.deref(), undefined, 'the first document is collected after release()');
+    assert.notEqual(second.deref(), undefined, 'the current document is still held by the runtime');
+    rt.release();
+    await new Promise((r) => setImmediate(r));
+    gc();
+    assert.equal(second.deref(), undefined, 'the second document is collected after release()');
   });
 });
