@@ -1245,9 +1245,17 @@ function compilePath(
   while (climb < steps.length && isPlainParentStep(steps[climb])) climb++;
   if (!prefix && start === 0 && climb >= 1 && climb < steps.length && !usesLocals(steps, scope)) {
     let generation = -1;
-    let cache = new Map<XNode, Seq>();
+    // Keyed by the landing node's element index (-1 for the document node), unique in a document: a
+    // number hashes without giving each node an identity hash first.
+    let cache = new Map<number, Seq>();
+    // The last landing node and its value, before the Map: the start nodes of one rule come in document
+    // order, and most of them land on the same ancestor as the one before.
+    let lastNode: XNode | undefined;
+    let lastValue: Seq = EMPTY;
     const held = rt.perDocument(() => {
       if (cache.size > 0) cache = new Map();
+      lastNode = undefined;
+      lastValue = EMPTY;
     });
     return (x) => {
       let n: XNode | null = contextNode(x);
@@ -1257,13 +1265,17 @@ function compilePath(
       if (generation !== rt.generation) {
         generation = rt.generation;
         if (cache.size > 0) cache = new Map();
+        lastNode = undefined;
       }
-      let cur = cache.get(n);
+      if (n === lastNode) return lastValue;
+      let cur = cache.get(n.el);
       if (cur === undefined) {
-        cur = [n];
+        cur = n.single;
         for (let i = climb; i < compiled.length; i++) cur = applyStep(cur, i);
-        cache.set(n, cur);
+        cache.set(n.el, cur);
       }
+      lastNode = n;
+      lastValue = cur;
       return cur;
     };
   }
