@@ -1246,17 +1246,27 @@ function compilePath(
   if (!prefix && start === 0 && climb >= 1 && climb < steps.length && !usesLocals(steps, scope)) {
     let generation = -1;
     // Keyed by the landing node's element index (-1 for the document node), unique in a document: a
-    // number hashes without giving each node an identity hash first.
+    // number hashes without giving each node an identity hash first. Only landing nodes reached a
+    // second time are kept: most climbs (`../efbc:X` from each of N results) land on a different node
+    // each time, and a Map of every one of them cost more than it saved. `seen` has one bit per element
+    // (off the heap): a node's value is computed at most twice, so the climb stays linear.
     let cache = new Map<number, Seq>();
-    // The last landing node and its value, before the Map: the start nodes of one rule come in document
-    // order, and most of them land on the same ancestor as the one before.
+    let seen: Uint8Array | undefined;
+    // The last landing node and its value, before all that: the start nodes of one rule come in
+    // document order, and most of them land on the same ancestor as the one before.
     let lastNode: XNode | undefined;
     let lastValue: Seq = EMPTY;
     const held = rt.perDocument(() => {
       if (cache.size > 0) cache = new Map();
+      seen = undefined;
       lastNode = undefined;
       lastValue = EMPTY;
     });
+    const rest = (n: XNode): Seq => {
+      let cur: Seq = n.single;
+      for (let i = climb; i < compiled.length; i++) cur = applyStep(cur, i);
+      return cur;
+    };
     return (x) => {
       let n: XNode | null = contextNode(x);
       for (let k = 0; k < climb && n; k++) n = n.parent;
@@ -1265,14 +1275,24 @@ function compilePath(
       if (generation !== rt.generation) {
         generation = rt.generation;
         if (cache.size > 0) cache = new Map();
+        seen = undefined;
         lastNode = undefined;
       }
       if (n === lastNode) return lastValue;
-      let cur = cache.get(n.el);
-      if (cur === undefined) {
-        cur = n.single;
-        for (let i = climb; i < compiled.length; i++) cur = applyStep(cur, i);
-        cache.set(n.el, cur);
+      const key = n.el + 1;
+      if (seen === undefined) seen = new Uint8Array((n.doc.elements.length >> 3) + 1);
+      const at = key >> 3;
+      const bit = 1 << (key & 7);
+      let cur: Seq | undefined;
+      if ((seen[at] & bit) === 0) {
+        seen[at] |= bit;
+        cur = rest(n);
+      } else {
+        cur = cache.get(key);
+        if (cur === undefined) {
+          cur = rest(n);
+          cache.set(key, cur);
+        }
       }
       lastNode = n;
       lastValue = cur;
