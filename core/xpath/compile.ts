@@ -6,7 +6,7 @@
 // library the SDK releases use, with F&O 2.0 type rules and error codes, over xs:double numbers. No I/O.
 
 import { ATTRIBUTE, DOCUMENT, docOrder, ELEMENT, nameId, TEXT, type XDocument, XNode } from './document';
-import type { Ast, NodeTest } from './parser';
+import type { Ast, Axis, NodeTest } from './parser';
 import {
   type Atomic,
   arithmetic,
@@ -108,13 +108,34 @@ export class Runtime {
     this.memo = new Array(this.#keys.size);
     this.#keyIndexes = new WeakMap();
     this.generation++;
+    // A run that ended without release() (an error thrown through evaluate) leaves its caches here.
+    this.#dropHeld();
   }
 
-  readonly #clearers: (() => void)[] = [];
+  /** The clear functions of the caches filled since the last reset or release. */
+  #held: (() => void)[] = [];
 
-  /** Registers what drops a closure's per-document cache (its lists hold the document's nodes). */
-  perDocument(clear: () => void): void {
-    this.#clearers.push(clear);
+  /**
+   * A closure's per-document cache (its lists hold the document's nodes): the returned function is
+   * called on each use, and registers `clear` the first time in each document, so that release() drops
+   * only the caches this document filled. A phase compiles thousands of such closures, and clearing
+   * every one after each run cost about 0.65 ms on a 70 KB notice.
+   */
+  perDocument(clear: () => void): () => void {
+    let held = -1;
+    return () => {
+      if (held !== this.generation) {
+        held = this.generation;
+        this.#held.push(clear);
+      }
+    };
+  }
+
+  #dropHeld(): void {
+    const held = this.#held;
+    if (held.length === 0) return;
+    this.#held = [];
+    for (let i = 0; i < held.length; i++) held[i]();
   }
 
   /**
@@ -130,7 +151,7 @@ export class Runtime {
     this.memo = [];
     this.#keyIndexes = new WeakMap();
     this.generation++;
-    for (const clear of this.#clearers) clear();
+    this.#dropHeld();
   }
 
   /** A small number for a path's text, the same for every rule that writes the same path. */
@@ -576,7 +597,7 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
         while (n.parent) n = n.parent;
         if (n.kind !== DOCUMENT)
           throw new XPathDynamicError('XPDY0050', 'the context node is not in a document');
-        return [n];
+        return n.single;
       };
     case 'var': {
       const slot = scope.locals.get(ast.name);
@@ -599,9 +620,38 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
     }
     case 'seq': {
       const parts = ast.items.map(c);
+      // When every part gives the same array as on the last call (memoised paths, globals: the
+      // `(/*/cbc:NoticeLanguageCode, /*/cac:AdditionalNoticeLanguage/cbc:ID)` of the language rules),
+      // the last result is given again: sequences are never mutated, so it is equal, and a comparison
+      // against it then keeps its atomized values and lookup (StableSide) instead of redoing them.
+      const lastParts: Seq[] = parts.map(() => EMPTY);
+      const now: Seq[] = parts.map(() => EMPTY);
+      let last: Seq | undefined;
+      const held = rt.perDocument(() => {
+        last = undefined;
+        lastParts.fill(EMPTY);
+        now.fill(EMPTY);
+      });
       return (x) => {
+        held();
+        let same = last !== undefined;
+        for (let i = 0; i < parts.length; i++) {
+          const v = parts[i](x);
+          now[i] = v;
+          if (v !== lastParts[i]) same = false;
+        }
+        if (same) {
+          now.fill(EMPTY);
+          return last as Seq;
+        }
         const out: Seq = [];
-        for (const p of parts) for (const it of p(x)) out.push(it);
+        for (let i = 0; i < parts.length; i++) {
+          const v = now[i];
+          for (let j = 0; j < v.length; j++) out.push(v[j]);
+          lastParts[i] = v;
+          now[i] = EMPTY;
+        }
+        last = out;
         return out;
       };
     }
@@ -847,9 +897,27 @@ function compileDownwardCount(ast: Ast, rt: Runtime, scope: Scope): Walk | undef
   return compileCount(ast, rt, scope);
 }
 
-/** A path walked depth-first: how many nodes it selects, up to `limit`; pushed onto `out` if given
+/** A path walked depth-first: how many nodes it selects, up to `limit`; written into `out` if given
  * (in document order, for the paths compileCount takes). */
-type Walk = (c: Ctx, limit: number, out?: XNode[]) => number;
+type Walk = (c: Ctx, limit: number, out?: Sink) => number;
+
+// The kinds of walk step (compileWalk's plan).
+const CHILD_NAMED = 0;
+const ATTRIBUTE_NAMED = 1;
+const PARENT_NODE = 2;
+const CHILD_ANY = 3;
+const OTHER_STEP = 4;
+
+/** A walk's limit when it should find every node: a small integer (Infinity, a double, was boxed on
+ * every recursive call of the walk), larger than any count a notice under the input limits can reach. */
+const ALL = 0x3fffffff;
+
+/** Where a walk writes the nodes it selects: `list[0..n)`. The list is kept from call to call (it is
+ * never shrunk, so it is not reallocated as it grows again) and cleared of its nodes after each use. */
+interface Sink {
+  list: (XNode | undefined)[];
+  n: number;
+}
 
 function compileWalk(
   ast: Ast,
@@ -871,13 +939,28 @@ function compileWalk(
   if (rest.length === 0) return undefined;
   // Each step's predicates as booleans, with one context object per step: a predicate runs to its end
   // before the walk goes deeper, and never keeps the object.
-  const plan: { axis: string; test: NodeTest; name: number; preds: Bool[]; cx: Ctx }[] = [];
+  // Each step's kind as a small integer, decided here once: the walk runs for every node of a rule and
+  // compared the axis and test strings on every call.
+  const plan: { op: number; axis: Axis; test: NodeTest; name: number; preds: Bool[]; cx: Ctx }[] = [];
   for (const st of rest) {
     if (st.t !== 'step') return undefined;
+    const name = testName(st.test);
+    const { axis, test } = st;
+    const op =
+      axis === 'child' && name >= 0
+        ? CHILD_NAMED
+        : axis === 'attribute' && name >= 0
+          ? ATTRIBUTE_NAMED
+          : axis === 'parent' && test.k === 'kind' && test.kind === 'node'
+            ? PARENT_NODE
+            : axis === 'child' && test.k === 'name' && test.ns === undefined && test.local === undefined
+              ? CHILD_ANY
+              : OTHER_STEP;
     plan.push({
-      axis: st.axis,
-      test: st.test,
-      name: testName(st.test),
+      op,
+      axis,
+      test,
+      name,
       preds: st.preds.map((p) => compileBoolean(p, rt, scope)),
       cx: { item: rt.doc?.node as Item, pos: 1, size: 1 },
     });
@@ -890,43 +973,51 @@ function compileWalk(
     return true;
   };
   // How many nodes the rest of the path selects from n, up to `limit`.
-  const from = (n: XNode, i: number, limit: number, out?: XNode[]): number => {
+  const from = (n: XNode, i: number, limit: number, out?: Sink): number => {
     if (i === last) {
-      if (out) out.push(n);
+      if (out) out.list[out.n++] = n;
       return 1;
     }
-    const { axis, test, name, preds, cx } = plan[i];
+    const step = plan[i];
+    const op = step.op;
+    const preds = step.preds;
     let found = 0;
-    if (axis === 'child' && name >= 0) {
+    if (op === CHILD_NAMED) {
+      const name = step.name;
       const kids = n.kids;
       // A short list is scanned (no list built); a wide element answers from its name table.
       const list = kids.length < 16 ? kids : n.childrenWithName(name);
+      // The last step counts (or writes) its nodes here rather than in one more call for each.
+      const lastStep = i + 1 === last;
+      const cx = step.cx;
       for (let j = 0; j < list.length; j++) {
         const k = list[j];
         if (k.name === name && passes(k, preds, cx)) {
-          found += from(k, i + 1, limit - found, out);
+          if (lastStep) {
+            if (out) out.list[out.n++] = k;
+            found++;
+          } else found += from(k, i + 1, limit - found, out);
           if (found >= limit) return found;
         }
       }
       return found;
     }
-    if (axis === 'attribute' && name >= 0) {
+    if (op === ATTRIBUTE_NAMED) {
+      const name = step.name;
       const attrs = n.attrs;
       for (let j = 0; j < attrs.length; j++) {
         const k = attrs[j];
-        if (k.name === name) return passes(k, preds, cx) ? from(k, i + 1, limit, out) : 0;
+        if (k.name === name) return passes(k, preds, step.cx) ? from(k, i + 1, limit, out) : 0;
       }
       return 0;
     }
-    if (axis === 'parent' && test.k === 'kind' && test.kind === 'node') {
+    if (op === PARENT_NODE) {
       const p = n.parent;
-      return p !== null && passes(p, preds, cx) ? from(p, i + 1, limit, out) : 0;
+      return p !== null && passes(p, preds, step.cx) ? from(p, i + 1, limit, out) : 0;
     }
+    const cx = step.cx;
     // `*` is every element child, without a list made; any other step is the axis's list.
-    const list =
-      axis === 'child' && test.k === 'name' && test.ns === undefined && test.local === undefined
-        ? n.kids
-        : axisNodes(n, axis, test, name);
+    const list = op === CHILD_ANY ? n.kids : axisNodes(n, step.axis, step.test, step.name);
     for (let j = 0; j < list.length; j++) {
       const k = list[j];
       if (passes(k, preds, cx)) {
@@ -964,7 +1055,7 @@ function compileStep(ast: Extract<Ast, { t: 'step' }>, rt: Runtime, scope: Scope
   if (axis === 'parent' && test.k === 'kind' && test.kind === 'node' && preds.length === 0) {
     return (x) => {
       const p = contextNode(x).parent;
-      return p ? [p] : EMPTY;
+      return p ? p.single : EMPTY;
     };
   }
   if (axis === 'child' && test.k === 'kind' && test.kind === 'text' && preds.length === 0) {
@@ -1007,21 +1098,26 @@ function compilePath(
         scope,
       );
       if (walk) {
-        // Collected in a scratch list, then copied at its exact length: a list grown by push from
-        // empty keeps room for 16 more, and most of these select one node. The walk never runs this
-        // closure again before it returns (its predicates are other closures).
-        const scratch: XNode[] = [];
+        // Collected in a scratch list, then copied at its exact length: most of these select one node.
+        // The scratch list keeps its room between calls (`length = 0` would drop its storage, and the
+        // next call would grow it again push by push) and is cleared of the nodes so that it keeps no
+        // document alive. The walk never runs this closure again before it returns (its predicates are
+        // other closures).
+        const scratch: Sink = { list: [], n: 0 };
         const collect: Compiled = (x) => {
-          scratch.length = 0;
+          scratch.n = 0;
           try {
-            walk(x, Number.POSITIVE_INFINITY, scratch);
+            walk(x, ALL, scratch);
           } catch (e) {
-            scratch.length = 0;
+            scratch.list.fill(undefined, 0, scratch.n);
+            scratch.n = 0;
             throw e;
           }
-          const n = scratch.length;
-          const out = n === 0 ? EMPTY : n === 1 ? [scratch[0]] : scratch.slice();
-          scratch.length = 0;
+          const n = scratch.n;
+          const list = scratch.list;
+          const out = n === 0 ? EMPTY : n === 1 ? (list[0] as XNode).single : (list.slice(0, n) as XNode[]);
+          if (n > 0) list.fill(undefined, 0, n);
+          scratch.n = 0;
           return out;
         };
         return k === steps.length ? collect : compilePath(steps, rt, scope, { fn: collect, count: k });
@@ -1063,6 +1159,8 @@ function compilePath(
     compiled.push(compile(s, rt, scope));
     sortAfter.push(!(s.t === 'step' && (s.axis === 'child' || s.axis === 'attribute' || s.axis === 'self')));
   }
+  const scratch: Item[] = [];
+  let scratchBusy = false;
   const applyStep = (cur: Seq, i: number): Seq => {
     const step = compiled[i];
     const size = cur.length;
@@ -1074,17 +1172,28 @@ function compilePath(
         throw new XPathDynamicError('XPTY0019', 'a path step applied to an atomic value');
       out = step({ item: it, pos: 1, size: 1 });
     } else {
-      out = [];
-      // One context object for the loop: a step reads it while it runs and never keeps it.
-      const cx: Ctx = { item: cur[0], pos: 1, size };
-      for (let j = 0; j < size; j++) {
-        const it = cur[j];
-        if (!(it instanceof XNode))
-          throw new XPathDynamicError('XPTY0019', 'a path step applied to an atomic value');
-        cx.item = it;
-        cx.pos = j + 1;
-        const r = step(cx);
-        for (const y of r) out.push(y);
+      // Gathered in the path's scratch list (kept between calls, so not grown push by push each time)
+      // and copied at its exact length; a nested call while it is in use gets a list of its own.
+      const buf = scratchBusy ? [] : scratch;
+      scratchBusy = true;
+      let n = 0;
+      try {
+        // One context object for the loop: a step reads it while it runs and never keeps it.
+        const cx: Ctx = { item: cur[0], pos: 1, size };
+        for (let j = 0; j < size; j++) {
+          const it = cur[j];
+          if (!(it instanceof XNode))
+            throw new XPathDynamicError('XPTY0019', 'a path step applied to an atomic value');
+          cx.item = it;
+          cx.pos = j + 1;
+          const r = step(cx);
+          for (let k = 0; k < r.length; k++) buf[n++] = r[k];
+        }
+        out = n === 0 ? EMPTY : buf.slice(0, n);
+      } finally {
+        // Cleared of its items, thrown or not: they would keep the document alive.
+        if (n > 0) buf.fill(undefined as unknown as Item, 0, n);
+        if (buf === scratch) scratchBusy = false;
       }
     }
     let nodes = 0;
@@ -1136,24 +1245,57 @@ function compilePath(
   while (climb < steps.length && isPlainParentStep(steps[climb])) climb++;
   if (!prefix && start === 0 && climb >= 1 && climb < steps.length && !usesLocals(steps, scope)) {
     let generation = -1;
-    let cache = new Map<XNode, Seq>();
-    rt.perDocument(() => {
-      cache = new Map();
+    // Keyed by the landing node's element index (-1 for the document node), unique in a document: a
+    // number hashes without giving each node an identity hash first. Only landing nodes reached a
+    // second time are kept: most climbs (`../efbc:X` from each of N results) land on a different node
+    // each time, and a Map of every one of them cost more than it saved. `seen` has one bit per element
+    // (off the heap): a node's value is computed at most twice, so the climb stays linear.
+    let cache = new Map<number, Seq>();
+    let seen: Uint8Array | undefined;
+    // The last landing node and its value, before all that: the start nodes of one rule come in
+    // document order, and most of them land on the same ancestor as the one before.
+    let lastNode: XNode | undefined;
+    let lastValue: Seq = EMPTY;
+    const held = rt.perDocument(() => {
+      if (cache.size > 0) cache = new Map();
+      seen = undefined;
+      lastNode = undefined;
+      lastValue = EMPTY;
     });
+    const rest = (n: XNode): Seq => {
+      let cur: Seq = n.single;
+      for (let i = climb; i < compiled.length; i++) cur = applyStep(cur, i);
+      return cur;
+    };
     return (x) => {
       let n: XNode | null = contextNode(x);
       for (let k = 0; k < climb && n; k++) n = n.parent;
       if (!n) return EMPTY;
+      held();
       if (generation !== rt.generation) {
         generation = rt.generation;
-        cache = new Map();
+        if (cache.size > 0) cache = new Map();
+        seen = undefined;
+        lastNode = undefined;
       }
-      let cur = cache.get(n);
-      if (cur === undefined) {
-        cur = [n];
-        for (let i = climb; i < compiled.length; i++) cur = applyStep(cur, i);
-        cache.set(n, cur);
+      if (n === lastNode) return lastValue;
+      const key = n.el + 1;
+      if (seen === undefined) seen = new Uint8Array((n.doc.elements.length >> 3) + 1);
+      const at = key >> 3;
+      const bit = 1 << (key & 7);
+      let cur: Seq | undefined;
+      if ((seen[at] & bit) === 0) {
+        seen[at] |= bit;
+        cur = rest(n);
+      } else {
+        cur = cache.get(key);
+        if (cur === undefined) {
+          cur = rest(n);
+          cache.set(key, cur);
+        }
       }
+      lastNode = n;
+      lastValue = cur;
       return cur;
     };
   }
@@ -1246,12 +1388,13 @@ function keyedFilter(base: Compiled, pred: Ast, rt: Runtime, scope: Scope): Comp
   let indexed: Seq | undefined;
   let index: Map<string, number[]> | null | undefined = null;
   let results = new Map<string, Seq>();
-  rt.perDocument(() => {
+  const held = rt.perDocument(() => {
     indexed = undefined;
     index = null;
-    results = new Map();
+    if (results.size > 0) results = new Map();
   });
   return (x) => {
+    held();
     const cur = base(x);
     if (cur.length === 0) return EMPTY;
     if (cur !== indexed) {
@@ -1260,7 +1403,7 @@ function keyedFilter(base: Compiled, pred: Ast, rt: Runtime, scope: Scope): Comp
       index = rt.keyIndex(cur, keyId, key);
       if (index === undefined) return pairwise(cur);
       indexed = cur;
-      results = new Map();
+      if (results.size > 0) results = new Map();
     }
     if (index === null || index === undefined) return pairwise(cur);
     // Every key empty: no item passes, and the pairwise run would never evaluate V either.
@@ -1491,6 +1634,31 @@ function compileGeneral(op: CmpOp, la: Ast, ra: Ast, rt: Runtime, scope: Scope):
     });
   const right = new StableSide(op === '=', rt);
   const left = new StableSide(op === '=', rt);
+  // One item on the left (`$lg = (/*/cbc:NoticeLanguageCode, …)`): the general case below without the
+  // left array, in the same order (the right side atomized first, then looked up or compared pairwise).
+  if (l1)
+    return boolFn((x) => {
+      const a = l1(x);
+      if (a === undefined) return false;
+      const b = r(x);
+      if (b.length === 0) return false;
+      if (b.length < SET_THRESHOLD) {
+        // Too short for a lookup: compared pairwise in order, without the list of atomized values
+        // (atomizing never raises an error, so doing it pair by pair changes no outcome).
+        const av = atomize(a);
+        for (let i = 0; i < b.length; i++) if (compareGeneral(av, atomize(b[i]), op)) return true;
+        return false;
+      }
+      const bb = right.atomized(b);
+      const av = atomize(a);
+      const lookupB = right.lookup;
+      if (lookupB) {
+        const hit = lookupB(av);
+        if (hit !== undefined) return hit;
+      }
+      for (let i = 0; i < bb.length; i++) if (compareGeneral(av, bb[i], op)) return true;
+      return false;
+    });
   if (r1)
     return boolFn((x) => {
       const a = l(x);
@@ -1512,6 +1680,14 @@ function compileGeneral(op: CmpOp, la: Ast, ra: Ast, rt: Runtime, scope: Scope):
     if (a.length === 0) return FALSE;
     const b = r(x);
     if (b.length === 0) return FALSE;
+    if (a.length < SET_THRESHOLD && b.length < SET_THRESHOLD) {
+      // Both short: the pairs in the same order as below, without lists of atomized values.
+      for (let i = 0; i < a.length; i++) {
+        const av = atomize(a[i]);
+        for (let j = 0; j < b.length; j++) if (compareGeneral(av, atomize(b[j]), op)) return TRUE;
+      }
+      return FALSE;
+    }
     const bb = right.atomized(b);
     const lookupB = right.lookup;
     if (lookupB) {
@@ -1552,25 +1728,30 @@ function allStringLike(vs: Atomic[]): boolean {
  * global): its atomized values are kept while it stays the same array, and for `=` a Set over them is
  * built the second time it comes (a side that changes on every call never pays for the Set).
  */
+/** Shared by every StableSide that holds no values (never mutated). */
+const NO_ATOMS: Atomic[] = [];
+
 class StableSide {
   #seen: Seq | undefined;
-  #atomized: Atomic[] = [];
+  #atomized: Atomic[] = NO_ATOMS;
   #tried = false;
   lookup: EqualityLookup | undefined;
   /** Whether the lookup is over strings and untypedAtomic only. */
   strings = false;
+  readonly #held: () => void;
   constructor(
     private readonly equality: boolean,
     rt: Runtime,
   ) {
-    rt.perDocument(() => {
+    this.#held = rt.perDocument(() => {
       this.#seen = undefined;
-      this.#atomized = [];
+      this.#atomized = NO_ATOMS;
       this.lookup = undefined;
     });
   }
 
   atomized(s: Seq): Atomic[] {
+    this.#held();
     if (s === this.#seen) {
       if (!this.#tried && this.equality) {
         this.#tried = true;
@@ -1665,7 +1846,7 @@ function compileCall(fn: string, argAsts: Ast[], rt: Runtime, scope: Scope): Com
     }
     if (fn === 'count') {
       const walk = compileDownwardCount(arg, rt, scope);
-      if (walk) return oneFn((x) => walk(x, Number.POSITIVE_INFINITY));
+      if (walk) return oneFn((x) => walk(x, ALL));
     } else {
       // A path of node steps: whether it selects a node, found without building the list.
       const found = compileDownwardExists(arg, rt, scope);

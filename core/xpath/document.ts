@@ -55,13 +55,16 @@ interface Extra {
 export class XNode {
   /** Element children only, in document order. Never mutate: it may be the shared empty array. */
   kids: XNode[] = NONE;
-  attrs: XNode[] = NONE;
+  /** The attribute nodes once made (see `attrs`); NONE when the element has none. */
+  attrList: XNode[] | undefined = NONE;
   /** Scratch for the engine: which pattern run has claimed this node. */
   mark = 0;
   /** The string value once read (a string), or the untypedAtomic made of it once atomized (an object
    * with the string as `s`, values.ts): comparisons atomize the same nodes many times. */
   val: string | { readonly s: string } | undefined;
   extra: Extra | undefined = undefined;
+  /** This node as a one-item sequence once made (`single`); an only child's is its parent's `kids`. */
+  one: XNode[] | undefined = undefined;
 
   constructor(
     readonly doc: XDocument,
@@ -76,6 +79,33 @@ export class XNode {
     value?: string,
   ) {
     this.val = value;
+  }
+
+  /**
+   * Attribute nodes (namespace declarations left out), in document order; never mutate. Made on the
+   * first read: most elements' attributes are never asked for, and a node and a decoded value for each
+   * was a fifth of the model. The same array (and nodes) on every read.
+   */
+  get attrs(): XNode[] {
+    const a = this.attrList;
+    if (a !== undefined) return a;
+    const made = this.doc.attributesOf(this);
+    this.attrList = made;
+    return made;
+  }
+
+  /**
+   * This node as a one-item sequence, the same array every time: a step that selects one node (a named
+   * child, `..`, a walk that finds one node) returns it instead of a fresh array. Sequences are never
+   * mutated (the rule every shared list, memo and name table already follows).
+   */
+  get single(): XNode[] {
+    let one = this.one;
+    if (one === undefined) {
+      one = [this];
+      this.one = one;
+    }
+    return one;
   }
 
   get ns(): string {
@@ -118,14 +148,20 @@ export class XNode {
   childrenWithName(name: number): XNode[] {
     const kids = this.kids;
     if (kids.length < MANY_CHILDREN) {
-      let out: XNode[] = NONE;
+      // Counted first, then a list of that length: most answers are one node, and a list grown by push
+      // past one keeps room for 16 more.
+      let found = 0;
+      let first = -1;
       for (let i = 0; i < kids.length; i++) {
-        const k = kids[i];
-        if (k.name === name) {
-          if (out === NONE) out = [k];
-          else out.push(k);
+        if (kids[i].name === name) {
+          if (found++ === 0) first = i;
         }
       }
+      if (found === 0) return NONE;
+      if (found === 1) return kids[first].single;
+      const out: XNode[] = new Array(found);
+      let j = 0;
+      for (let i = first; j < found; i++) if (kids[i].name === name) out[j++] = kids[i];
       return out;
     }
     return this.nameTable().get(name) ?? NONE;
@@ -179,19 +215,27 @@ export class XDocument {
   /** The document element, undefined for an empty document. */
   readonly root: XNode | undefined;
   /** Every element in document order. */
-  readonly elements: XNode[] = [];
+  readonly elements: XNode[];
   /** Elements by interned name: `//x` never rescans. */
   #byName: Map<number, XNode[]> | undefined;
 
   constructor(readonly index: XmlIndex) {
     this.node = new XNode(this, DOCUMENT, -1, null, 0, -1);
     const els = index.elements;
-    const nodes = this.elements;
+    const count = els.length;
+    // Every list at its exact length, allocated once: the children of each parent are counted first
+    // (a list grown by push keeps room for 16 more and leaves its smaller copies as garbage, and a
+    // notice has hundreds of thousands of lists). Slot 0 is the document node, k + 1 element k.
+    const kidCount = new Int32Array(count + 1);
+    for (let k = 0; k < count; k++) kidCount[els[k].parent + 1]++;
+    const filled = new Int32Array(count + 1);
+    const nodes: XNode[] = new Array(count);
     // Names repeat: a qualified name resolves once per document to its id (and its namespace, which a
     // prefix declared again elsewhere may change: then the id is looked up again).
     const byQname = new Map<string, { ns: string; id: number }>();
-    for (let k = 0; k < els.length; k++) {
+    for (let k = 0; k < count; k++) {
       const e = els[k];
+      const slot = e.parent + 1;
       const parent = e.parent < 0 ? this.node : nodes[e.parent];
       let hit = byQname.get(e.qname);
       if (hit === undefined || hit.ns !== e.ns) {
@@ -199,26 +243,61 @@ export class XDocument {
         byQname.set(e.qname, hit);
       }
       const n = new XNode(this, ELEMENT, e.start, parent, hit.id, k);
-      nodes.push(n);
-      if (parent.kids === NONE) parent.kids = [n];
-      else parent.kids.push(n);
-      let attrs: XNode[] = NONE;
-      for (const a of e.attributes) {
-        if (a.qname === 'xmlns' || a.qname.startsWith('xmlns:')) continue;
-        const value = decodeAttr(index, a.valueStart, a.valueEnd);
-        const an = new XNode(this, ATTRIBUTE, a.start, n, nameId(a.ns, a.local), -1, value);
-        if (attrs === NONE) attrs = [an];
-        else attrs.push(an);
+      nodes[k] = n;
+      const siblings = kidCount[slot];
+      if (siblings === 1) {
+        parent.kids = [n];
+        n.one = parent.kids;
+      } else {
+        if (parent.kids === NONE) parent.kids = new Array(siblings);
+        parent.kids[filled[slot]++] = n;
       }
-      // Lists of their exact length: a list grown by push keeps room for 16 more, and a notice has
-      // hundreds of thousands of them.
-      n.attrs = attrs.length > 1 ? attrs.slice() : attrs;
+      // Attribute nodes are made when first read (`attrs`); an element without any keeps NONE.
+      const attributes = e.attributes;
+      for (let a = 0; a < attributes.length; a++) {
+        if (!isNamespaceDeclaration(attributes[a].qname)) {
+          n.attrList = undefined;
+          break;
+        }
+      }
     }
-    for (let k = 0; k < nodes.length; k++) {
-      const n = nodes[k];
-      if (n.kids.length > 1) n.kids = n.kids.slice();
-    }
+    this.elements = nodes;
     this.root = this.node.kids[0];
+  }
+
+  /** Attribute names by qualified name, for this document (as the constructor does for elements). */
+  #attributeNames: Map<string, { ns: string; id: number }> | undefined;
+
+  #attributeName(a: { qname: string; ns: string; local: string }): number {
+    let names = this.#attributeNames;
+    if (names === undefined) {
+      names = new Map();
+      this.#attributeNames = names;
+    }
+    let hit = names.get(a.qname);
+    if (hit === undefined || hit.ns !== a.ns) {
+      hit = { ns: a.ns, id: nameId(a.ns, a.local) };
+      names.set(a.qname, hit);
+    }
+    return hit.id;
+  }
+
+  /** The attribute nodes of an element (namespace declarations left out), in document order. */
+  attributesOf(n: XNode): XNode[] {
+    if (n.kind !== ELEMENT) return NONE;
+    const index = this.index;
+    const attributes = index.elements[n.el].attributes;
+    let out: XNode[] = NONE;
+    for (let k = 0; k < attributes.length; k++) {
+      const a = attributes[k];
+      if (isNamespaceDeclaration(a.qname)) continue;
+      const value = decodeAttr(index, a.valueStart, a.valueEnd);
+      const an = new XNode(this, ATTRIBUTE, a.start, n, this.#attributeName(a), -1, value);
+      if (out === NONE) out = [an];
+      else out.push(an);
+    }
+    // Of its exact length (see the constructor).
+    return out.length > 1 ? out.slice() : out;
   }
 
   /** Elements with this expanded name, in document order. */
@@ -264,6 +343,10 @@ export class XDocument {
     push(from, end);
     return out;
   }
+}
+
+function isNamespaceDeclaration(qname: string): boolean {
+  return qname === 'xmlns' || qname.startsWith('xmlns:');
 }
 
 function decodeAttr(index: XmlIndex, start: number, end: number): string {
