@@ -558,35 +558,46 @@ class RuleSet implements CompiledRuleSet {
   }
 }
 
-const SLOTS = 2 ** 22;
-
 /**
  * The positions of the first `n` of `nodes` in document order (they are distinct), or undefined when
- * they are in document order already. Sorted as numbers (order × 2²² +
- * position, exact in a double) rather than with a comparator over objects: a pattern of a 5,000-lot
- * notice fires on a million nodes.
+ * they are in document order already. Each rule's context selects its nodes in document order, so a
+ * pattern's list is a few ascending runs (one per rule, up to a few hundred on a 5,000-lot notice):
+ * they are merged pairwise, n × log2(runs) steps, instead of sorting a million nodes afresh.
  */
 function documentOrder(nodes: XNode[], n: number): ArrayLike<number> | undefined {
-  let sorted = true;
-  for (let i = 1; i < n && sorted; i++) if (nodes[i - 1].order > nodes[i].order) sorted = false;
+  // Where each ascending run starts; the last entry is n.
+  let bounds = [0];
+  for (let i = 1; i < n; i++) if (nodes[i - 1].order > nodes[i].order) bounds.push(i);
   // Already in order (most patterns): undefined, and the caller reads the lists as they are.
-  if (sorted) return undefined;
-  const out = new Uint32Array(n);
-  for (let i = 0; i < n; i++) out[i] = i;
-  if (n >= SLOTS) return Array.from(out).sort((a, b) => nodes[a].order - nodes[b].order);
-  const keys = new Float64Array(n);
+  if (bounds.length === 1) return undefined;
+  bounds.push(n);
+  const order = new Float64Array(n);
+  let from = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
-    const o = nodes[i].order;
-    // Offsets past 2³¹ (a text beyond any input limit) would lose exactness: a comparator then.
-    if (o >= 2 ** 31) return Array.from(out).sort((a, b) => nodes[a].order - nodes[b].order);
-    keys[i] = o * SLOTS + i;
+    order[i] = nodes[i].order;
+    from[i] = i;
   }
-  keys.sort();
-  for (let i = 0; i < n; i++) {
-    const k = keys[i];
-    out[i] = k - Math.floor(k / SLOTS) * SLOTS;
+  let to = new Uint32Array(n);
+  while (bounds.length > 2) {
+    const merged = [0];
+    const runs = bounds.length - 1;
+    for (let r = 0; r < runs; r += 2) {
+      const a1 = bounds[r + 1];
+      const b1 = r + 1 < runs ? bounds[r + 2] : a1;
+      let i = bounds[r];
+      let j = a1;
+      let k = i;
+      while (i < a1 && j < b1) to[k++] = order[from[j]] < order[from[i]] ? from[j++] : from[i++];
+      while (i < a1) to[k++] = from[i++];
+      while (j < b1) to[k++] = from[j++];
+      merged.push(b1);
+    }
+    const t = from;
+    from = to;
+    to = t;
+    bounds = merged;
   }
-  return out;
+  return from;
 }
 
 function describe(e: unknown): string {
