@@ -33,7 +33,7 @@ import {
   XPathUnsupportedError,
 } from '../xpath';
 import { isParsed, isPattern } from './prepared-shape';
-import { loadMessages, locationOf, messageFor, writeSvrl } from './report';
+import { loadMessages, locationOf, type Messages, messageFor, writeSvrl } from './report';
 import { type ReleaseEntry, readPrepared, readRelease, updateRelease, writePrepared } from './rule-cache';
 import type { CompiledRuleSet, EvaluateOptions, RuleReport, RuleSetKey } from './rule-set';
 import { RuleSetError } from './rule-set';
@@ -405,7 +405,12 @@ class RuleSet implements CompiledRuleSet {
     // The incremental path (incremental.ts): replays results an edit cannot change, records the others.
     const inc = opts.incremental;
     inc?.begin({ doc, rt, globals: table.globals, prefixes: this.#prefixes, parsed: (k) => table.parsed(k) });
-    const messages = loadMessages(this.key.sdkDir, opts.language ?? 'en');
+    // The SDK's translations (about 1 MB of XML) are read when a first assert fails, not for a clean notice.
+    let messages: Messages | undefined;
+    const messagesOf = (): Messages => {
+      messages ??= loadMessages(this.key.sdkDir, opts.language ?? 'en');
+      return messages;
+    };
     const notEvaluated = [...this.#staticNotEvaluated];
     const failures: SvrlAssertion[] = [];
     const perPattern: { id: string; failures: SvrlAssertion[] }[] = [];
@@ -503,7 +508,7 @@ class RuleSet implements CompiledRuleSet {
             location: locationOf(node, this.#prefixes),
             role: a.def.role,
             test: a.def.test,
-            text: messageFor(a.def, diags, messages),
+            text: messageFor(a.def, diags, messagesOf()),
             diagnosticReferences: diags.map((d) => ({ diagnostic: d.id, see: d.see, path: d.text })),
           };
           if (a.def.flag !== undefined) f.flag = a.def.flag;
