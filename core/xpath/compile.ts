@@ -783,7 +783,10 @@ function mentionsPosition(a: unknown): boolean {
   if (a === null || typeof a !== 'object') return false;
   const node = a as { t?: string; fn?: string };
   if (node.t === 'call' && (node.fn === 'position' || node.fn === 'last')) return true;
-  for (const v of Object.values(a as object)) if (mentionsPosition(v)) return true;
+  // A code list holds only strings (thousands of them, in predicates asked about at every level).
+  if (node.t === 'strs') return false;
+  for (const v of Object.values(a as object))
+    if (v !== null && typeof v === 'object' && mentionsPosition(v)) return true;
   return false;
 }
 
@@ -1379,8 +1382,10 @@ function usesLocals(asts: Ast[], scope: Scope): boolean {
       found = true;
       return;
     }
+    if (node.t === 'strs') return;
     // Context-dependent functions inside a predicate are fine: the predicate sets its own context.
-    for (const child of Object.values(v as object)) visit(child);
+    for (const child of Object.values(v as object))
+      if (child !== null && typeof child === 'object') visit(child);
   };
   visit(asts);
   return found;
