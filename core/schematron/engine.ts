@@ -110,6 +110,8 @@ interface CRule {
   /** The rule's scope (its lets' slots): the asserts compiled later see the same variables. */
   scope?: Scope;
   asserts: CAssert[];
+  /** The element names its context's leading steps require (leadingNames), found on first need. */
+  lead?: { ns: string; local: string }[];
 }
 
 interface CPattern {
@@ -130,6 +132,28 @@ function keptTree(read: () => string): Parsed | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The names of the elements a context's leading steps select, up to and including the first
+ * step with predicates: `/*` then `cac:A/cac:B[p]/cbc:C` requires cac:A and cac:B. When the notice has no
+ * element of one of these names, the context selects no node, and no predicate of it ever runs (the
+ * steps before it are the root, `*`, `//` or named steps without predicates, which cannot fail), so
+ * the rule needs neither compiling nor running. Other shapes require nothing.
+ */
+function leadingNames(ast: Ast): { ns: string; local: string }[] {
+  const steps = ast.t === 'path' ? ast.steps : [ast];
+  const names: { ns: string; local: string }[] = [];
+  for (const st of steps) {
+    if (st.t === 'root') continue;
+    if (st.t !== 'step') break;
+    if (st.axis !== 'child' && st.axis !== 'descendant' && st.axis !== 'descendant-or-self') break;
+    if (st.test.k === 'name' && st.test.ns !== undefined && st.test.local !== undefined)
+      names.push({ ns: st.test.ns, local: st.test.local });
+    else if (st.test.k !== 'name' && st.test.kind !== 'node') break;
+    if (st.preds.length > 0) break;
+  }
+  return names;
 }
 
 /** The expression keys of a pattern, as ExpressionTable.parsed and the disk cache's trees name them. */
@@ -269,6 +293,16 @@ class ExpressionTable {
       this.#patterns.set(text, cp);
     }
     return cp;
+  }
+
+  /** Whether the rule's context selects nothing in `doc` for want of an element it names (leadingNames). */
+  selectsNothing(r: CRule, doc: XDocument): boolean {
+    if (r.lead === undefined) {
+      const p = this.parsed(`context:${r.def.context}`);
+      r.lead = 'ast' in p && p.ast !== null && typeof p.ast === 'object' ? leadingNames(p.ast) : [];
+    }
+    for (const { ns, local } of r.lead) if (doc.named(ns, local).length === 0) return true;
+    return false;
   }
 
   compileRule(r: CRule): void {
@@ -427,6 +461,8 @@ class RuleSet implements CompiledRuleSet {
       // A node is claimed by the first rule of the pattern that selects it: marked with this stamp.
       const stamp = ++table.stamp;
       for (const r of p.rules) {
+        // A context whose leading steps name an element the notice lacks selects nothing: not compiled, not run.
+        if (!inc && !opts.everyContext && table.selectsNothing(r, doc)) continue;
         table.compileRule(r);
         if (!r.ctx || r.unsupported) continue;
         let nodes: unknown[];
