@@ -182,6 +182,8 @@ class ExpressionTable {
   readonly #parsed = new Map<string, Parsed>();
   /** Trees kept by the disk cache, by expression: each decoded on first use. */
   readonly #offered = new Map<string, () => string>();
+  /** The names a context's leading steps require, as the disk cache keeps them (flat [ns, local, …]). */
+  readonly #leads = new Map<string, string[]>();
   readonly #patterns = new Map<string, CPattern>();
   readonly ns: Map<string, string>;
   stamp = 0;
@@ -231,8 +233,9 @@ class ExpressionTable {
    * The tree of expression `key` as the disk cache keeps it (the JSON text `read` returns), decoded
    * when the expression is first needed.
    */
-  offer(key: string, read: () => string): void {
+  offer(key: string, read: () => string, lead?: string[]): void {
     if (!this.#parsed.has(key) && !this.#offered.has(key)) this.#offered.set(key, read);
+    if (lead !== undefined && key.startsWith('context:') && !this.#leads.has(key)) this.#leads.set(key, lead);
   }
 
   /** Expressions parsed elsewhere (the per-phase cache of format 3). */
@@ -298,8 +301,17 @@ class ExpressionTable {
   /** Whether the rule's context selects nothing in `doc` for want of an element it names (leadingNames). */
   selectsNothing(r: CRule, doc: XDocument): boolean {
     if (r.lead === undefined) {
-      const p = this.parsed(`context:${r.def.context}`);
-      r.lead = 'ast' in p && p.ast !== null && typeof p.ast === 'object' ? leadingNames(p.ast) : [];
+      const key = `context:${r.def.context}`;
+      const kept = this.#leads.get(key);
+      if (kept !== undefined) {
+        // From the disk cache: the tree need not be decoded to know it.
+        r.lead = [];
+        for (let k = 0; k + 1 < kept.length; k += 2)
+          r.lead.push({ ns: kept[k] as string, local: kept[k + 1] as string });
+      } else {
+        const p = this.parsed(key);
+        r.lead = 'ast' in p && p.ast !== null && typeof p.ast === 'object' ? leadingNames(p.ast) : [];
+      }
     }
     for (const { ns, local } of r.lead) if (doc.named(ns, local).length === 0) return true;
     return false;
@@ -761,7 +773,7 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
         const table = tableFor(st, schema);
         for (const [i, at] of cached.patterns.entries())
           for (const [j, k] of patternKeys(patterns[i] as SchPattern).entries())
-            table.offer(k, () => entry.tree(at, j));
+            table.offer(k, () => entry.tree(at, j), entry.lead(at, j));
         return new RuleSet(key, 'cache', schema, table, notEvaluated, texts);
       }
       st.entry = undefined;
@@ -779,9 +791,12 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
             i = now.patterns.push(t) - 1;
             at.set(t, i);
             // The trees of its expressions: every one was parsed when the phase was compiled whole.
-            now.trees[i] = patternKeys(schema.patterns[n] as SchPattern).map((k) =>
-              JSON.stringify(table.parsed(k)),
-            );
+            const keys = patternKeys(schema.patterns[n] as SchPattern);
+            now.trees[i] = keys.map((k) => JSON.stringify(table.parsed(k)));
+            now.leads[i] = keys.map((k) => {
+              const p = table.parsed(k);
+              return 'ast' in p ? leadingNames(p.ast).flatMap((n) => [n.ns, n.local]) : [];
+            });
           }
           return i;
         });

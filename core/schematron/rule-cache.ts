@@ -110,7 +110,10 @@ export function writePrepared(
 // (a lock directory), each adding its phases to what is there, so that two workers filling the cache at
 // once both keep theirs.
 
-const RELEASE_FORMAT = 8;
+// Format 9 adds `leads`: for each distinct tree, the element names its leading steps require (engine.ts
+// leadingNames, flat [ns, local, …]), so that a rule whose context names an element the notice lacks is
+// skipped without decoding its tree. Optional: a file without it is read as before.
+const RELEASE_FORMAT = 9;
 
 /** A phase in the release file: the SchPhase with its patterns as indexes into `patterns`. */
 export interface CachedPhase extends Omit<SchPhase, 'patterns' | 'diagnostics'> {
@@ -128,6 +131,8 @@ export interface ReleaseEntry {
   patterns: PatternTexts;
   /** For pattern i and its j-th expression (engine.ts's patternKeys order), the JSON of its tree, or ''. */
   tree(i: number, j: number): string;
+  /** The element names tree (i, j)'s leading steps require, flat [ns, local, …]; undefined when the file has none. */
+  lead(i: number, j: number): string[] | undefined;
   /** How many trees each pattern keeps. */
   treeCounts: number[];
   /** Every diagnostic an assert of a kept phase names, once. */
@@ -136,9 +141,11 @@ export interface ReleaseEntry {
 }
 
 /** What an update writes: the patterns and their trees as plain texts (`trees[i][j]` for `patterns[i]`). */
-export interface ReleaseDraft extends Omit<ReleaseEntry, 'patterns' | 'tree' | 'treeCounts'> {
+export interface ReleaseDraft extends Omit<ReleaseEntry, 'patterns' | 'tree' | 'lead' | 'treeCounts'> {
   patterns: string[];
   trees: string[][];
+  /** `leads[i][j]`: tree (i, j)'s required names (ReleaseEntry.lead), or undefined when unknown. */
+  leads: (string[] | undefined)[][];
 }
 
 type ReleaseKey = Pick<RuleSetKey, 'sdkDir' | 'sdkVersion' | 'mode'>;
@@ -226,12 +233,13 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
       ranges?: unknown;
       trees?: unknown;
       treeRefs?: unknown;
+      leads?: unknown;
       diagnostics?: unknown;
       phases?: unknown;
     };
     if (head.fingerprint !== releaseFingerprint(key, layout)) return undefined;
     if (head.digest !== releaseDigest(head, buf.subarray(nl + 1))) return undefined;
-    const { ranges, trees, treeRefs, diagnostics, phases } = head;
+    const { ranges, trees, treeRefs, leads, diagnostics, phases } = head;
     const body = nl + 1;
     const inBody = (v: unknown): v is [number, number][] =>
       Array.isArray(v) &&
@@ -249,6 +257,13 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
     const isRef = (r: unknown) => Number.isInteger(r) && (r as number) >= 0 && (r as number) < trees.length;
     if (!treeRefs.every((refs) => Array.isArray(refs) && refs.every(isRef))) return undefined;
     const refsOf = treeRefs as number[][];
+    const isLead = (l: unknown) => isStringArray(l) && l.length % 2 === 0;
+    if (
+      leads !== undefined &&
+      !(Array.isArray(leads) && leads.length === trees.length && leads.every(isLead))
+    )
+      return undefined;
+    const leadsOf = leads as string[][] | undefined;
     if (!Array.isArray(diagnostics) || !diagnostics.every(isDiagnostic)) return undefined;
     if (typeof phases !== 'object' || phases === null) return undefined;
     for (const p of Object.values(phases)) if (!isCachedPhase(p, ranges.length)) return undefined;
@@ -277,6 +292,10 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
         const span = ref === undefined ? undefined : trees[ref];
         return span ? buf.toString('utf8', body + span[0], body + span[1]) : '';
       },
+      lead: (i, j) => {
+        const ref = refsOf[i]?.[j];
+        return ref === undefined ? undefined : leadsOf?.[ref];
+      },
       diagnostics: diagnostics as SchDiagnostic[],
       phases: phases as Record<string, CachedPhase>,
     };
@@ -291,7 +310,14 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
  * is rebuilt from the SDK instead of running rules that would silently find nothing.
  */
 function releaseDigest(
-  content: { ranges?: unknown; trees?: unknown; treeRefs?: unknown; diagnostics?: unknown; phases?: unknown },
+  content: {
+    ranges?: unknown;
+    trees?: unknown;
+    treeRefs?: unknown;
+    leads?: unknown;
+    diagnostics?: unknown;
+    phases?: unknown;
+  },
   body: Buffer,
 ): string {
   return createHash('sha256')
@@ -300,6 +326,7 @@ function releaseDigest(
         ranges: content.ranges,
         trees: content.trees,
         treeRefs: content.treeRefs,
+        leads: content.leads,
         diagnostics: content.diagnostics,
         phases: content.phases,
       }),
@@ -333,7 +360,19 @@ function releaseText(fingerprint: string, d: ReleaseDraft): Buffer {
     }),
   );
   const trees = place([...distinct.keys()]);
-  const content = { ranges, trees, treeRefs, diagnostics: d.diagnostics, phases: d.phases };
+  // A tree's required names are a function of the tree: those of its first occurrence serve every one.
+  const leads: (string[] | undefined)[] = new Array(distinct.size).fill(undefined);
+  for (const [i, refs] of treeRefs.entries())
+    for (const [j, ref] of refs.entries()) leads[ref] ??= d.leads[i]?.[j];
+  const content = {
+    ranges,
+    trees,
+    treeRefs,
+    // Written only when every tree's names are known (an older file's trees may come without).
+    leads: leads.every((l) => l !== undefined) ? leads : undefined,
+    diagnostics: d.diagnostics,
+    phases: d.phases,
+  };
   const body = Buffer.concat(bodies);
   const head = JSON.stringify({ fingerprint, digest: releaseDigest(content, body), ...content });
   return Buffer.concat([Buffer.from(`${head}\n`, 'utf8'), body]);
@@ -382,8 +421,11 @@ export function updateRelease(
             trees: Array.from({ length: read.patterns.length }, (_, i) => read.treeCounts[i] ?? 0).map(
               (n, i) => Array.from({ length: n }, (_, j) => read.tree(i, j)),
             ),
+            leads: Array.from({ length: read.patterns.length }, (_, i) => read.treeCounts[i] ?? 0).map(
+              (n, i) => Array.from({ length: n }, (_, j) => read.lead(i, j)),
+            ),
           }
-        : { patterns: [], trees: [], diagnostics: [], phases: {} };
+        : { patterns: [], trees: [], leads: [], diagnostics: [], phases: {} };
       writeFileSync(tmp, releaseText(releaseFingerprint(key, layout), update(now)));
       renameSync(tmp, path);
     } catch {
