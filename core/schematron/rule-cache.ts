@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { INPUT_LIMITS } from '../notice';
 import { readRegularFileBytes } from '../sdk';
 import { parseXPath } from '../xpath';
@@ -305,11 +306,14 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
 }
 
 /**
- * The sha256 of what a release file says (its header without the fingerprint, then the pattern texts):
- * a byte changed anywhere (a namespace prefix, a let, a phase's list) no longer matches, and the release
- * is rebuilt from the SDK instead of running rules that would silently find nothing.
+ * The CRC-32 of what a release file says (its header without the fingerprint, then the pattern texts and
+ * trees): a byte changed anywhere (a namespace prefix, a let, a phase's list), any change of up to 32
+ * bits in a row, and all but one in 2^32 of other damage no longer match, and the release is rebuilt
+ * from the SDK instead of running rules that would silently find nothing. It guards against damage, not
+ * against a writer (whoever can write the file can compute any digest), so a CRC serves as a sha256
+ * did, in a tenth of the time: checking the 6 MB file of one phase was about 15 ms of a cold start.
  */
-function releaseDigest(
+export function releaseDigest(
   content: {
     ranges?: unknown;
     trees?: unknown;
@@ -320,20 +324,15 @@ function releaseDigest(
   },
   body: Buffer,
 ): string {
-  return createHash('sha256')
-    .update(
-      JSON.stringify({
-        ranges: content.ranges,
-        trees: content.trees,
-        treeRefs: content.treeRefs,
-        leads: content.leads,
-        diagnostics: content.diagnostics,
-        phases: content.phases,
-      }),
-    )
-    .update('\n')
-    .update(body)
-    .digest('hex');
+  const head = JSON.stringify({
+    ranges: content.ranges,
+    trees: content.trees,
+    treeRefs: content.treeRefs,
+    leads: content.leads,
+    diagnostics: content.diagnostics,
+    phases: content.phases,
+  });
+  return `crc32:${crc32(body, crc32(`${head}\n`)).toString(16)}`;
 }
 
 function releaseText(fingerprint: string, d: ReleaseDraft): Buffer {

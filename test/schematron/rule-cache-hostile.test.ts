@@ -27,6 +27,7 @@ import {
   type PreparedPhase,
   patternKeys,
 } from '../../core/schematron/engine';
+import { releaseDigest } from '../../core/schematron/rule-cache';
 import { fuzzParameters } from '../support/fuzz';
 
 const temp = mkdtempSync(join(tmpdir(), 'eforms-rule-cache-'));
@@ -269,11 +270,7 @@ describe('the release file of the rule cache reads hostile entries', () => {
       diagnostics: head.diagnostics,
       phases: head.phases,
     };
-    head.digest = createHash('sha256')
-      .update(JSON.stringify(content))
-      .update('\n')
-      .update(newBody)
-      .digest('hex');
+    head.digest = releaseDigest(content, newBody);
     writeFileSync(file, Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`), newBody]));
   }
 
@@ -338,11 +335,7 @@ describe('the release file of the rule cache reads hostile entries', () => {
         diagnostics: head.diagnostics,
         phases: head.phases,
       };
-      const digest = createHash('sha256')
-        .update(JSON.stringify(content))
-        .update('\n')
-        .update(body)
-        .digest('hex');
+      const digest = releaseDigest(content, body);
       writeFileSync(
         file,
         Buffer.concat([Buffer.from(`${JSON.stringify({ ...head, leads, digest })}\n`), body]),
