@@ -151,6 +151,16 @@ export interface ReleaseDraft extends Omit<ReleaseEntry, 'patterns' | 'tree' | '
 
 type ReleaseKey = Pick<RuleSetKey, 'sdkDir' | 'sdkVersion' | 'mode'>;
 
+/** The header fields of a release file that its digest covers, as read (untrusted) or written. */
+interface ReleaseHead {
+  ranges?: unknown;
+  trees?: unknown;
+  treeRefs?: unknown;
+  leads?: unknown;
+  diagnostics?: unknown;
+  phases?: unknown;
+}
+
 function releaseFingerprint(key: ReleaseKey, layout: RuleLayout): string {
   const h = createHash('sha256');
   h.update(`${RELEASE_FORMAT}\u0000${key.sdkDir}\u0000${key.sdkVersion}\u0000${layout}\u0000${key.mode}`);
@@ -228,15 +238,9 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
     );
     const nl = buf.indexOf(10);
     if (nl < 0) return undefined;
-    const head = JSON.parse(buf.toString('utf8', 0, nl)) as {
+    const head = JSON.parse(buf.toString('utf8', 0, nl)) as ReleaseHead & {
       fingerprint?: string;
       digest?: unknown;
-      ranges?: unknown;
-      trees?: unknown;
-      treeRefs?: unknown;
-      leads?: unknown;
-      diagnostics?: unknown;
-      phases?: unknown;
     };
     if (head.fingerprint !== releaseFingerprint(key, layout)) return undefined;
     if (head.digest !== releaseDigest(head, buf.subarray(nl + 1))) return undefined;
@@ -313,17 +317,7 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
  * against a writer (whoever can write the file can compute any digest), so a CRC serves as a sha256
  * did, in a tenth of the time: checking the 6 MB file of one phase was about 15 ms of a cold start.
  */
-export function releaseDigest(
-  content: {
-    ranges?: unknown;
-    trees?: unknown;
-    treeRefs?: unknown;
-    leads?: unknown;
-    diagnostics?: unknown;
-    phases?: unknown;
-  },
-  body: Buffer,
-): string {
+export function releaseDigest(content: ReleaseHead, body: Buffer): string {
   const head = JSON.stringify({
     ranges: content.ranges,
     trees: content.trees,

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { compileXsdRegex, compileXsdRegexWhole, type XsdRegex } from '../../core/xpath/xsd-regex';
+import { mulberry32 } from '../support/notice-variants';
 
 /** [pattern, flags]: the SDK's own patterns whose classes reach beyond ASCII, and edge cases. */
 const PATTERNS: [string, string][] = [
@@ -54,22 +55,10 @@ const PATTERNS: [string, string][] = [
 const ASCII_ALPHABET = 'aAbBkKsSzZ019_-.@:/?!#$%&\'"*+=()[]{}^~|\\;,<> \t\n\r\x00\x7f';
 const BEYOND = ['é', 'Ä', '\u212a', '\u017f', '\u00a0', '\u2028', '𝒜', '中', '٣'];
 
-/** A small seeded generator (mulberry32), so that a failure names a reproducible string. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function strings(pattern: string, seed: number, beyond: boolean): string[] {
   const own = [...pattern].filter((c) => c.charCodeAt(0) < 0x80).join('');
   const alphabet = [...new Set([...ASCII_ALPHABET, ...own])];
-  const next = random(seed);
+  const next = mulberry32(seed);
   const out = [
     '',
     'abc@example.com',
