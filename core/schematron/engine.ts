@@ -20,6 +20,7 @@ import {
   type Ctx,
   compile,
   compileBoolean,
+  nameId,
   nodeRef,
   parseDate,
   parseDateTime,
@@ -111,7 +112,7 @@ interface CRule {
   scope?: Scope;
   asserts: CAssert[];
   /** The element names its context's leading steps require (leadingNames), found on first need. */
-  lead?: { ns: string; local: string }[];
+  lead?: number[];
 }
 
 interface CPattern {
@@ -303,17 +304,21 @@ class ExpressionTable {
     if (r.lead === undefined) {
       const key = `context:${r.def.context}`;
       const kept = this.#leads.get(key);
-      if (kept !== undefined) {
-        // From the disk cache: the tree need not be decoded to know it.
-        r.lead = [];
-        for (let k = 0; k + 1 < kept.length; k += 2)
-          r.lead.push({ ns: kept[k] as string, local: kept[k + 1] as string });
-      } else {
+      const names: string[] = [];
+      if (kept !== undefined)
+        names.push(...kept); // from the disk cache: the tree is not decoded for it
+      else {
         const p = this.parsed(key);
-        r.lead = 'ast' in p && p.ast !== null && typeof p.ast === 'object' ? leadingNames(p.ast) : [];
+        if ('ast' in p && p.ast !== null && typeof p.ast === 'object')
+          for (const n of leadingNames(p.ast)) names.push(n.ns, n.local);
       }
+      // Interned once: the check runs for every rule on every run, so it is one lookup a name.
+      r.lead = [];
+      for (let k = 0; k + 1 < names.length; k += 2)
+        r.lead.push(nameId(names[k] as string, names[k + 1] as string));
     }
-    for (const { ns, local } of r.lead) if (doc.named(ns, local).length === 0) return true;
+    const lead = r.lead;
+    for (let k = 0; k < lead.length; k++) if (doc.withName(lead[k] as number).length === 0) return true;
     return false;
   }
 
