@@ -11,6 +11,7 @@
 // and behaves the same. This module must never change what the bundle does, and imports nothing but
 // Node's built-ins: it runs before the bundle is loaded. EFORMS_CODE_CACHE=0 turns it off.
 
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import {
   closeSync,
@@ -48,7 +49,7 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | und
  * What a cache file must say to be used for a bundle: its name and the sha256 of its text (V8 itself
  * checks only the source's length), and the runtime's versions.
  */
-export function bundleIdentity(bundle: string, source: string): string {
+export function bundleIdentity(bundle: string, source: string | Uint8Array): string {
   return JSON.stringify({
     format: FORMAT,
     bundle: basename(bundle),
@@ -123,9 +124,13 @@ export function writeCodeCache(dir: string, bundle: string, identity: string, da
  * when it holds a valid one. Returns whether V8 took the cache (for the tests).
  */
 export function runBundle(bundle: string, dir: string | undefined): { cacheUsed: boolean } {
+  // Read as bytes: the identity hashes them as they are (the same digest as the text's UTF-8, without
+  // encoding 3 MB again), and an ASCII bundle (a minified one) is decoded as Latin-1, several times
+  // faster than UTF-8 and the same text.
+  const bytes = readFileSync(bundle);
   // A hashbang is valid only at the very start of a script: kept as a comment, so lines do not move.
-  const source = readFileSync(bundle, 'utf8').replace(/^#!/, '//');
-  const identity = dir ? bundleIdentity(bundle, source) : '';
+  const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8').replace(/^#!/, '//');
+  const identity = dir ? bundleIdentity(bundle, bytes) : '';
   const cachedData = dir ? readCodeCache(dir, bundle, identity) : undefined;
   const script = new Script(Module.wrap(source), { filename: bundle, cachedData });
   const cacheUsed = cachedData !== undefined && script.cachedDataRejected === false;

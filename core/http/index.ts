@@ -3,6 +3,7 @@
 //   service-text.ts  the one sanitizer of text that comes from a service
 //   proxy.ts         proxy routing (env or VS Code's http settings), loopback always direct
 //   transport.ts     httpRequest: timeout, capped body, redirects as errors, failures classified
+//   undici.ts        undici, required on the first request (offline commands never load it)
 // Editor-free: no `vscode` import, no logging. API keys and proxy credentials never reach a message.
 
 export {
@@ -22,3 +23,4 @@ export * from './failure';
 export * from './proxy';
 export * from './service-text';
 export * from './transport';
+export { undici } from './undici';

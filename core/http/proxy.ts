@@ -5,8 +5,13 @@
 // proxy's credentials in a message, a log or a field: `describeProxy` is the only way a proxy is named.
 // Certificates: nothing here passes `ca`, so Node's store, including NODE_EXTRA_CA_CERTS, stays in force.
 
-import { Agent, Dispatcher, ProxyAgent } from 'undici';
+import type { Agent, Dispatcher, ProxyAgent } from 'undici';
 import { isLoopbackUrl } from './environments';
+import { undici } from './undici';
+
+// The base class alone (undici's small dispatcher module, the very one undici itself exports as
+// `Dispatcher`): the rest of undici is loaded when a dispatcher first sends or makes an agent.
+const DispatcherBase = require('undici/lib/dispatcher/dispatcher') as typeof Dispatcher;
 
 export interface ProxyConfig {
   /** Proxy for https targets, e.g. http://proxy.example:3128 (credentials allowed, never shown). */
@@ -109,8 +114,8 @@ export function describeProxy(proxyUrl: string): string {
  * Pass it to the service clients (`dispatcher` option); `proxyFor` tells the transport which proxy
  * a failed request went through, so the failure can name it.
  */
-export class RoutingDispatcher extends Dispatcher {
-  private readonly direct = new Agent();
+export class RoutingDispatcher extends DispatcherBase {
+  #direct: Agent | undefined;
   private readonly proxies = new Map<string, ProxyAgent>();
 
   constructor(readonly config: ProxyConfig = {}) {
@@ -132,15 +137,16 @@ export class RoutingDispatcher extends Dispatcher {
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     const proxy = options.origin ? this.proxyFor(String(options.origin)) : undefined;
-    return (proxy ? this.agentFor(proxy) : this.direct).dispatch(options, handler);
+    return (proxy ? this.agentFor(proxy) : this.direct()).dispatch(options, handler);
   }
 
   override close(): Promise<void>;
   override close(callback: () => void): void;
   override close(callback?: () => void): Promise<void> | undefined {
-    const done = Promise.all([this.direct.close(), ...[...this.proxies.values()].map((p) => p.close())]).then(
-      () => undefined,
-    );
+    const done = Promise.all([
+      this.#direct?.close(),
+      ...[...this.proxies.values()].map((p) => p.close()),
+    ]).then(() => undefined);
     if (!callback) return done;
     void done.then(callback, callback);
     return undefined;
@@ -154,12 +160,18 @@ export class RoutingDispatcher extends Dispatcher {
     const err = typeof a === 'function' ? null : (a ?? null);
     const callback = typeof a === 'function' ? a : b;
     const done = Promise.all([
-      this.direct.destroy(err),
+      this.#direct?.destroy(err),
       ...[...this.proxies.values()].map((p) => p.destroy(err)),
     ]).then(() => undefined);
     if (!callback) return done;
     void done.then(callback, callback);
     return undefined;
+  }
+
+  /** The agent of direct requests, made on first use. */
+  private direct(): Agent {
+    this.#direct ??= new (undici().Agent)();
+    return this.#direct;
   }
 
   private agentFor(proxy: string): ProxyAgent {
@@ -173,7 +185,7 @@ export class RoutingDispatcher extends Dispatcher {
       u.username = '';
       u.password = '';
       const insecure = this.config.strictSSL === false ? { rejectUnauthorized: false } : undefined;
-      agent = new ProxyAgent({ uri: u.href, token, requestTls: insecure, proxyTls: insecure });
+      agent = new (undici().ProxyAgent)({ uri: u.href, token, requestTls: insecure, proxyTls: insecure });
       this.proxies.set(proxy, agent);
     }
     return agent;

@@ -5,7 +5,7 @@
 // never follows a redirect (the API key would travel to another host), never retries, and never puts
 // headers (API keys) or proxy credentials in an error.
 
-import { type Dispatcher, errors, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import {
   describeBytes,
   describeNetworkReason,
@@ -15,6 +15,7 @@ import {
 } from './failure';
 import { defaultDispatcher, describeProxy, RoutingDispatcher } from './proxy';
 import { originOf, sanitizeServiceText } from './service-text';
+import { undici } from './undici';
 
 export interface HttpRequest {
   method: 'GET' | 'POST';
@@ -65,7 +66,7 @@ export async function httpRequest(url: string, o: HttpRequest): Promise<HttpAnsw
   const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
   let sinkFailure: { err: unknown } | undefined;
   try {
-    const res = await request(url, {
+    const res = await undici().request(url, {
       method: o.method,
       headers: o.headers,
       body: o.body,
@@ -241,9 +242,9 @@ async function readCapped(
 
 function isTimeout(err: unknown): boolean {
   return (
-    err instanceof errors.HeadersTimeoutError ||
-    err instanceof errors.BodyTimeoutError ||
-    err instanceof errors.ConnectTimeoutError ||
+    err instanceof undici().errors.HeadersTimeoutError ||
+    err instanceof undici().errors.BodyTimeoutError ||
+    err instanceof undici().errors.ConnectTimeoutError ||
     codeOf(err) === 'ETIMEDOUT' ||
     (err instanceof Error && err.name === 'TimeoutError')
   );
@@ -271,7 +272,7 @@ function networkFields(err: unknown): Pick<FailureFields, 'reason' | 'errorCode'
             ? 'unreachable'
             : code && /CERT|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)
               ? 'certificate'
-              : err instanceof errors.SocketError || code === undefined
+              : err instanceof undici().errors.SocketError || code === undefined
                 ? 'closed'
                 : 'other';
   return { reason, errorCode: code ? sanitizeServiceText(code, 40) : undefined };
@@ -283,7 +284,7 @@ function networkFields(err: unknown): Pick<FailureFields, 'reason' | 'errorCode'
  */
 function proxyFailed(err: unknown): boolean {
   if (proxyStatus(err) !== undefined) return true;
-  if (err instanceof errors.SecureProxyConnectionError) return true;
+  if (err instanceof undici().errors.SecureProxyConnectionError) return true;
   const code = codeOf(err);
   return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ECONNRESET';
 }

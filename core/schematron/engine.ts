@@ -20,6 +20,7 @@ import {
   type Ctx,
   compile,
   compileBoolean,
+  nameId,
   nodeRef,
   parseDate,
   parseDateTime,
@@ -33,7 +34,7 @@ import {
   XPathUnsupportedError,
 } from '../xpath';
 import { isParsed, isPattern } from './prepared-shape';
-import { loadMessages, locationOf, messageFor, writeSvrl } from './report';
+import { loadMessages, locationOf, type Messages, messageFor, writeSvrl } from './report';
 import { type ReleaseEntry, readPrepared, readRelease, updateRelease, writePrepared } from './rule-cache';
 import type { CompiledRuleSet, EvaluateOptions, RuleReport, RuleSetKey } from './rule-set';
 import { RuleSetError } from './rule-set';
@@ -110,6 +111,8 @@ interface CRule {
   /** The rule's scope (its lets' slots): the asserts compiled later see the same variables. */
   scope?: Scope;
   asserts: CAssert[];
+  /** The element names its context's leading steps require (leadingNames), found on first need. */
+  lead?: number[];
 }
 
 interface CPattern {
@@ -130,6 +133,28 @@ function keptTree(read: () => string): Parsed | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The names of the elements a context's leading steps select, up to and including the first
+ * step with predicates: `/*` then `cac:A/cac:B[p]/cbc:C` requires cac:A and cac:B. When the notice has no
+ * element of one of these names, the context selects no node, and no predicate of it ever runs (the
+ * steps before it are the root, `*`, `//` or named steps without predicates, which cannot fail), so
+ * the rule needs neither compiling nor running. Other shapes require nothing.
+ */
+function leadingNames(ast: Ast): { ns: string; local: string }[] {
+  const steps = ast.t === 'path' ? ast.steps : [ast];
+  const names: { ns: string; local: string }[] = [];
+  for (const st of steps) {
+    if (st.t === 'root') continue;
+    if (st.t !== 'step') break;
+    if (st.axis !== 'child' && st.axis !== 'descendant' && st.axis !== 'descendant-or-self') break;
+    if (st.test.k === 'name' && st.test.ns !== undefined && st.test.local !== undefined)
+      names.push({ ns: st.test.ns, local: st.test.local });
+    else if (st.test.k !== 'name' && st.test.kind !== 'node') break;
+    if (st.preds.length > 0) break;
+  }
+  return names;
 }
 
 /** The expression keys of a pattern, as ExpressionTable.parsed and the disk cache's trees name them. */
@@ -158,6 +183,8 @@ class ExpressionTable {
   readonly #parsed = new Map<string, Parsed>();
   /** Trees kept by the disk cache, by expression: each decoded on first use. */
   readonly #offered = new Map<string, () => string>();
+  /** The names a context's leading steps require, as the disk cache keeps them (flat [ns, local, …]). */
+  readonly #leads = new Map<string, string[]>();
   readonly #patterns = new Map<string, CPattern>();
   readonly ns: Map<string, string>;
   stamp = 0;
@@ -207,8 +234,9 @@ class ExpressionTable {
    * The tree of expression `key` as the disk cache keeps it (the JSON text `read` returns), decoded
    * when the expression is first needed.
    */
-  offer(key: string, read: () => string): void {
+  offer(key: string, read: () => string, lead?: string[]): void {
     if (!this.#parsed.has(key) && !this.#offered.has(key)) this.#offered.set(key, read);
+    if (lead !== undefined && key.startsWith('context:') && !this.#leads.has(key)) this.#leads.set(key, lead);
   }
 
   /** Expressions parsed elsewhere (the per-phase cache of format 3). */
@@ -269,6 +297,29 @@ class ExpressionTable {
       this.#patterns.set(text, cp);
     }
     return cp;
+  }
+
+  /** Whether the rule's context selects nothing in `doc` for want of an element it names (leadingNames). */
+  selectsNothing(r: CRule, doc: XDocument): boolean {
+    if (r.lead === undefined) {
+      const key = `context:${r.def.context}`;
+      const kept = this.#leads.get(key);
+      const names: string[] = [];
+      if (kept !== undefined)
+        names.push(...kept); // from the disk cache: the tree is not decoded for it
+      else {
+        const p = this.parsed(key);
+        if ('ast' in p && p.ast !== null && typeof p.ast === 'object')
+          for (const n of leadingNames(p.ast)) names.push(n.ns, n.local);
+      }
+      // Interned once: the check runs for every rule on every run, so it is one lookup a name.
+      r.lead = [];
+      for (let k = 0; k + 1 < names.length; k += 2)
+        r.lead.push(nameId(names[k] as string, names[k + 1] as string));
+    }
+    const lead = r.lead;
+    for (let k = 0; k < lead.length; k++) if (doc.withName(lead[k] as number).length === 0) return true;
+    return false;
   }
 
   compileRule(r: CRule): void {
@@ -405,7 +456,12 @@ class RuleSet implements CompiledRuleSet {
     // The incremental path (incremental.ts): replays results an edit cannot change, records the others.
     const inc = opts.incremental;
     inc?.begin({ doc, rt, globals: table.globals, prefixes: this.#prefixes, parsed: (k) => table.parsed(k) });
-    const messages = loadMessages(this.key.sdkDir, opts.language ?? 'en');
+    // The SDK's translations (about 1 MB of XML) are read when a first assert fails, not for a clean notice.
+    let messages: Messages | undefined;
+    const messagesOf = (): Messages => {
+      messages ??= loadMessages(this.key.sdkDir, opts.language ?? 'en');
+      return messages;
+    };
     const notEvaluated = [...this.#staticNotEvaluated];
     const failures: SvrlAssertion[] = [];
     const perPattern: { id: string; failures: SvrlAssertion[] }[] = [];
@@ -427,6 +483,8 @@ class RuleSet implements CompiledRuleSet {
       // A node is claimed by the first rule of the pattern that selects it: marked with this stamp.
       const stamp = ++table.stamp;
       for (const r of p.rules) {
+        // A context whose leading steps name an element the notice lacks selects nothing: not compiled, not run.
+        if (!inc && !opts.everyContext && table.selectsNothing(r, doc)) continue;
         table.compileRule(r);
         if (!r.ctx || r.unsupported) continue;
         let nodes: unknown[];
@@ -516,7 +574,7 @@ class RuleSet implements CompiledRuleSet {
             location: locationOf(node, this.#prefixes),
             role: a.def.role,
             test: a.def.test,
-            text: messageFor(a.def, diags, messages),
+            text: messageFor(a.def, diags, messagesOf()),
             diagnosticReferences: diags.map((d) => ({ diagnostic: d.id, see: d.see, path: d.text })),
           };
           if (a.def.flag !== undefined) f.flag = a.def.flag;
@@ -754,7 +812,8 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
           const p = patterns[i] as SchPattern;
           if (offered.has(p)) continue;
           offered.add(p);
-          for (const [j, k] of patternKeys(p).entries()) table.offer(k, () => entry.tree(at, j));
+          for (const [j, k] of patternKeys(p).entries())
+            table.offer(k, () => entry.tree(at, j), entry.lead(at, j));
         }
         return new RuleSet(key, 'cache', schema, table, notEvaluated, texts);
       }
@@ -773,9 +832,12 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
             i = now.patterns.push(t) - 1;
             at.set(t, i);
             // The trees of its expressions: every one was parsed when the phase was compiled whole.
-            now.trees[i] = patternKeys(schema.patterns[n] as SchPattern).map((k) =>
-              JSON.stringify(table.parsed(k)),
-            );
+            const keys = patternKeys(schema.patterns[n] as SchPattern);
+            now.trees[i] = keys.map((k) => JSON.stringify(table.parsed(k)));
+            now.leads[i] = keys.map((k) => {
+              const p = table.parsed(k);
+              return 'ast' in p ? leadingNames(p.ast).flatMap((n) => [n.ns, n.local]) : [];
+            });
           }
           return i;
         });

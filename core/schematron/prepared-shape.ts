@@ -67,71 +67,95 @@ function isSchema(v: unknown, phase: string): boolean {
   );
 }
 
+/** Pushes each item of `xs` on `todo`; false when `xs` is not an array. No closure, no spread: this
+ * runs once per node of every tree a cold start reads from the cache. */
+function pushAll(xs: unknown, todo: unknown[]): boolean {
+  if (!Array.isArray(xs)) return false;
+  for (let i = 0; i < xs.length; i++) todo.push(xs[i]);
+  return true;
+}
+
+function isStrings(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return false;
+  return true;
+}
+
 /** One node's own fields; its children are pushed on `todo`. False on any mismatch. */
 function checkNode(n: unknown, todo: unknown[]): boolean {
-  if (!isObj(n) || !isStr(n.t)) return false;
-  const kids = (...xs: unknown[]) => {
-    for (const x of xs) todo.push(x);
-    return true;
-  };
-  const list = (xs: unknown) => Array.isArray(xs) && kids(...xs);
+  if (!isObj(n)) return false;
   switch (n.t) {
     case 'str':
-      return isStr(n.v);
+      return typeof n.v === 'string';
     case 'num':
       return typeof n.v === 'number' && typeof n.int === 'boolean';
     case 'var':
-      return isStr(n.name);
+      return typeof n.name === 'string';
     case 'ctx':
     case 'root':
       return true;
     case 'seq':
-      return list(n.items);
+      return pushAll(n.items, todo);
     case 'strs':
-      return isStrArray(n.v);
+      return isStrings(n.v);
     case 'call':
-      return isStr(n.fn) && list(n.args);
+      return typeof n.fn === 'string' && pushAll(n.args, todo);
     case 'path':
-      return Array.isArray(n.steps) && n.steps.length > 0 && list(n.steps);
+      return Array.isArray(n.steps) && n.steps.length > 0 && pushAll(n.steps, todo);
     case 'step': {
       const test = n.test;
       const testOk =
         isObj(test) &&
         ((test.k === 'name' &&
-          (test.ns === undefined || isStr(test.ns)) &&
-          (test.local === undefined || isStr(test.local))) ||
-          (test.k === 'kind' && isStr(test.kind) && KIND_TESTS.has(test.kind)));
-      return isStr(n.axis) && AXES.has(n.axis) && testOk && list(n.preds);
+          (test.ns === undefined || typeof test.ns === 'string') &&
+          (test.local === undefined || typeof test.local === 'string')) ||
+          (test.k === 'kind' && typeof test.kind === 'string' && KIND_TESTS.has(test.kind)));
+      return typeof n.axis === 'string' && AXES.has(n.axis) && testOk && pushAll(n.preds, todo);
     }
     case 'filter':
-      return isObj(n.base) && list(n.preds) && kids(n.base);
-    case 'for':
-      return (
-        (n.kind === 'for' || n.kind === 'some' || n.kind === 'every') &&
-        Array.isArray(n.bindings) &&
-        n.bindings.length > 0 &&
-        n.bindings.every((b) => isObj(b) && isStr(b.name) && kids(b.in)) &&
-        kids(n.body)
-      );
+      if (!isObj(n.base) || !pushAll(n.preds, todo)) return false;
+      todo.push(n.base);
+      return true;
+    case 'for': {
+      const bindings = n.bindings;
+      if (n.kind !== 'for' && n.kind !== 'some' && n.kind !== 'every') return false;
+      if (!Array.isArray(bindings) || bindings.length === 0) return false;
+      for (const b of bindings) {
+        if (!isObj(b) || typeof b.name !== 'string') return false;
+        todo.push(b.in);
+      }
+      todo.push(n.body);
+      return true;
+    }
     case 'if':
-      return kids(n.cond, n.yes, n.no);
+      todo.push(n.cond, n.yes, n.no);
+      return true;
     case 'or':
     case 'and':
-      return list(n.args);
+      return pushAll(n.args, todo);
     case 'cmp':
-      return (
-        isStr(n.op) && GENERAL_OPS.has(n.op) && (n.kind === 'general' || n.kind === 'value') && kids(n.l, n.r)
-      );
+      if (typeof n.op !== 'string' || !GENERAL_OPS.has(n.op) || (n.kind !== 'general' && n.kind !== 'value'))
+        return false;
+      todo.push(n.l, n.r);
+      return true;
     case 'node-cmp':
-      return isStr(n.op) && NODE_OPS.has(n.op) && kids(n.l, n.r);
+      if (typeof n.op !== 'string' || !NODE_OPS.has(n.op)) return false;
+      todo.push(n.l, n.r);
+      return true;
     case 'arith':
-      return isStr(n.op) && ARITH_OPS.has(n.op) && kids(n.l, n.r);
+      if (typeof n.op !== 'string' || !ARITH_OPS.has(n.op)) return false;
+      todo.push(n.l, n.r);
+      return true;
     case 'neg':
-      return kids(n.arg);
+      todo.push(n.arg);
+      return true;
     case 'range':
-      return kids(n.l, n.r);
+      todo.push(n.l, n.r);
+      return true;
     case 'set':
-      return isStr(n.op) && SET_OPS.has(n.op) && kids(n.l, n.r);
+      if (typeof n.op !== 'string' || !SET_OPS.has(n.op)) return false;
+      todo.push(n.l, n.r);
+      return true;
     default:
       return false;
   }

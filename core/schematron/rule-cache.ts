@@ -9,9 +9,11 @@
 // FIFO or a link to a device), and used only when its shape checks (a per-phase entry: its digest and
 // prepared-shape.ts; a release entry: its header's shape and every byte range). No `vscode` import here.
 
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { INPUT_LIMITS } from '../notice';
 import { readRegularFileBytes } from '../sdk';
 import { parseXPath } from '../xpath';
@@ -110,7 +112,10 @@ export function writePrepared(
 // (a lock directory), each adding its phases to what is there, so that two workers filling the cache at
 // once both keep theirs.
 
-const RELEASE_FORMAT = 8;
+// Format 9 adds `leads`: for each distinct tree, the element names its leading steps require (engine.ts
+// leadingNames, flat [ns, local, …]), so that a rule whose context names an element the notice lacks is
+// skipped without decoding its tree. Optional: a file without it is read as before.
+const RELEASE_FORMAT = 9;
 
 /** A phase in the release file: the SchPhase with its patterns as indexes into `patterns`. */
 export interface CachedPhase extends Omit<SchPhase, 'patterns' | 'diagnostics'> {
@@ -128,6 +133,8 @@ export interface ReleaseEntry {
   patterns: PatternTexts;
   /** For pattern i and its j-th expression (engine.ts's patternKeys order), the JSON of its tree, or ''. */
   tree(i: number, j: number): string;
+  /** The element names tree (i, j)'s leading steps require, flat [ns, local, …]; undefined when the file has none. */
+  lead(i: number, j: number): string[] | undefined;
   /** How many trees each pattern keeps. */
   treeCounts: number[];
   /** Every diagnostic an assert of a kept phase names, once. */
@@ -136,12 +143,24 @@ export interface ReleaseEntry {
 }
 
 /** What an update writes: the patterns and their trees as plain texts (`trees[i][j]` for `patterns[i]`). */
-export interface ReleaseDraft extends Omit<ReleaseEntry, 'patterns' | 'tree' | 'treeCounts'> {
+export interface ReleaseDraft extends Omit<ReleaseEntry, 'patterns' | 'tree' | 'lead' | 'treeCounts'> {
   patterns: string[];
   trees: string[][];
+  /** `leads[i][j]`: tree (i, j)'s required names (ReleaseEntry.lead), or undefined when unknown. */
+  leads: (string[] | undefined)[][];
 }
 
 type ReleaseKey = Pick<RuleSetKey, 'sdkDir' | 'sdkVersion' | 'mode'>;
+
+/** The header fields of a release file that its digest covers, as read (untrusted) or written. */
+interface ReleaseHead {
+  ranges?: unknown;
+  trees?: unknown;
+  treeRefs?: unknown;
+  leads?: unknown;
+  diagnostics?: unknown;
+  phases?: unknown;
+}
 
 function releaseFingerprint(key: ReleaseKey, layout: RuleLayout): string {
   const h = createHash('sha256');
@@ -207,6 +226,14 @@ function isCachedPhase(v: unknown, patterns: number): v is CachedPhase {
 }
 
 /**
+ * The text of bytes [from, to): decoded as Latin-1 when they are all ASCII (the same string, several
+ * times faster than UTF-8; a cold start decodes some 6 MB of patterns and trees), else as UTF-8.
+ */
+function textOf(buf: Buffer, from: number, to: number): string {
+  return buf.toString(isAscii(buf.subarray(from, to)) ? 'latin1' : 'utf8', from, to);
+}
+
+/**
  * The release's entry, or undefined when absent, stale, foreign or not of this shape. The file is one
  * line of JSON (fingerprint, phases, diagnostics, the byte range of each pattern) and then the patterns'
  * texts: a phase decodes only its own patterns, not the release's.
@@ -220,18 +247,13 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
     );
     const nl = buf.indexOf(10);
     if (nl < 0) return undefined;
-    const head = JSON.parse(buf.toString('utf8', 0, nl)) as {
+    const head = JSON.parse(textOf(buf, 0, nl)) as ReleaseHead & {
       fingerprint?: string;
       digest?: unknown;
-      ranges?: unknown;
-      trees?: unknown;
-      treeRefs?: unknown;
-      diagnostics?: unknown;
-      phases?: unknown;
     };
     if (head.fingerprint !== releaseFingerprint(key, layout)) return undefined;
     if (head.digest !== releaseDigest(head, buf.subarray(nl + 1))) return undefined;
-    const { ranges, trees, treeRefs, diagnostics, phases } = head;
+    const { ranges, trees, treeRefs, leads, diagnostics, phases } = head;
     const body = nl + 1;
     const inBody = (v: unknown): v is [number, number][] =>
       Array.isArray(v) &&
@@ -249,6 +271,13 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
     const isRef = (r: unknown) => Number.isInteger(r) && (r as number) >= 0 && (r as number) < trees.length;
     if (!treeRefs.every((refs) => Array.isArray(refs) && refs.every(isRef))) return undefined;
     const refsOf = treeRefs as number[][];
+    const isLead = (l: unknown) => isStringArray(l) && l.length % 2 === 0;
+    if (
+      leads !== undefined &&
+      !(Array.isArray(leads) && leads.length === trees.length && leads.every(isLead))
+    )
+      return undefined;
+    const leadsOf = leads as string[][] | undefined;
     if (!Array.isArray(diagnostics) || !diagnostics.every(isDiagnostic)) return undefined;
     if (typeof phases !== 'object' || phases === null) return undefined;
     for (const p of Object.values(phases)) if (!isCachedPhase(p, ranges.length)) return undefined;
@@ -262,7 +291,7 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
           let t = texts[i];
           if (t === undefined) {
             const [from, to] = spans[i] as [number, number];
-            t = buf.toString('utf8', body + from, body + to);
+            t = textOf(buf, body + from, body + to);
             texts[i] = t;
           }
           return t;
@@ -275,7 +304,11 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
       tree: (i, j) => {
         const ref = refsOf[i]?.[j];
         const span = ref === undefined ? undefined : trees[ref];
-        return span ? buf.toString('utf8', body + span[0], body + span[1]) : '';
+        return span ? textOf(buf, body + span[0], body + span[1]) : '';
+      },
+      lead: (i, j) => {
+        const ref = refsOf[i]?.[j];
+        return ref === undefined ? undefined : leadsOf?.[ref];
       },
       diagnostics: diagnostics as SchDiagnostic[],
       phases: phases as Record<string, CachedPhase>,
@@ -286,27 +319,23 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
 }
 
 /**
- * The sha256 of what a release file says (its header without the fingerprint, then the pattern texts):
- * a byte changed anywhere (a namespace prefix, a let, a phase's list) no longer matches, and the release
- * is rebuilt from the SDK instead of running rules that would silently find nothing.
+ * The CRC-32 of what a release file says (its header without the fingerprint, then the pattern texts and
+ * trees): a byte changed anywhere (a namespace prefix, a let, a phase's list), any change of up to 32
+ * bits in a row, and all but one in 2^32 of other damage no longer match, and the release is rebuilt
+ * from the SDK instead of running rules that would silently find nothing. It guards against damage, not
+ * against a writer (whoever can write the file can compute any digest), so a CRC serves as a sha256
+ * did, in a tenth of the time: checking the 6 MB file of one phase was about 15 ms of a cold start.
  */
-function releaseDigest(
-  content: { ranges?: unknown; trees?: unknown; treeRefs?: unknown; diagnostics?: unknown; phases?: unknown },
-  body: Buffer,
-): string {
-  return createHash('sha256')
-    .update(
-      JSON.stringify({
-        ranges: content.ranges,
-        trees: content.trees,
-        treeRefs: content.treeRefs,
-        diagnostics: content.diagnostics,
-        phases: content.phases,
-      }),
-    )
-    .update('\n')
-    .update(body)
-    .digest('hex');
+export function releaseDigest(content: ReleaseHead, body: Buffer): string {
+  const head = JSON.stringify({
+    ranges: content.ranges,
+    trees: content.trees,
+    treeRefs: content.treeRefs,
+    leads: content.leads,
+    diagnostics: content.diagnostics,
+    phases: content.phases,
+  });
+  return `crc32:${crc32(body, crc32(`${head}\n`)).toString(16)}`;
 }
 
 function releaseText(fingerprint: string, d: ReleaseDraft): Buffer {
@@ -333,7 +362,19 @@ function releaseText(fingerprint: string, d: ReleaseDraft): Buffer {
     }),
   );
   const trees = place([...distinct.keys()]);
-  const content = { ranges, trees, treeRefs, diagnostics: d.diagnostics, phases: d.phases };
+  // A tree's required names are a function of the tree: those of its first occurrence serve every one.
+  const leads: (string[] | undefined)[] = new Array(distinct.size).fill(undefined);
+  for (const [i, refs] of treeRefs.entries())
+    for (const [j, ref] of refs.entries()) leads[ref] ??= d.leads[i]?.[j];
+  const content = {
+    ranges,
+    trees,
+    treeRefs,
+    // Written only when every tree's names are known (an older file's trees may come without).
+    leads: leads.every((l) => l !== undefined) ? leads : undefined,
+    diagnostics: d.diagnostics,
+    phases: d.phases,
+  };
   const body = Buffer.concat(bodies);
   const head = JSON.stringify({ fingerprint, digest: releaseDigest(content, body), ...content });
   return Buffer.concat([Buffer.from(`${head}\n`, 'utf8'), body]);
@@ -382,8 +423,11 @@ export function updateRelease(
             trees: Array.from({ length: read.patterns.length }, (_, i) => read.treeCounts[i] ?? 0).map(
               (n, i) => Array.from({ length: n }, (_, j) => read.tree(i, j)),
             ),
+            leads: Array.from({ length: read.patterns.length }, (_, i) => read.treeCounts[i] ?? 0).map(
+              (n, i) => Array.from({ length: n }, (_, j) => read.lead(i, j)),
+            ),
           }
-        : { patterns: [], trees: [], diagnostics: [], phases: {} };
+        : { patterns: [], trees: [], leads: [], diagnostics: [], phases: {} };
       writeFileSync(tmp, releaseText(releaseFingerprint(key, layout), update(now)));
       renameSync(tmp, path);
     } catch {

@@ -45,6 +45,11 @@ export interface EvaluateOptions {
   isCancelled?: () => boolean;
   /** The incremental path's hook (incremental.ts); absent: every fired rule is evaluated. */
   incremental?: RunHook;
+  /**
+   * Evaluate every rule context, even one whose leading steps name an element the notice lacks (such a
+   * context selects nothing, and is otherwise neither compiled nor run): the tests compare the two.
+   */
+  everyContext?: boolean;
 }
 
 /**

@@ -4,7 +4,7 @@
 // extension and the command-line tool. It never logs, never puts the API key in a message, never sends
 // the key over plain http except to loopback, and never retries anything that could submit twice.
 
-import { type Dispatcher, FormData, Response } from 'undici';
+import type { Dispatcher } from 'undici';
 import {
   describeNetworkReason,
   type FailureFields,
@@ -14,6 +14,7 @@ import {
   ServiceError,
   sanitizeServiceText,
   TransportError,
+  undici,
 } from '../http';
 import { businessIdProblem, isBusinessId, isNoticeId, parseBusinessId, readNoticeIdentity } from '../notice';
 import {
@@ -186,6 +187,8 @@ export class EnoticesClient {
         : typeof parts.notice === 'string'
           ? Buffer.from(parts.notice, 'utf8')
           : Buffer.from(parts.notice);
+    // undici's own FormData and Response, loaded with undici on the first request (core/http/undici.ts).
+    const { FormData, Response } = undici();
     const form = new FormData();
     if (bytes) form.append('notice', new Blob([bytes], { type: 'application/xml' }), 'notice.xml');
     if (parts.metadata !== undefined) {

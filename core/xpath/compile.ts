@@ -831,10 +831,51 @@ function isBooleanPredicate(a: Ast): boolean {
 
 function mentionsPosition(a: unknown): boolean {
   if (a === null || typeof a !== 'object') return false;
-  const node = a as { t?: string; fn?: string };
-  if (node.t === 'call' && (node.fn === 'position' || node.fn === 'last')) return true;
-  for (const v of Object.values(a as object)) if (mentionsPosition(v)) return true;
-  return false;
+  if (Array.isArray(a)) {
+    for (let i = 0; i < a.length; i++) if (mentionsPosition(a[i])) return true;
+    return false;
+  }
+  // Only the fields that hold expressions are visited (this runs for every predicate at every level
+  // of nesting while rules compile); a node of another shape is searched field by field.
+  const n = a as Ast;
+  switch (n.t) {
+    case 'call':
+      return n.fn === 'position' || n.fn === 'last' || mentionsPosition(n.args);
+    case 'str':
+    case 'num':
+    case 'strs':
+    case 'var':
+    case 'ctx':
+    case 'root':
+      return false;
+    case 'seq':
+      return mentionsPosition(n.items);
+    case 'path':
+      return mentionsPosition(n.steps);
+    case 'step':
+      return mentionsPosition(n.preds);
+    case 'filter':
+      return mentionsPosition(n.base) || mentionsPosition(n.preds);
+    case 'for':
+      for (const b of n.bindings) if (mentionsPosition(b.in)) return true;
+      return mentionsPosition(n.body);
+    case 'if':
+      return mentionsPosition(n.cond) || mentionsPosition(n.yes) || mentionsPosition(n.no);
+    case 'or':
+    case 'and':
+      return mentionsPosition(n.args);
+    case 'neg':
+      return mentionsPosition(n.arg);
+    case 'cmp':
+    case 'node-cmp':
+    case 'arith':
+    case 'range':
+    case 'set':
+      return mentionsPosition(n.l) || mentionsPosition(n.r);
+    default:
+      for (const v of Object.values(a)) if (mentionsPosition(v)) return true;
+      return false;
+  }
 }
 
 const BOOLEAN_FUNCTIONS = new Set([
@@ -1522,8 +1563,10 @@ function usesLocals(asts: Ast[], scope: Scope): boolean {
       found = true;
       return;
     }
+    if (node.t === 'strs') return;
     // Context-dependent functions inside a predicate are fine: the predicate sets its own context.
-    for (const child of Object.values(v as object)) visit(child);
+    for (const child of Object.values(v as object))
+      if (child !== null && typeof child === 'object') visit(child);
   };
   visit(asts);
   return found;

@@ -12,7 +12,17 @@ export {
   type Scope,
   XPathUnsupportedError,
 } from './compile';
-export { ATTRIBUTE, DOCUMENT, ELEMENT, type NodeRef, nodeRef, TEXT, XDocument, XNode } from './document';
+export {
+  ATTRIBUTE,
+  DOCUMENT,
+  ELEMENT,
+  type NodeRef,
+  nameId,
+  nodeRef,
+  TEXT,
+  XDocument,
+  XNode,
+} from './document';
 export { LocationReader, LocationUnsupported, type LocNode } from './locate';
 export { type Ast, AXES, KIND_TESTS, type NodeTest, parseXPath, XPathSyntaxError } from './parser';
 export { addAxis, contextualize, joinPaths } from './paths';

@@ -651,14 +651,17 @@ function plainInClass(c: number): boolean {
 }
 
 const classSourceCache = new WeakMap<CpSet, string>();
+const asciiSourceCache = new WeakMap<CpSet, string>();
 
-function classSource(set: CpSet, js: boolean): string {
-  if (!js) {
-    const hit = classSourceCache.get(set);
-    if (hit) return hit;
-  }
-  // Strings of XML characters hold no lone surrogate; RE2 decodes UTF-16 by code point.
-  const s = subtract(set, SURROGATES);
+const ASCII: CpSet = [0, 0x7f];
+
+function classSource(set: CpSet, js: boolean, ascii = false): string {
+  const cached = js ? undefined : ascii ? asciiSourceCache : classSourceCache;
+  const hit = cached?.get(set);
+  if (hit) return hit;
+  // Strings of XML characters hold no lone surrogate; RE2 decodes UTF-16 by code point. The ASCII
+  // form keeps only the set's ASCII members (asciiFirst).
+  const s = ascii ? subtract(set, complement(ASCII)) : subtract(set, SURROGATES);
   if (s.length === 0) return js ? '[]' : '[^\\x{0}-\\x{10FFFF}]';
   const char = (c: number) =>
     plainInClass(c) ? String.fromCodePoint(c) : js ? `\\u{${c.toString(16)}}` : `\\x{${c.toString(16)}}`;
@@ -666,22 +669,23 @@ function classSource(set: CpSet, js: boolean): string {
   for (let k = 0; k < s.length; k += 2)
     body += s[k] === s[k + 1] ? char(s[k]) : `${char(s[k])}-${char(s[k + 1])}`;
   const out = `[${body}]`;
-  if (!js) classSourceCache.set(set, out);
+  cached?.set(set, out);
   return out;
 }
 
-function emit(node: Node, js: boolean, multiline: boolean): string {
+/** The source of a pattern; `ascii`: each class reduced to its ASCII members (RE2 only, see asciiFirst). */
+function emit(node: Node, js: boolean, multiline: boolean, ascii = false): string {
   switch (node.t) {
     case 'set':
-      return classSource(node.set, js);
+      return classSource(node.set, js, ascii);
     case 'seq':
       return node.items
-        .map((x) => (x.t === 'alt' ? `(?:${emit(x, js, multiline)})` : emit(x, js, multiline)))
+        .map((x) => (x.t === 'alt' ? `(?:${emit(x, js, multiline, ascii)})` : emit(x, js, multiline, ascii)))
         .join('');
     case 'alt':
-      return node.alts.map((x) => emit(x, js, multiline)).join('|');
+      return node.alts.map((x) => emit(x, js, multiline, ascii)).join('|');
     case 'group':
-      return `(${node.n === undefined ? '?:' : ''}${emit(node.body, js, multiline)})`;
+      return `(${node.n === undefined ? '?:' : ''}${emit(node.body, js, multiline, ascii)})`;
     case 'rep': {
       const q =
         node.max === Number.POSITIVE_INFINITY
@@ -695,7 +699,7 @@ function emit(node: Node, js: boolean, multiline: boolean): string {
             : node.min === 0 && node.max === 1
               ? '?'
               : `{${node.min},${node.max}}`;
-      return `(?:${emit(node.body, js, multiline)})${q}${node.lazy ? '?' : ''}`;
+      return `(?:${emit(node.body, js, multiline, ascii)})${q}${node.lazy ? '?' : ''}`;
     }
     case 'bol':
       // JavaScript's `m` would also split lines at \r, U+2028 and U+2029; XPath only at \n.
@@ -962,6 +966,68 @@ class Compiled implements XsdRegex {
 const cache = new Map<string, XsdRegex>();
 const CACHE_SIZE = 500;
 
+// ---- ASCII first ----
+// Compiling a class of hundreds of ranges (`\p{L}`, `\w`, `\i`: the SDK's e-mail and URL patterns) is
+// most of the first call of a pattern (about 20 ms for the e-mail one), and most values of a notice are
+// ASCII. On a string whose characters are all ASCII, whether a class matches a character depends only
+// on the class's ASCII members: the pattern with every class reduced to them (`.` included; anchors,
+// groups and repetitions as they are) finds the same matches with the same groups. So a pattern is
+// compiled in that form first, and whole when a first string with another character comes. RE2's
+// limits do not tell the two apart (a class is one instruction whatever its size; the count of runes
+// is bounded below far under RE2's), so the whole pattern compiles whenever its ASCII form does.
+
+const NON_ASCII = /[^\0-\x7f]/;
+/** Far below RE2's limit on the runes of a pattern (2^25): above it, the pattern is compiled whole. */
+const ASCII_FIRST_MAX_ENDPOINTS = 1 << 20;
+
+/** Whether some class of the pattern has a member outside ASCII (else its ASCII form is itself). */
+function beyondAscii(node: Node): boolean {
+  switch (node.t) {
+    case 'set':
+      return node.set.length > 0 && (node.set[node.set.length - 1] as number) > 0x7f;
+    case 'seq':
+      return node.items.some(beyondAscii);
+    case 'alt':
+      return node.alts.some(beyondAscii);
+    case 'group':
+    case 'rep':
+      return beyondAscii(node.body);
+    default:
+      return false;
+  }
+}
+
+/** How many range ends the pattern's classes hold together (what RE2 counts as the pattern's runes). */
+function endpoints(node: Node): number {
+  switch (node.t) {
+    case 'set':
+      return node.set.length;
+    case 'seq':
+      return node.items.reduce((n, x) => n + endpoints(x), 0);
+    case 'alt':
+      return node.alts.reduce((n, x) => n + endpoints(x), 0);
+    case 'group':
+    case 'rep':
+      return endpoints(node.body);
+    default:
+      return 0;
+  }
+}
+
+/** An engine that answers ASCII strings with `ascii` and any other with the whole pattern, compiled on first need. */
+function asciiFirst(ascii: Engine, whole: () => Engine): Engine {
+  let full: Engine | undefined;
+  const pick = (s: string): Engine => {
+    if (!NON_ASCII.test(s)) return ascii;
+    full ??= whole();
+    return full;
+  };
+  return {
+    test: (s) => pick(s).test(s),
+    matches: (s) => pick(s).matches(s),
+  };
+}
+
 /**
  * The pattern compiled (cached by pattern and flags). Throws XsdRegexError FORX0001 for flags other
  * than `s m i x q`, FORX0002 for an invalid pattern or one that no safe engine can run.
@@ -970,13 +1036,55 @@ export function compileXsdRegex(pattern: string, flags = ''): XsdRegex {
   const key = `${flags}\u0000${pattern}`;
   const hit = cache.get(key);
   if (hit) return hit;
+  const compiled = build(pattern, flags, true);
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  cache.set(key, compiled);
+  return compiled;
+}
+
+/** The pattern compiled whole at once, never ASCII first and never cached: what the tests compare that form with. */
+export function compileXsdRegexWhole(pattern: string, flags = ''): XsdRegex {
+  return build(pattern, flags, false);
+}
+
+function build(pattern: string, flags: string, allowAsciiFirst: boolean): XsdRegex {
   if (/[^smixq]/.test(flags))
     throw new XsdRegexError('FORX0001', `invalid regular expression flags '${flags}'`);
   const parsed = parse(pattern, flags);
   const multiline = flags.includes('m') && !flags.includes('q');
   let compiled: XsdRegex | undefined;
   let re2Failure = '';
-  if (!parsed.backrefs) {
+  if (
+    allowAsciiFirst &&
+    !parsed.backrefs &&
+    beyondAscii(parsed.root) &&
+    endpoints(parsed.root) <= ASCII_FIRST_MAX_ENDPOINTS
+  ) {
+    try {
+      const ascii = RE2JS.compile(emit(parsed.root, false, multiline, true));
+      const whole = (): Engine => {
+        try {
+          return re2Engine(RE2JS.compile(emit(parsed.root, false, multiline)));
+        } catch (e) {
+          // Not reached (see asciiFirst): said as this module's error all the same, never a crash.
+          throw new XsdRegexError(
+            'FORX0002',
+            `regular expression '${pattern}' is not supported: ${(e as Error).message}`,
+          );
+        }
+      };
+      compiled = new Compiled(
+        pattern,
+        asciiFirst(re2Engine(ascii), whole),
+        parsed.groups,
+        're2',
+        flags.includes('q'),
+      );
+    } catch {
+      // Compiled whole below, which fails the same way and says why.
+    }
+  }
+  if (!parsed.backrefs && !compiled) {
     try {
       const re = RE2JS.compile(emit(parsed.root, false, multiline));
       compiled = new Compiled(pattern, re2Engine(re), parsed.groups, 're2', flags.includes('q'));
@@ -996,7 +1104,5 @@ export function compileXsdRegex(pattern: string, flags = ''): XsdRegex {
     const re = new RegExp(emit(parsed.root, true, multiline), flags.includes('i') ? 'iu' : 'u');
     compiled = new Compiled(pattern, regexpEngine(re), parsed.groups, 'regexp', flags.includes('q'));
   }
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  cache.set(key, compiled);
   return compiled;
 }

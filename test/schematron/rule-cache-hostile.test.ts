@@ -27,6 +27,7 @@ import {
   type PreparedPhase,
   patternKeys,
 } from '../../core/schematron/engine';
+import { releaseDigest } from '../../core/schematron/rule-cache';
 import { fuzzParameters } from '../support/fuzz';
 
 const temp = mkdtempSync(join(tmpdir(), 'eforms-rule-cache-'));
@@ -233,7 +234,7 @@ describe('the release file of the rule cache reads hostile entries', () => {
   });
 
   /**
-   * Rewrites the one pattern's parsed trees (format 8: one JSON text per distinct expression, listed
+   * Rewrites the one pattern's parsed trees (format 9: one JSON text per distinct expression, listed
    * by the pattern in patternKeys order) under a valid digest: only the shape check can refuse them.
    */
   function withTrees(file: string, edit: (trees: Record<string, string>) => Record<string, string>): void {
@@ -258,6 +259,9 @@ describe('the release file of the rule cache reads hostile entries', () => {
     head.ranges = [ranges[0]];
     head.trees = ranges.slice(1);
     head.treeRefs = [keys.map((_, j) => j)];
+    // The rewritten trees come without their required names (format 9's optional `leads`): the engine
+    // then finds them in the trees themselves.
+    delete head.leads;
     const newBody = Buffer.concat(parts);
     const content = {
       ranges: head.ranges,
@@ -266,11 +270,7 @@ describe('the release file of the rule cache reads hostile entries', () => {
       diagnostics: head.diagnostics,
       phases: head.phases,
     };
-    head.digest = createHash('sha256')
-      .update(JSON.stringify(content))
-      .update('\n')
-      .update(newBody)
-      .digest('hex');
+    head.digest = releaseDigest(content, newBody);
     writeFileSync(file, Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`), newBody]));
   }
 
@@ -309,6 +309,40 @@ describe('the release file of the rule cache reads hostile entries', () => {
       r = await loadFrom(dir, true);
       assert.equal(r.source, 'cache');
       assert.deepEqual(summary(r.evaluate(NOTICE)), truth);
+    }
+  });
+
+  test('required names (format 9 `leads`) of a foreign shape, under a valid digest: rebuilt from the SDK', async () => {
+    const { dir, file } = await freshCache(true);
+    const buf = readFileSync(file);
+    const nl = buf.indexOf(10);
+    const head = JSON.parse(buf.toString('utf8', 0, nl));
+    const body = buf.subarray(nl + 1);
+    assert.ok(Array.isArray(head.leads) && head.leads.length === head.trees.length, 'the writer keeps them');
+    const n = head.trees.length;
+    for (const leads of [
+      'x',
+      [1],
+      Array.from({ length: n }, () => ['urn:cbc']),
+      Array.from({ length: n }, () => [1, 2]),
+      Array.from({ length: n + 1 }, () => []),
+    ]) {
+      const content = {
+        ranges: head.ranges,
+        trees: head.trees,
+        treeRefs: head.treeRefs,
+        leads,
+        diagnostics: head.diagnostics,
+        phases: head.phases,
+      };
+      const digest = releaseDigest(content, body);
+      writeFileSync(
+        file,
+        Buffer.concat([Buffer.from(`${JSON.stringify({ ...head, leads, digest })}\n`), body]),
+      );
+      const r = await loadFrom(dir, true);
+      assert.equal(r.source, 'sdk', JSON.stringify(leads).slice(0, 40));
+      assert.deepEqual(summary(r.evaluate(NOTICE)), await truthPromise);
     }
   });
 
