@@ -115,7 +115,13 @@ export function writePrepared(
 // Format 9 adds `leads`: for each distinct tree, the element names its leading steps require (engine.ts
 // leadingNames, flat [ns, local, …]), so that a rule whose context names an element the notice lacks is
 // skipped without decoding its tree. Optional: a file without it is read as before.
-const RELEASE_FORMAT = 9;
+// Format 10: the header is two lines, `{fingerprint, digest}` and then what the digest covers (the
+// fields below) as written, so a reader checks those bytes as they are instead of writing a 4 MB header
+// out again to check it; and `leads` name each namespace by its index in `leadNs` (with the URIs spelt
+// out, the leading names were 3.2 MB of the header of a release holding every phase: the header of
+// SDK 1.15.1's 51 phases went from 3.9 to 1.5 MB, about 10 ms of a single notice's start). Reading the
+// whole file (34 MB then) is most of what such a start still pays over a file of one phase.
+const RELEASE_FORMAT = 10;
 
 /** A phase in the release file: the SchPhase with its patterns as indexes into `patterns`. */
 export interface CachedPhase extends Omit<SchPhase, 'patterns' | 'diagnostics'> {
@@ -157,6 +163,9 @@ interface ReleaseHead {
   ranges?: unknown;
   trees?: unknown;
   treeRefs?: unknown;
+  /** The namespace URIs `leads` name by index. */
+  leadNs?: unknown;
+  /** For each distinct tree, flat [namespace index, local name, …]. */
   leads?: unknown;
   diagnostics?: unknown;
   phases?: unknown;
@@ -247,14 +256,14 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
     );
     const nl = buf.indexOf(10);
     if (nl < 0) return undefined;
-    const head = JSON.parse(textOf(buf, 0, nl)) as ReleaseHead & {
-      fingerprint?: string;
-      digest?: unknown;
-    };
-    if (head.fingerprint !== releaseFingerprint(key, layout)) return undefined;
-    if (head.digest !== releaseDigest(head, buf.subarray(nl + 1))) return undefined;
-    const { ranges, trees, treeRefs, leads, diagnostics, phases } = head;
-    const body = nl + 1;
+    const id = JSON.parse(textOf(buf, 0, nl)) as { fingerprint?: string; digest?: unknown };
+    if (id.fingerprint !== releaseFingerprint(key, layout)) return undefined;
+    const nl2 = buf.indexOf(10, nl + 1);
+    if (nl2 < 0) return undefined;
+    if (id.digest !== rawDigest(buf.subarray(nl + 1))) return undefined;
+    const head = JSON.parse(textOf(buf, nl + 1, nl2)) as ReleaseHead;
+    const { ranges, trees, treeRefs, leadNs, leads, diagnostics, phases } = head;
+    const body = nl2 + 1;
     const inBody = (v: unknown): v is [number, number][] =>
       Array.isArray(v) &&
       v.every(
@@ -271,13 +280,22 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
     const isRef = (r: unknown) => Number.isInteger(r) && (r as number) >= 0 && (r as number) < trees.length;
     if (!treeRefs.every((refs) => Array.isArray(refs) && refs.every(isRef))) return undefined;
     const refsOf = treeRefs as number[][];
-    const isLead = (l: unknown) => isStringArray(l) && l.length % 2 === 0;
+    const nsCount = isStringArray(leadNs) ? leadNs.length : -1;
+    const isLead = (l: unknown): boolean => {
+      if (!Array.isArray(l) || l.length % 2 !== 0) return false;
+      for (let k = 0; k < l.length; k += 2) {
+        const at = l[k];
+        if (!Number.isInteger(at) || at < 0 || at >= nsCount || typeof l[k + 1] !== 'string') return false;
+      }
+      return true;
+    };
     if (
       leads !== undefined &&
       !(Array.isArray(leads) && leads.length === trees.length && leads.every(isLead))
     )
       return undefined;
-    const leadsOf = leads as string[][] | undefined;
+    const leadsOf = leads as (number | string)[][] | undefined;
+    const nsOf = leadNs as string[];
     if (!Array.isArray(diagnostics) || !diagnostics.every(isDiagnostic)) return undefined;
     if (typeof phases !== 'object' || phases === null) return undefined;
     for (const p of Object.values(phases)) if (!isCachedPhase(p, ranges.length)) return undefined;
@@ -308,7 +326,8 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
       },
       lead: (i, j) => {
         const ref = refsOf[i]?.[j];
-        return ref === undefined ? undefined : leadsOf?.[ref];
+        const l = ref === undefined ? undefined : leadsOf?.[ref];
+        return l?.map((v, k) => (k % 2 === 0 ? (nsOf[v as number] as string) : (v as string)));
       },
       diagnostics: diagnostics as SchDiagnostic[],
       phases: phases as Record<string, CachedPhase>,
@@ -319,23 +338,33 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
 }
 
 /**
- * The CRC-32 of what a release file says (its header without the fingerprint, then the pattern texts and
- * trees): a byte changed anywhere (a namespace prefix, a let, a phase's list), any change of up to 32
- * bits in a row, and all but one in 2^32 of other damage no longer match, and the release is rebuilt
- * from the SDK instead of running rules that would silently find nothing. It guards against damage, not
- * against a writer (whoever can write the file can compute any digest), so a CRC serves as a sha256
- * did, in a tenth of the time: checking the 6 MB file of one phase was about 15 ms of a cold start.
+ * The CRC-32 of what a release file says (its second header line, then the pattern texts and trees): a
+ * byte changed anywhere (a namespace prefix, a let, a phase's list), any change of up to 32 bits in a
+ * row, and all but one in 2^32 of other damage no longer match, and the release is rebuilt from the SDK
+ * instead of running rules that would silently find nothing. It guards against damage, not against a
+ * writer (whoever can write the file can compute any digest), so a CRC serves as a sha256 did, in a
+ * tenth of the time: checking the 6 MB file of one phase was about 15 ms of a cold start.
  */
 export function releaseDigest(content: ReleaseHead, body: Buffer): string {
-  const head = JSON.stringify({
+  return rawDigest(Buffer.concat([Buffer.from(`${releaseHeadLine(content)}\n`, 'utf8'), body]));
+}
+
+/** The digest of the bytes after the first header line, as they are in the file. */
+function rawDigest(bytes: Buffer): string {
+  return `crc32:${crc32(bytes).toString(16)}`;
+}
+
+/** The second header line: the fields the digest covers, in this order. */
+export function releaseHeadLine(content: ReleaseHead): string {
+  return JSON.stringify({
     ranges: content.ranges,
     trees: content.trees,
     treeRefs: content.treeRefs,
+    leadNs: content.leadNs,
     leads: content.leads,
     diagnostics: content.diagnostics,
     phases: content.phases,
   });
-  return `crc32:${crc32(body, crc32(`${head}\n`)).toString(16)}`;
 }
 
 function releaseText(fingerprint: string, d: ReleaseDraft): Buffer {
@@ -366,18 +395,36 @@ function releaseText(fingerprint: string, d: ReleaseDraft): Buffer {
   const leads: (string[] | undefined)[] = new Array(distinct.size).fill(undefined);
   for (const [i, refs] of treeRefs.entries())
     for (const [j, ref] of refs.entries()) leads[ref] ??= d.leads[i]?.[j];
-  const content = {
+  // Namespaces by index: a dozen URIs, each repeated in thousands of contexts' names.
+  const leadNs: string[] = [];
+  const nsIndex = new Map<string, number>();
+  const compact = (l: string[]): (number | string)[] =>
+    l.map((v, k) => {
+      if (k % 2 === 1) return v;
+      let at = nsIndex.get(v);
+      if (at === undefined) {
+        at = leadNs.push(v) - 1;
+        nsIndex.set(v, at);
+      }
+      return at;
+    });
+  // Written only when every tree's names are known (an older file's trees may come without).
+  const known = leads.every((l) => l !== undefined);
+  const compacted = known ? leads.map((l) => compact(l as string[])) : undefined;
+  const content: ReleaseHead = {
     ranges,
     trees,
     treeRefs,
-    // Written only when every tree's names are known (an older file's trees may come without).
-    leads: leads.every((l) => l !== undefined) ? leads : undefined,
+    leadNs: compacted ? leadNs : undefined,
+    leads: compacted,
     diagnostics: d.diagnostics,
     phases: d.phases,
   };
   const body = Buffer.concat(bodies);
-  const head = JSON.stringify({ fingerprint, digest: releaseDigest(content, body), ...content });
-  return Buffer.concat([Buffer.from(`${head}\n`, 'utf8'), body]);
+  const line = Buffer.from(`${releaseHeadLine(content)}\n`, 'utf8');
+  const rest = Buffer.concat([line, body]);
+  const id = JSON.stringify({ fingerprint, digest: rawDigest(rest) });
+  return Buffer.concat([Buffer.from(`${id}\n`, 'utf8'), rest]);
 }
 
 const pause = new Int32Array(new SharedArrayBuffer(4));

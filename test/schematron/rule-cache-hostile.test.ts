@@ -27,11 +27,53 @@ import {
   type PreparedPhase,
   patternKeys,
 } from '../../core/schematron/engine';
-import { releaseDigest } from '../../core/schematron/rule-cache';
+import { releaseDigest, releaseHeadLine } from '../../core/schematron/rule-cache';
 import { fuzzParameters } from '../support/fuzz';
 
 const temp = mkdtempSync(join(tmpdir(), 'eforms-rule-cache-'));
 after(() => rmSync(temp, { recursive: true, force: true }));
+
+/** The header line the digest covers, as the tests read it (untrusted shapes are written back as given). */
+interface ReleaseFileHead {
+  ranges: [number, number][];
+  trees: [number, number][];
+  treeRefs: number[][];
+  leadNs?: string[];
+  leads?: unknown[];
+  diagnostics: unknown;
+  phases: unknown;
+}
+
+/**
+ * A release file (format 10) as its three parts: the line naming its fingerprint and digest, the header
+ * line the digest covers, and the body of pattern texts and trees.
+ */
+function readReleaseFile(file: string): {
+  id: { fingerprint: string; digest: string };
+  head: ReleaseFileHead;
+  body: Buffer;
+} {
+  const buf = readFileSync(file);
+  const nl = buf.indexOf(10);
+  const nl2 = buf.indexOf(10, nl + 1);
+  return {
+    id: JSON.parse(buf.toString('utf8', 0, nl)),
+    head: JSON.parse(buf.toString('utf8', nl + 1, nl2)),
+    body: buf.subarray(nl2 + 1),
+  };
+}
+
+/** Writes a release file with `head` and `body` under a valid digest (as releaseDigest computes it). */
+function writeReleaseFile(file: string, fingerprint: string, head: object, body: Buffer): void {
+  const digest = releaseDigest(head, body);
+  writeFileSync(
+    file,
+    Buffer.concat([
+      Buffer.from(`${JSON.stringify({ fingerprint, digest })}\n${releaseHeadLine(head)}\n`),
+      body,
+    ]),
+  );
+}
 
 const SCHEMA = `<?xml version="1.0" encoding="UTF-8"?>
 <schema xmlns="http://purl.oclc.org/dsdl/schematron" queryBinding="xslt2">
@@ -217,17 +259,23 @@ describe('the release file of the rule cache reads hostile entries', () => {
 
   test('a pattern text that is not a pattern is rebuilt from the SDK, and rewritten', async () => {
     const { dir, file } = await freshCache(true);
-    const buf = readFileSync(file);
-    const nl = buf.indexOf(10);
-    const head = JSON.parse(buf.toString('utf8', 0, nl));
-    // The same bytes, but the pattern's rules are not a list: the shape check, not JSON, must catch it.
-    const body = buf
-      .toString('utf8', nl + 1)
+    const { id, head, body: bytes } = readReleaseFile(file);
+    assert.equal(head.ranges.length, 1);
+    // The same pattern, but its rules are not a list, under a valid digest: the shape check, not JSON
+    // and not the digest, must catch it.
+    const [from, to] = head.ranges[0] as [number, number];
+    const pattern = bytes
+      .toString('utf8', from, to)
       .replace('"rules":[', '"rules":{"x":[')
       .replace(/\]\}$/, ']}}');
-    const bytes = Buffer.byteLength(body);
-    head.ranges = [[0, bytes]];
-    writeFileSync(file, `${JSON.stringify(head)}\n${body}`);
+    const edited = Buffer.from(pattern, 'utf8');
+    const trees = bytes.subarray(to);
+    head.ranges = [[0, edited.length]];
+    head.trees = (head.trees as [number, number][]).map(([a, b]) => [
+      a - to + edited.length,
+      b - to + edited.length,
+    ]);
+    writeReleaseFile(file, id.fingerprint, head, Buffer.concat([edited, trees]));
     const r = await loadFrom(dir, true);
     assert.equal(r.source, 'sdk');
     assert.deepEqual(summary(r.evaluate(NOTICE)), await truthPromise);
@@ -238,10 +286,7 @@ describe('the release file of the rule cache reads hostile entries', () => {
    * by the pattern in patternKeys order) under a valid digest: only the shape check can refuse them.
    */
   function withTrees(file: string, edit: (trees: Record<string, string>) => Record<string, string>): void {
-    const buf = readFileSync(file);
-    const nl = buf.indexOf(10);
-    const head = JSON.parse(buf.toString('utf8', 0, nl));
-    const body = buf.subarray(nl + 1);
+    const { id, head, body } = readReleaseFile(file);
     assert.equal(head.ranges.length, 1);
     const pattern = body.subarray(head.ranges[0][0], head.ranges[0][1]);
     const keys = patternKeys(JSON.parse(pattern.toString('utf8')));
@@ -259,19 +304,11 @@ describe('the release file of the rule cache reads hostile entries', () => {
     head.ranges = [ranges[0]];
     head.trees = ranges.slice(1);
     head.treeRefs = [keys.map((_, j) => j)];
-    // The rewritten trees come without their required names (format 9's optional `leads`): the engine
-    // then finds them in the trees themselves.
+    // The rewritten trees come without their required names (the optional `leads`): the engine then
+    // finds them in the trees themselves.
     delete head.leads;
-    const newBody = Buffer.concat(parts);
-    const content = {
-      ranges: head.ranges,
-      trees: head.trees,
-      treeRefs: head.treeRefs,
-      diagnostics: head.diagnostics,
-      phases: head.phases,
-    };
-    head.digest = releaseDigest(content, newBody);
-    writeFileSync(file, Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`), newBody]));
+    delete head.leadNs;
+    writeReleaseFile(file, id.fingerprint, head, Buffer.concat(parts));
   }
 
   test('the parsed trees kept beside a pattern are what runs, and a damaged one is parsed again', async () => {
@@ -312,36 +349,30 @@ describe('the release file of the rule cache reads hostile entries', () => {
     }
   });
 
-  test('required names (format 9 `leads`) of a foreign shape, under a valid digest: rebuilt from the SDK', async () => {
+  test('required names (`leads`, `leadNs`) of a foreign shape, under a valid digest: rebuilt from the SDK', async () => {
     const { dir, file } = await freshCache(true);
-    const buf = readFileSync(file);
-    const nl = buf.indexOf(10);
-    const head = JSON.parse(buf.toString('utf8', 0, nl));
-    const body = buf.subarray(nl + 1);
+    const { id, head, body } = readReleaseFile(file);
     assert.ok(Array.isArray(head.leads) && head.leads.length === head.trees.length, 'the writer keeps them');
+    assert.ok(Array.isArray(head.leadNs) && head.leadNs.includes('urn:cbc'), 'namespaces by index');
     const n = head.trees.length;
-    for (const leads of [
-      'x',
-      [1],
-      Array.from({ length: n }, () => ['urn:cbc']),
-      Array.from({ length: n }, () => [1, 2]),
-      Array.from({ length: n + 1 }, () => []),
+    const ns = head.leadNs.length;
+    for (const [leads, leadNs] of [
+      ['x', head.leadNs],
+      [[1], head.leadNs],
+      [Array.from({ length: n }, () => ['urn:cbc']), head.leadNs],
+      [Array.from({ length: n }, () => ['urn:cbc', 'Kind']), head.leadNs],
+      [Array.from({ length: n }, () => [ns, 'Kind']), head.leadNs],
+      [Array.from({ length: n }, () => [-1, 'Kind']), head.leadNs],
+      [Array.from({ length: n }, () => [0.5, 'Kind']), head.leadNs],
+      [Array.from({ length: n }, () => [0, 2]), head.leadNs],
+      [Array.from({ length: n + 1 }, () => []), head.leadNs],
+      [head.leads, 'urn:cbc'],
+      [head.leads, [1]],
+      [head.leads, undefined],
     ]) {
-      const content = {
-        ranges: head.ranges,
-        trees: head.trees,
-        treeRefs: head.treeRefs,
-        leads,
-        diagnostics: head.diagnostics,
-        phases: head.phases,
-      };
-      const digest = releaseDigest(content, body);
-      writeFileSync(
-        file,
-        Buffer.concat([Buffer.from(`${JSON.stringify({ ...head, leads, digest })}\n`), body]),
-      );
+      writeReleaseFile(file, id.fingerprint, { ...head, leads, leadNs }, body);
       const r = await loadFrom(dir, true);
-      assert.equal(r.source, 'sdk', JSON.stringify(leads).slice(0, 40));
+      assert.equal(r.source, 'sdk', JSON.stringify([leads, leadNs]).slice(0, 60));
       assert.deepEqual(summary(r.evaluate(NOTICE)), await truthPromise);
     }
   });
