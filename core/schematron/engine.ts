@@ -591,17 +591,20 @@ class RuleSet implements CompiledRuleSet {
     }
     rt.release();
     const { schema } = this;
-    const svrl = writeSvrl(
-      {
-        title: schema.title,
-        phase: this.key.phase,
-        namespaces: schema.namespaces,
-        sdkVersion: this.key.sdkVersion,
-        mode: this.key.mode,
-      },
-      perPattern,
-      notEvaluated,
-    );
+    const svrl =
+      opts.svrl === false
+        ? ''
+        : writeSvrl(
+            {
+              title: schema.title,
+              phase: this.key.phase,
+              namespaces: schema.namespaces,
+              sdkVersion: this.key.sdkVersion,
+              mode: this.key.mode,
+            },
+            perPattern,
+            notEvaluated,
+          );
     return {
       svrl,
       failures,

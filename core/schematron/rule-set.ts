@@ -50,6 +50,11 @@ export interface EvaluateOptions {
    * context selects nothing, and is otherwise neither compiled nor run): the tests compare the two.
    */
   everyContext?: boolean;
+  /**
+   * false: the SVRL text is not written and the report's `svrl` is '' (a caller that reads only the
+   * failures, such as the CLI's text, JSON and SARIF output). Absent: written.
+   */
+  svrl?: boolean;
 }
 
 /**

@@ -104,6 +104,8 @@ export class LocalSdkValidator implements Validator {
     const opts = {
       today: input.today,
       language: input.language,
+      // Not written at all when the caller will not read it (ValidationInput.svrl).
+      svrl: input.svrl !== false,
       isCancelled: () => input.signal?.aborted === true || input.isCancelled?.() === true,
     };
     const r = this.incremental

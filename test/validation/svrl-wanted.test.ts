@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { indexXml } from '../../core/notice/xml-index';
+import { loadRuleSet } from '../../core/schematron';
 import { parseSvrl } from '../../core/svrl';
 import { LocalSdkValidator } from '../../core/validation/local-validator';
 import { ValidationPipeline } from '../../core/validation/pipeline';
@@ -67,6 +68,26 @@ describe('the SVRL text only when it is wanted', { skip }, () => {
     } finally {
       await pool.close();
     }
+  });
+
+  test('the engine itself writes no text when none is wanted, and finds the same failures', async () => {
+    const rules = await loadRuleSet({
+      sdkDir: SDK_DIR,
+      sdkVersion: '1.15.1',
+      phase: 'eforms-16',
+      mode: 'static',
+    });
+    const text = readFileSync(join(SAMPLES_DIR, 'notices', 'INVALID_cn_24_multiple.xml'), 'utf8');
+    const full = rules.evaluate(text, { today: '2024-06-01' });
+    const truth = parseSvrl(full.svrl).assertions.map((a) => `${a.id}|${a.role}|${a.location}`);
+    assert.ok(truth.length > 0);
+    const bare = rules.evaluate(text, { today: '2024-06-01', svrl: false });
+    assert.equal(bare.svrl, '');
+    assert.deepEqual(
+      bare.failures.map((a) => `${a.id}|${a.role}|${a.location}`),
+      truth,
+    );
+    assert.deepEqual(bare.notEvaluated, full.notEvaluated);
   });
 
   test('the pipeline keeps the two requests apart', async () => {
