@@ -18,7 +18,7 @@ import { INPUT_LIMITS } from '../notice';
 import { readRegularFileBytes } from '../sdk';
 import { parseXPath } from '../xpath';
 import type { PreparedPhase } from './engine';
-import { isDiagnostic, isPreparedPhase } from './prepared-shape';
+import { isDiagnostic, isPreparedPhase, isStrArray } from './prepared-shape';
 import type { RuleLayout, RuleSetKey } from './rule-set';
 import type { SchDiagnostic, SchPhase } from './schema';
 import { schematronFiles } from './schema';
@@ -188,9 +188,6 @@ function releasePath(cacheDir: string, key: ReleaseKey, layout: RuleLayout): str
   return join(cacheDir, `${safe(key.sdkVersion)}-${folder}`, layout, `${key.mode}.rules`);
 }
 
-const isStringArray = (v: unknown): v is string[] =>
-  Array.isArray(v) && v.every((x) => typeof x === 'string');
-
 /**
  * The trees the parser gives a few expressions that use most of its node kinds: when a build of the
  * parser changes its output without RELEASE_FORMAT being bumped, the cached trees are not used.
@@ -227,7 +224,7 @@ function isCachedPhase(v: unknown, patterns: number): v is CachedPhase {
     typeof p.phase === 'string' &&
     Array.isArray(p.namespaces) &&
     Array.isArray(p.lets) &&
-    isStringArray(p.phases) &&
+    isStrArray(p.phases) &&
     Array.isArray(p.notEvaluated) &&
     Array.isArray(p.patterns) &&
     p.patterns.every((i) => Number.isInteger(i) && i >= 0 && i < patterns)
@@ -280,7 +277,7 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
     const isRef = (r: unknown) => Number.isInteger(r) && (r as number) >= 0 && (r as number) < trees.length;
     if (!treeRefs.every((refs) => Array.isArray(refs) && refs.every(isRef))) return undefined;
     const refsOf = treeRefs as number[][];
-    const nsCount = isStringArray(leadNs) ? leadNs.length : -1;
+    const nsCount = isStrArray(leadNs) ? leadNs.length : -1;
     const isLead = (l: unknown): boolean => {
       if (!Array.isArray(l) || l.length % 2 !== 0) return false;
       for (let k = 0; k < l.length; k += 2) {
