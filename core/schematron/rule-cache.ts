@@ -43,11 +43,20 @@ export function digest(preparedJson: string): string {
   return createHash('sha256').update(preparedJson).digest('hex');
 }
 
-function entryPath(cacheDir: string, key: RuleSetKey, layout: RuleLayout): string {
-  const safe = (s: string): string => s.replace(/[^0-9A-Za-z._-]/g, '_');
-  // Two folders holding the same version (a download and a named folder) each keep their entry.
+/** A name made safe for a file name. */
+const safe = (s: string): string => s.replace(/[^0-9A-Za-z._-]/g, '_');
+
+/**
+ * The folder of a release's entries, by version and SDK folder: two folders holding the same version
+ * (a download and a named folder) each keep their own.
+ */
+function releaseDir(cacheDir: string, key: Pick<RuleSetKey, 'sdkDir' | 'sdkVersion'>): string {
   const folder = createHash('sha256').update(key.sdkDir).digest('hex').slice(0, 12);
-  return join(cacheDir, `${safe(key.sdkVersion)}-${folder}`, layout, key.mode, `${safe(key.phase)}.json`);
+  return join(cacheDir, `${safe(key.sdkVersion)}-${folder}`);
+}
+
+function entryPath(cacheDir: string, key: RuleSetKey, layout: RuleLayout): string {
+  return join(releaseDir(cacheDir, key), layout, key.mode, `${safe(key.phase)}.json`);
 }
 
 export function readPrepared(
@@ -183,9 +192,7 @@ function releaseFingerprint(key: ReleaseKey, layout: RuleLayout): string {
 }
 
 function releasePath(cacheDir: string, key: ReleaseKey, layout: RuleLayout): string {
-  const safe = (s: string): string => s.replace(/[^0-9A-Za-z._-]/g, '_');
-  const folder = createHash('sha256').update(key.sdkDir).digest('hex').slice(0, 12);
-  return join(cacheDir, `${safe(key.sdkVersion)}-${folder}`, layout, `${key.mode}.rules`);
+  return join(releaseDir(cacheDir, key), layout, `${key.mode}.rules`);
 }
 
 /**
