@@ -6,7 +6,7 @@
 // library the SDK releases use, with F&O 2.0 type rules and error codes, over xs:double numbers. No I/O.
 
 import { ATTRIBUTE, DOCUMENT, docOrder, ELEMENT, nameId, TEXT, type XDocument, XNode } from './document';
-import type { Ast, Axis, NodeTest } from './parser';
+import { type Ast, type Axis, type NodeTest, subExpressions } from './parser';
 import {
   type Atomic,
   arithmetic,
@@ -829,53 +829,13 @@ function isBooleanPredicate(a: Ast): boolean {
   return !mentionsPosition(a) && isBooleanValued(a);
 }
 
-function mentionsPosition(a: unknown): boolean {
-  if (a === null || typeof a !== 'object') return false;
-  if (Array.isArray(a)) {
-    for (let i = 0; i < a.length; i++) if (mentionsPosition(a[i])) return true;
-    return false;
-  }
-  // Only the fields that hold expressions are visited (this runs for every predicate at every level
-  // of nesting while rules compile); a node of another shape is searched field by field.
-  const n = a as Ast;
-  switch (n.t) {
-    case 'call':
-      return n.fn === 'position' || n.fn === 'last' || mentionsPosition(n.args);
-    case 'str':
-    case 'num':
-    case 'strs':
-    case 'var':
-    case 'ctx':
-    case 'root':
-      return false;
-    case 'seq':
-      return mentionsPosition(n.items);
-    case 'path':
-      return mentionsPosition(n.steps);
-    case 'step':
-      return mentionsPosition(n.preds);
-    case 'filter':
-      return mentionsPosition(n.base) || mentionsPosition(n.preds);
-    case 'for':
-      for (const b of n.bindings) if (mentionsPosition(b.in)) return true;
-      return mentionsPosition(n.body);
-    case 'if':
-      return mentionsPosition(n.cond) || mentionsPosition(n.yes) || mentionsPosition(n.no);
-    case 'or':
-    case 'and':
-      return mentionsPosition(n.args);
-    case 'neg':
-      return mentionsPosition(n.arg);
-    case 'cmp':
-    case 'node-cmp':
-    case 'arith':
-    case 'range':
-    case 'set':
-      return mentionsPosition(n.l) || mentionsPosition(n.r);
-    default:
-      for (const v of Object.values(a)) if (mentionsPosition(v)) return true;
-      return false;
-  }
+function mentionsPosition(a: Ast): boolean {
+  if (a.t === 'call' && (a.fn === 'position' || a.fn === 'last')) return true;
+  // The expressions inside only (a code list of thousands of literals is never walked): this runs for
+  // every predicate at every level of nesting while rules compile.
+  const inside = subExpressions(a);
+  for (let i = 0; i < inside.length; i++) if (mentionsPosition(inside[i] as Ast)) return true;
+  return false;
 }
 
 const BOOLEAN_FUNCTIONS = new Set([

@@ -669,3 +669,36 @@ function primary(): Ast {
   }
   return fail('expected an expression');
 }
+
+/** The expressions directly inside `e`, in source order (a code list and the leaves have none). */
+export function subExpressions(e: Ast): Ast[] {
+  switch (e.t) {
+    case 'seq':
+      return e.items;
+    case 'call':
+      return e.args;
+    case 'path':
+      return e.steps;
+    case 'step':
+      return e.preds;
+    case 'filter':
+      return [e.base, ...e.preds];
+    case 'if':
+      return [e.cond, e.yes, e.no];
+    case 'or':
+    case 'and':
+      return e.args;
+    case 'cmp':
+    case 'node-cmp':
+    case 'arith':
+    case 'range':
+    case 'set':
+      return [e.l, e.r];
+    case 'neg':
+      return [e.arg];
+    case 'for':
+      return [...e.bindings.map((b) => b.in), e.body];
+    default:
+      return [];
+  }
+}

@@ -7,7 +7,7 @@
 // documents; a step from the nodes a global holds is unbounded, reading their values is not. This module must never under-estimate a reach: when unsure, it answers Infinity.
 // Works on the parsed AST only; no evaluation, no I/O.
 
-import type { Ast } from './parser';
+import { type Ast, subExpressions } from './parser';
 
 /** Functions whose value depends only on their arguments and the context item (and `today`). */
 const PURE = new Set(
@@ -244,7 +244,7 @@ class Walker {
         return this.free(e.body, inner);
       }
       default:
-        return children(e).every((c) => this.free(c, bound));
+        return subExpressions(e).every((c) => this.free(c, bound));
     }
   }
 }
@@ -264,38 +264,6 @@ function climbOf(e: Extract<Ast, { t: 'path' }>): number {
     k++;
   }
   return k;
-}
-
-function children(e: Ast): Ast[] {
-  switch (e.t) {
-    case 'seq':
-      return e.items;
-    case 'call':
-      return e.args;
-    case 'path':
-      return e.steps;
-    case 'step':
-      return e.preds;
-    case 'filter':
-      return [e.base, ...e.preds];
-    case 'if':
-      return [e.cond, e.yes, e.no];
-    case 'or':
-    case 'and':
-      return e.args;
-    case 'cmp':
-    case 'node-cmp':
-    case 'arith':
-    case 'range':
-    case 'set':
-      return [e.l, e.r];
-    case 'neg':
-      return [e.arg];
-    case 'for':
-      return [...e.bindings.map((b) => b.in), e.body];
-    default:
-      return [];
-  }
 }
 
 /**

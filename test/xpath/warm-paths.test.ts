@@ -104,6 +104,17 @@ const EXPRESSIONS = [
   'count(//c/c) = 2',
   'count(//lot/*[@k]) = 2',
   'count(../lot/a[. = ../../lot/b]) = 0',
+  // predicates that ask their position or the size (a boolean expression over position() or last(),
+  // nested too): never filtered by truth alone (compile.ts mentionsPosition)
+  'count(a[position() > 1]) = 1',
+  'exists(a[position() = 2])',
+  'count(a[not(position() = 1)]) = 1',
+  'count(lot[position() = last()]/a) = 2',
+  'count(/r/lot/a[position() = last()]) = 4',
+  'count(codes/v[position() mod 2 = 0 and . != ""]) = 4',
+  'exists(lot[last() = 4 and position() = 1])',
+  'count(lot[a[position() = 2]]) = 1',
+  'count(/r/lot[c[position() = last()][@k]]) = 1',
 ];
 
 type Outcome = { error: true } | { nodes: number[] } | { value: boolean };
