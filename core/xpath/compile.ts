@@ -1515,21 +1515,11 @@ function isPlainParentStep(a: Ast): boolean {
 function usesLocals(asts: Ast[], scope: Scope): boolean {
   // Most rules declare no local variable: nothing to look for (a walk of the tree costs compile time).
   if (scope.locals.size === 0) return false;
-  let found = false;
-  const visit = (v: unknown): void => {
-    if (found || v === null || typeof v !== 'object') return;
-    const node = v as { t?: string; name?: string };
-    if (node.t === 'var' && node.name !== undefined && scope.locals.has(node.name)) {
-      found = true;
-      return;
-    }
-    if (node.t === 'strs') return;
-    // Context-dependent functions inside a predicate are fine: the predicate sets its own context.
-    for (const child of Object.values(v as object))
-      if (child !== null && typeof child === 'object') visit(child);
-  };
-  visit(asts);
-  return found;
+  // Context-dependent functions inside a predicate are fine: the predicate sets its own context. Code
+  // lists hold no variable and are not walked (subExpressions).
+  const reads = (a: Ast): boolean =>
+    (a.t === 'var' && scope.locals.has(a.name)) || subExpressions(a).some(reads);
+  return asts.some(reads);
 }
 
 /** The slots of each scope that hold one item (`for`, `some`, `every` bindings). */

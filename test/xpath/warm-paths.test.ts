@@ -115,6 +115,14 @@ const EXPRESSIONS = [
   'exists(lot[last() = 4 and position() = 1])',
   'count(lot[a[position() = 2]]) = 1',
   'count(/r/lot[c[position() = last()][@k]]) = 1',
+  // absolute and climbing paths that read a local variable: never kept as one value per document or
+  // per landing node (compile.ts usesLocals)
+  'every $x in a satisfies count(/r/lot[a = $x]) > 1',
+  'some $x in (1, 2, 3) satisfies count(/r/lot[$x]/a) = 2',
+  'count(for $x in a return /r/lot[a = $x]) = 3',
+  'every $x in (a, b) satisfies exists(../lot/a[. = $x])',
+  'some $x in (1, 2) satisfies count(../*[$x]/a) = 2',
+  'count(for $i in (1, 2, 3) return /r/codes/v[$i]) = 3',
 ];
 
 type Outcome = { error: true } | { nodes: number[] } | { value: boolean };
