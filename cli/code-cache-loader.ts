@@ -28,6 +28,7 @@ import {
 import { createRequire, Module } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 
 /** Bumped whenever the file's layout changes. */
@@ -165,9 +166,22 @@ export function runBundle(bundle: string, dir: string | undefined): { cacheUsed:
   return { cacheUsed };
 }
 
+/**
+ * How long V8 lets a function run before its optimising compiler (TurboFan) takes it: four times its
+ * default (67,584 bytes of bytecode executed). Most runs of these bundles are short (one notice, a
+ * worker's first notices), and there TurboFan's work never paid back: a cold `validate --local` of one
+ * notice spent about 0.3 s of CPU compiling functions it would call a few more times, on a second core
+ * a small machine does not have (0.44 against 0.31 s wall on 2 cores; docs/rule-engine.md). Functions
+ * of a long run (a batch, a 5,000-lot notice) still reach it, a little later. Set before the bundle is
+ * compiled, in the CLI and in each worker alike: V8 checks the flags its code cache was made under, so
+ * every start of a bundle, whoever starts it, must run under the same ones to use the cache.
+ */
+export const BUNDLE_V8_FLAGS = '--interrupt-budget=270336';
+
 /** Set by scripts/build.mjs to the file name of the bundle this entry runs (`cli-main.js`). */
 declare const __CODE_CACHE_MAIN__: string | undefined;
 
 if (typeof __CODE_CACHE_MAIN__ === 'string') {
+  setFlagsFromString(BUNDLE_V8_FLAGS);
   runBundle(join(__dirname, __CODE_CACHE_MAIN__), codeCacheDir());
 }

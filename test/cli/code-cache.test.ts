@@ -15,6 +15,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   truncateSync,
   writeFileSync,
@@ -184,6 +185,18 @@ describe('eforms validate --local with a damaged code cache', { skip }, () => {
       const r = await run(files, true);
       assert.equal(r.stdout, truth.stdout);
       assert.equal(r.stderr, truth.stderr);
+    }
+    // Each start uses what the previous one wrote: V8 took it, so it was not written again (a cache
+    // V8 rejects, say one made under other V8 flags than the next start's, is replaced at every run).
+    for (const [files, name] of [
+      [one, 'cli-main.js'],
+      [two, 'validation-worker-main.js'],
+    ] as const) {
+      const path = join(codeDir(), `${name}.${process.arch}.v8cache`);
+      const before = statSync(path);
+      await run(files, true);
+      const now = statSync(path);
+      assert.deepEqual([now.ino, now.mtimeMs], [before.ino, before.mtimeMs], `${name}: its cache was used`);
     }
     await damaged(one, 'cli-main.js', truthOne);
     await damaged(two, 'validation-worker-main.js', truthTwo);
