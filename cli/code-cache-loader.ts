@@ -5,11 +5,12 @@
 // parse and compile megabytes of JavaScript again (Node 20 has no module.enableCompileCache). The cache
 // is written once the bundle has run (the CLI at exit, a worker after its first answer), so it holds the
 // functions that run used. A cache file is untrusted input: read only when it is a regular file under
-// the cap, used only when its header names this very bundle (the sha256 of its text), Node, V8 and
-// architecture and the sha256 of its bytes matches (V8 does not check its own checksum in release
-// builds); V8 then rejects data that does not fit the source. Whatever fails, the bundle is compiled without the cache
-// and behaves the same. This module must never change what the bundle does, and imports nothing but
-// Node's built-ins: it runs before the bundle is loaded. EFORMS_CODE_CACHE=0 turns it off.
+// the cap, used only when its header names this very bundle (the sha256 of its text), Node, V8,
+// architecture and V8 flags and the sha256 of its bytes matches (V8 does not check its own checksum in
+// release builds); V8 then rejects data that does not fit the source. Whatever fails, the bundle is
+// compiled without the cache and behaves the same. The CLI's entry also sets the CLI's V8 flags (speed
+// only). This module must never change what the bundle does, and imports nothing but Node's built-ins:
+// it runs before the bundle is loaded. EFORMS_CODE_CACHE=0 turns the cache off.
 
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
@@ -50,7 +51,7 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | und
  * What a cache file must say to be used for a bundle: its name and the sha256 of its text (V8 itself
  * checks only the source's length), and the runtime's versions.
  */
-export function bundleIdentity(bundle: string, source: string | Uint8Array): string {
+export function bundleIdentity(bundle: string, source: string | Uint8Array, v8Flags = ''): string {
   return JSON.stringify({
     format: FORMAT,
     bundle: basename(bundle),
@@ -58,11 +59,18 @@ export function bundleIdentity(bundle: string, source: string | Uint8Array): str
     node: process.version,
     v8: process.versions.v8,
     arch: process.arch,
+    ...(v8Flags ? { v8Flags } : {}),
   });
 }
 
-function cacheFile(dir: string, bundle: string): string {
-  return join(dir, `${basename(bundle).replace(/[^0-9A-Za-z._-]/g, '_')}.${process.arch}.v8cache`);
+/**
+ * One file per bundle and set of V8 flags: V8 rejects code cached under other flags, so the worker a
+ * CLI starts (under BUNDLE_V8_FLAGS) and the one the language server starts (under V8's defaults) each
+ * keep their own instead of replacing each other's at every start.
+ */
+export function codeCacheFile(dir: string, bundle: string, v8Flags = ''): string {
+  const tag = v8Flags ? `.${createHash('sha256').update(v8Flags).digest('hex').slice(0, 12)}` : '';
+  return join(dir, `${basename(bundle).replace(/[^0-9A-Za-z._-]/g, '_')}${tag}.${process.arch}.v8cache`);
 }
 
 const digestOf = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
@@ -74,10 +82,15 @@ const NONBLOCK = (constants as { O_NONBLOCK?: number }).O_NONBLOCK ?? 0;
  * The cached data for `bundle` in `dir`, or undefined when absent, foreign, stale or damaged. The file
  * is one header line `{"identity":…,"digest":…}` and then V8's bytes.
  */
-export function readCodeCache(dir: string, bundle: string, identity: string): Buffer | undefined {
+export function readCodeCache(
+  dir: string,
+  bundle: string,
+  identity: string,
+  v8Flags = '',
+): Buffer | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(cacheFile(dir, bundle), constants.O_RDONLY | NONBLOCK);
+    fd = openSync(codeCacheFile(dir, bundle, v8Flags), constants.O_RDONLY | NONBLOCK);
     const st = fstatSync(fd);
     if (!st.isFile() || st.size > CODE_CACHE_MAX_BYTES) return undefined;
     const buf = Buffer.allocUnsafe(st.size);
@@ -103,8 +116,14 @@ export function readCodeCache(dir: string, bundle: string, identity: string): Bu
 }
 
 /** Writes the cache for `bundle` (a temporary file renamed into place); a failure only costs speed. */
-export function writeCodeCache(dir: string, bundle: string, identity: string, data: Buffer): void {
-  const path = cacheFile(dir, bundle);
+export function writeCodeCache(
+  dir: string,
+  bundle: string,
+  identity: string,
+  data: Buffer,
+  v8Flags = '',
+): void {
+  const path = codeCacheFile(dir, bundle, v8Flags);
   const tmp = `${path}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     mkdirSync(dir, { recursive: true });
@@ -122,17 +141,18 @@ export function writeCodeCache(dir: string, bundle: string, identity: string, da
 
 /**
  * Runs `bundle` as a CommonJS module whose `require.main` is itself, compiled with the cache of `dir`
- * when it holds a valid one. Returns whether V8 took the cache (for the tests).
+ * when it holds a valid one; `v8Flags` are the flags this isolate runs under besides V8's defaults.
+ * Returns whether V8 took the cache (for the tests).
  */
-export function runBundle(bundle: string, dir: string | undefined): { cacheUsed: boolean } {
+export function runBundle(bundle: string, dir: string | undefined, v8Flags = ''): { cacheUsed: boolean } {
   // Read as bytes: the identity hashes them as they are (the same digest as the text's UTF-8, without
   // encoding 3 MB again), and an ASCII bundle (a minified one) is decoded as Latin-1, several times
   // faster than UTF-8 and the same text.
   const bytes = readFileSync(bundle);
   // A hashbang is valid only at the very start of a script: kept as a comment, so lines do not move.
   const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8').replace(/^#!/, '//');
-  const identity = dir ? bundleIdentity(bundle, bytes) : '';
-  const cachedData = dir ? readCodeCache(dir, bundle, identity) : undefined;
+  const identity = dir ? bundleIdentity(bundle, bytes, v8Flags) : '';
+  const cachedData = dir ? readCodeCache(dir, bundle, identity, v8Flags) : undefined;
   const script = new Script(Module.wrap(source), { filename: bundle, cachedData });
   const cacheUsed = cachedData !== undefined && script.cachedDataRejected === false;
   let written = false;
@@ -140,7 +160,7 @@ export function runBundle(bundle: string, dir: string | undefined): { cacheUsed:
     if (written || !dir || cacheUsed) return;
     written = true;
     try {
-      writeCodeCache(dir, bundle, identity, script.createCachedData());
+      writeCodeCache(dir, bundle, identity, script.createCachedData(), v8Flags);
     } catch {
       // a cache that cannot be made only costs the next start its speed
     }
@@ -167,21 +187,35 @@ export function runBundle(bundle: string, dir: string | undefined): { cacheUsed:
 }
 
 /**
- * How long V8 lets a function run before its optimising compiler (TurboFan) takes it: four times its
- * default (67,584 bytes of bytecode executed). Most runs of these bundles are short (one notice, a
- * worker's first notices), and there TurboFan's work never paid back: a cold `validate --local` of one
- * notice spent about 0.3 s of CPU compiling functions it would call a few more times, on a second core
- * a small machine does not have (0.44 against 0.31 s wall on 2 cores; docs/rule-engine.md). Functions
- * of a long run (a batch, a 5,000-lot notice) still reach it, a little later. Set before the bundle is
- * compiled, in the CLI and in each worker alike: V8 checks the flags its code cache was made under, so
- * every start of a bundle, whoever starts it, must run under the same ones to use the cache.
+ * The CLI's V8 flags: its optimising compiler (TurboFan) takes a function only after four times V8's
+ * default run (`--interrupt-budget`, 67,584 bytes of bytecode executed). Most CLI runs are short (one
+ * notice), and there TurboFan's work never paid back: a cold `validate --local` of one notice spent
+ * about 0.3 s of CPU compiling functions it would call a few more times, on a second core a small
+ * machine does not have (0.44 against 0.31 s wall on 2 cores; docs/rule-engine.md). The functions of a
+ * long run (a batch, a 5,000-lot notice) still reach it, a little later. The language server keeps V8's
+ * defaults: it lives for hours, and its rules worker should reach optimised code within a few edits.
  */
-export const BUNDLE_V8_FLAGS = '--interrupt-budget=270336';
+export const CLI_V8_FLAGS = '--interrupt-budget=270336';
+
+/**
+ * Set by the CLI's entry for the workers it starts (a worker thread starts with a copy of its parent's
+ * environment): the flags their isolate runs under too, since V8's flags belong to the process.
+ */
+export const V8_FLAGS_ENV = 'EFORMS_BUNDLE_V8_FLAGS';
 
 /** Set by scripts/build.mjs to the file name of the bundle this entry runs (`cli-main.js`). */
 declare const __CODE_CACHE_MAIN__: string | undefined;
 
 if (typeof __CODE_CACHE_MAIN__ === 'string') {
-  setFlagsFromString(BUNDLE_V8_FLAGS);
-  runBundle(join(__dirname, __CODE_CACHE_MAIN__), codeCacheDir());
+  let v8Flags: string;
+  if (__CODE_CACHE_MAIN__ === 'cli-main.js') {
+    // Before the bundle is compiled: the code cache it reads was made under these flags.
+    setFlagsFromString(CLI_V8_FLAGS);
+    process.env[V8_FLAGS_ENV] = CLI_V8_FLAGS;
+    v8Flags = CLI_V8_FLAGS;
+  } else {
+    // A worker: its process's flags, as the CLI's entry recorded them (none in the language server).
+    v8Flags = process.env[V8_FLAGS_ENV] === CLI_V8_FLAGS ? CLI_V8_FLAGS : '';
+  }
+  runBundle(join(__dirname, __CODE_CACHE_MAIN__), codeCacheDir(), v8Flags);
 }

@@ -25,8 +25,10 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
   bundleIdentity,
+  CLI_V8_FLAGS,
   CODE_CACHE_MAX_BYTES,
   codeCacheDir,
+  codeCacheFile,
   readCodeCache,
   writeCodeCache,
 } from '../../cli/code-cache-loader';
@@ -92,6 +94,23 @@ describe('code cache reader', () => {
     assert.equal(readCodeCache(dir, bundle, identity), undefined);
   });
 
+  test("the CLI's V8 flags: a file and an identity of their own, so neither start replaces the other's", () => {
+    const flagged = bundleIdentity(bundle, 'module.exports = 1;\n', CLI_V8_FLAGS);
+    assert.notEqual(flagged, identity);
+    const plainFile = codeCacheFile(dir, bundle);
+    const flaggedFile = codeCacheFile(dir, bundle, CLI_V8_FLAGS);
+    assert.notEqual(flaggedFile, plainFile);
+    const other = Buffer.from(data).reverse();
+    writeCodeCache(dir, bundle, identity, data);
+    writeCodeCache(dir, bundle, flagged, other, CLI_V8_FLAGS);
+    assert.deepEqual(readCodeCache(dir, bundle, identity), data);
+    assert.deepEqual(readCodeCache(dir, bundle, flagged, CLI_V8_FLAGS), other);
+    // Each file holds its own identity: one read under the other's flags is not used.
+    assert.equal(readCodeCache(dir, bundle, identity, CLI_V8_FLAGS), undefined);
+    assert.equal(readCodeCache(dir, bundle, flagged), undefined);
+    rmSync(flaggedFile);
+  });
+
   test('the folder: beside the SDK cache, or off', () => {
     assert.equal(codeCacheDir({ EFORMS_SDK_CACHE: '/a/b/sdk' }), '/a/b/code');
     assert.equal(codeCacheDir({ XDG_CACHE_HOME: '/x' }), '/x/eforms/code');
@@ -126,7 +145,7 @@ describe('eforms validate --local with a damaged code cache', { skip }, () => {
 
   /** Damages the cache file of `name` in each way, runs, and compares with the run without a cache. */
   async function damaged(files: string[], name: string, truth: CliRun): Promise<void> {
-    const path = join(codeDir(), `${name}.${process.arch}.v8cache`);
+    const path = codeCacheFile(codeDir(), name, CLI_V8_FLAGS);
     assert.ok(existsSync(path), `${path} was written`);
     const good = readFileSync(path);
     const nl = good.indexOf(10);
@@ -145,7 +164,8 @@ describe('eforms validate --local with a damaged code cache', { skip }, () => {
       ['cut in half', () => writeFileSync(path, good.subarray(0, good.length >> 1))],
       [
         'bytes V8 cannot read under a valid header and digest',
-        () => writeCodeCache(codeDir(), join(PROJECT_ROOT, 'dist', name), head.identity, garbage),
+        () =>
+          writeCodeCache(codeDir(), join(PROJECT_ROOT, 'dist', name), head.identity, garbage, CLI_V8_FLAGS),
       ],
       [
         'a FIFO',
@@ -192,7 +212,7 @@ describe('eforms validate --local with a damaged code cache', { skip }, () => {
       [one, 'cli-main.js'],
       [two, 'validation-worker-main.js'],
     ] as const) {
-      const path = join(codeDir(), `${name}.${process.arch}.v8cache`);
+      const path = codeCacheFile(codeDir(), name, CLI_V8_FLAGS);
       const before = statSync(path);
       await run(files, true);
       const now = statSync(path);
