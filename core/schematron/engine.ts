@@ -503,15 +503,15 @@ class RuleSet implements CompiledRuleSet {
           firedRules[fired++] = r;
         }
       }
-      const order = documentOrder(firedNodes, fired);
+      // Rule by rule, each rule's nodes in document order: the order of the official reports (their
+      // fired rules follow the pattern's rules, not the document; failure-order.test.ts).
       const pf: SvrlAssertion[] = [];
       let sinceCheck = 0;
       // One context object for the pattern: a closure reads it while it runs and never keeps it.
       const ctx: Ctx = { item: doc.node, pos: 1, size: 1 };
       for (let f = 0; f < fired; f++) {
-        const at = order === undefined ? f : order[f];
-        const node = firedNodes[at];
-        const rule = firedRules[at];
+        const node = firedNodes[f];
+        const rule = firedRules[f];
         // A large notice spends most of a run inside one pattern: look at cancellation there too.
         if (++sinceCheck === 256) {
           sinceCheck = 0;
@@ -617,48 +617,6 @@ class RuleSet implements CompiledRuleSet {
       assertsEvaluated: evaluated,
     };
   }
-}
-
-/**
- * The positions of the first `n` of `nodes` in document order (they are distinct), or undefined when
- * they are in document order already. Each rule's context selects its nodes in document order, so a
- * pattern's list is a few ascending runs (one per rule, up to a few hundred on a 5,000-lot notice):
- * they are merged pairwise, n × log2(runs) steps, instead of sorting a million nodes afresh.
- */
-function documentOrder(nodes: XNode[], n: number): ArrayLike<number> | undefined {
-  // Where each ascending run starts; the last entry is n.
-  let bounds = [0];
-  for (let i = 1; i < n; i++) if (nodes[i - 1].order > nodes[i].order) bounds.push(i);
-  // Already in order (most patterns): undefined, and the caller reads the lists as they are.
-  if (bounds.length === 1) return undefined;
-  bounds.push(n);
-  const order = new Float64Array(n);
-  let from = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    order[i] = nodes[i].order;
-    from[i] = i;
-  }
-  let to = new Uint32Array(n);
-  while (bounds.length > 2) {
-    const merged = [0];
-    const runs = bounds.length - 1;
-    for (let r = 0; r < runs; r += 2) {
-      const a1 = bounds[r + 1];
-      const b1 = r + 1 < runs ? bounds[r + 2] : a1;
-      let i = bounds[r];
-      let j = a1;
-      let k = i;
-      while (i < a1 && j < b1) to[k++] = order[from[j]] < order[from[i]] ? from[j++] : from[i++];
-      while (i < a1) to[k++] = from[i++];
-      while (j < b1) to[k++] = from[j++];
-      merged.push(b1);
-    }
-    const t = from;
-    from = to;
-    to = t;
-    bounds = merged;
-  }
-  return from;
 }
 
 function describe(e: unknown): string {

@@ -21,6 +21,7 @@ import {
   type Compiled,
   compile,
   DOCUMENT,
+  docOrder,
   ELEMENT,
   ebv,
   nodeRef,
@@ -288,9 +289,18 @@ class Run implements RunHook {
   ): unknown[] {
     const again = this.rematch(pattern, rule);
     if (again) this.rematched++;
-    const nodes: unknown[] = again ? again.nodes : context(docContext);
+    let nodes: unknown[] = again ? again.nodes : context(docContext);
     // Kept by element index (and attribute index): an edit shifts the indexes after it by one number.
-    const codes: number[] = again ? again.codes : [];
+    let codes: number[] = again ? again.codes : [];
+    if (again) {
+      // The last run's nodes, then those matched again inside the change: in document order, as the
+      // full context gives them (a rule's failures follow its nodes' order); their codes made afresh.
+      const sorted = docOrder(again.nodes);
+      if (sorted !== again.nodes) {
+        nodes = sorted;
+        codes = [];
+      }
+    }
     for (let i = codes.length; i < nodes.length; i++) {
       const n = nodes[i];
       const code = n instanceof XNode ? codeOf(n) : -1;

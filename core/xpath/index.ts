@@ -15,6 +15,7 @@ export {
 export {
   ATTRIBUTE,
   DOCUMENT,
+  docOrder,
   ELEMENT,
   type NodeRef,
   nameId,

@@ -1,6 +1,6 @@
 // The engine against the official reports: on every SDK sample notice, the failed asserts of the 1.15.1
 // static rules, run locally, equal those of the published SVRL report as a multiset of (rule id, role,
-// node). The published reports are older than the 1.15.1 rules for a few rules; there the local engine
+// node), and come in the report's order. The published reports are older than the 1.15.1 rules for a few rules; there the local engine
 // finds more, never less, and each such difference is listed below with its reason. Reads ../shared.
 
 import assert from 'node:assert/strict';
@@ -72,6 +72,17 @@ describe('SDK 1.15.1 static rules vs the official reports', { skip }, () => {
       }
       assert.deepEqual(missing, [], 'the local engine finds everything the official report finds');
       assert.deepEqual(unexplained, [], 'every extra finding is a listed rule newer than the reports');
+      // And in the same order, once the listed newer rules are left out: pattern by pattern, rule by
+      // rule, each rule's nodes in document order (failure-order.test.ts).
+      const reported = official.assertions.filter((a) => a.kind === 'failed-assert');
+      const inReport = new Set(reported.map((a) => key(a.id, a.role, a.location)));
+      assert.deepEqual(
+        local.failures
+          .filter((f) => inReport.has(key(f.id, f.role, f.location)))
+          .map((f) => `${f.id} at ${f.location}`),
+        reported.map((a) => `${a.id} at ${a.location}`),
+        'the failures come in the order of the official report',
+      );
     });
   }
 
