@@ -65,7 +65,7 @@ export function bundleIdentity(bundle: string, source: string | Uint8Array, v8Fl
 
 /**
  * One file per bundle and set of V8 flags: V8 rejects code cached under other flags, so the worker a
- * CLI starts (under BUNDLE_V8_FLAGS) and the one the language server starts (under V8's defaults) each
+ * CLI starts (under CLI_V8_FLAGS) and the one the language server starts (under V8's defaults) each
  * keep their own instead of replacing each other's at every start.
  */
 export function codeCacheFile(dir: string, bundle: string, v8Flags = ''): string {
