@@ -30,14 +30,28 @@ export function completeFindings(findings: readonly Finding[], c: CompletionCont
   // Element by start offset, built once: a notice may have thousands of findings and of elements.
   const starts = new Map<number, XmlElement>();
   for (const e of c.index.elements) if (!starts.has(e.start)) starts.set(e.start, e);
-  return findings.map((f) => completeOne(f, c, starts));
+  // Each involved field is looked for once in this notice, however many findings name it.
+  const places = new Map<string, Place | null>();
+  return findings.map((f) => completeOne(f, c, starts, places));
 }
 
 export function completeFinding(f: Finding, c: CompletionContext): Finding {
   return completeFindings([f], c)[0] as Finding;
 }
 
-function completeOne(f: Finding, c: CompletionContext, starts: Map<number, XmlElement>): Finding {
+/** Where an involved field is in the notice, and how a related place names it. */
+interface Place {
+  start: number;
+  end: number;
+  message: string;
+}
+
+function completeOne(
+  f: Finding,
+  c: CompletionContext,
+  starts: Map<number, XmlElement>,
+  places: Map<string, Place | null>,
+): Finding {
   const out: Finding = { ...f };
   const element = elementAt(c.index, f, starts);
   if (element && out.node === undefined) out.node = element.qname;
@@ -52,7 +66,7 @@ function completeOne(f: Finding, c: CompletionContext, starts: Map<number, XmlEl
     });
     if (composed !== undefined && f.test) {
       out.message = composed;
-      related.push({ range: f.range, message: `Rule ${f.id}: ${oneLine(f.test, MAX_TEST_SHOWN)}` });
+      related.push({ range: f.range, message: `Rule ${f.id}: ${shownTest(f.test)}` });
     }
   }
   if (!BUSINESS_RULE.test(f.id)) return withRelated(out, related);
@@ -60,11 +74,18 @@ function completeOne(f: Finding, c: CompletionContext, starts: Map<number, XmlEl
   const rule = c.sdk?.ruleFields(f.id);
   if (!c.sdk || !rule || rule.involved.length === 0) return withRelated(out, related);
   for (const id of rule.involved.slice(0, MAX_RELATED)) {
-    const e = locateField(c.index, c.sdk, id);
-    if (!e) continue;
+    let place = places.get(id);
+    if (place === undefined) {
+      const e = locateField(c.index, c.sdk, id);
+      place = e
+        ? { start: e.start, end: e.nameEnd, message: `${id} · ${c.sdk.fieldLabel(id, c.language ?? 'en')}` }
+        : null;
+      places.set(id, place);
+    }
+    if (!place) continue;
     related.push({
-      range: { start: c.index.positionAt(e.start), end: c.index.positionAt(e.nameEnd) },
-      message: `${id} · ${c.sdk.fieldLabel(id, c.language ?? 'en')}`,
+      range: { start: c.index.positionAt(place.start), end: c.index.positionAt(place.end) },
+      message: place.message,
     });
   }
   return withRelated(out, related);
@@ -76,6 +97,19 @@ const MAX_TEST_SHOWN = 500;
 function oneLine(s: string, max: number): string {
   const t = s.replace(/\s+/g, ' ').trim();
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+/** oneLine of each test, kept: a batch repeats a few hundred tests in tens of thousands of findings. */
+const shownTests = new Map<string, string>();
+
+function shownTest(test: string): string {
+  let shown = shownTests.get(test);
+  if (shown === undefined) {
+    shown = oneLine(test, MAX_TEST_SHOWN);
+    if (shownTests.size >= 20_000) shownTests.clear();
+    shownTests.set(test, shown);
+  }
+  return shown;
 }
 
 function withRelated(out: Finding, related: RelatedPlace[]): Finding {

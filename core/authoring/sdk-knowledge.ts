@@ -167,6 +167,8 @@ export class SdkKnowledge {
   private subtypes: NoticeSubtype[] | undefined;
   private identifiedBy: Map<string, Entry> | undefined;
   private rules: Map<string, { owner: string; efx: string }> | undefined;
+  /** ruleFields() per rule id: the SDK's rules (a few thousand), or a report's (bounded). */
+  private readonly ruleFieldsKept = new Map<string, { owner: string; involved: string[] } | undefined>();
 
   constructor(
     readonly dir: string,
@@ -336,8 +338,19 @@ export class SdkKnowledge {
     return out;
   }
 
-  /** The field whose assertion a rule is, and the other fields its test and condition involve. */
-  ruleFields(ruleId: string): { owner: string; involved: string[] } | undefined {
+  /**
+   * The field whose assertion a rule is, and the other fields its test and condition involve: the same
+   * object for every call (a batch asks once per finding).
+   */
+  ruleFields(ruleId: string): { readonly owner: string; readonly involved: readonly string[] } | undefined {
+    if (this.ruleFieldsKept.has(ruleId)) return this.ruleFieldsKept.get(ruleId);
+    const r = this.ruleFieldsOnce(ruleId);
+    if (this.ruleFieldsKept.size >= 50_000) this.ruleFieldsKept.clear();
+    this.ruleFieldsKept.set(ruleId, r);
+    return r;
+  }
+
+  private ruleFieldsOnce(ruleId: string): { owner: string; involved: string[] } | undefined {
     if (!this.rules) {
       this.rules = new Map();
       for (const f of this.fields.values())
