@@ -829,7 +829,12 @@ function identifiedOf(c: RuleMessageContext, element: XmlElement, facts: Element
 }
 
 /** The message plans per SDK, by language, finding and element facts (planFor); bounded. */
-const plansBySdk = new WeakMap<SdkKnowledge, Map<string, MessagePlan | Map<string, MessagePlan>>>();
+let plansBySdk = new WeakMap<SdkKnowledge, Map<string, MessagePlan | Map<string, MessagePlan>>>();
+
+/** Drops every kept message plan: the next messages are composed from nothing (tests compare both). */
+export function forgetRuleMessagePlans(): void {
+  plansBySdk = new WeakMap();
+}
 const MAX_PLANS = 50_000;
 
 /** A small number per test text, for the plans' keys (tests run to hundreds of characters). */
