@@ -27,12 +27,9 @@ export interface CompletionContext {
 /** The same findings, each completed (new objects; the input is left as it is). */
 export function completeFindings(findings: readonly Finding[], c: CompletionContext): Finding[] {
   if (findings.length === 0) return [];
-  // Element by start offset, built once: a notice may have thousands of findings and of elements.
-  const starts = new Map<number, XmlElement>();
-  for (const e of c.index.elements) if (!starts.has(e.start)) starts.set(e.start, e);
   // Each involved field is looked for once in this notice, however many findings name it.
   const places = new Map<string, Place | null>();
-  return findings.map((f) => completeOne(f, c, starts, places));
+  return findings.map((f) => completeOne(f, c, places));
 }
 
 export function completeFinding(f: Finding, c: CompletionContext): Finding {
@@ -46,14 +43,9 @@ interface Place {
   message: string;
 }
 
-function completeOne(
-  f: Finding,
-  c: CompletionContext,
-  starts: Map<number, XmlElement>,
-  places: Map<string, Place | null>,
-): Finding {
+function completeOne(f: Finding, c: CompletionContext, places: Map<string, Place | null>): Finding {
   const out: Finding = { ...f };
-  const element = elementAt(c.index, f, starts);
+  const element = elementAt(c.index, f);
   if (element && out.node === undefined) out.node = element.qname;
   const related: RelatedPlace[] = [];
   if (c.sdk) {
@@ -139,9 +131,21 @@ function ownerOf(index: XmlIndex, f: Finding): XmlElement | undefined {
 }
 
 /** The element whose start tag the finding starts on (placements start at `<`), if any. */
-function elementAt(index: XmlIndex, f: Finding, starts: Map<number, XmlElement>): XmlElement | undefined {
+function elementAt(index: XmlIndex, f: Finding): XmlElement | undefined {
   const offset = startOffset(index, f);
-  return offset === undefined ? undefined : starts.get(offset);
+  if (offset === undefined) return undefined;
+  // Elements are in document order of their start: the first one starting at the offset, found by
+  // halving (a map of every element's start, built per notice, cost more than all the lookups).
+  const els = index.elements;
+  let lo = 0;
+  let hi = els.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((els[mid] as XmlElement).start < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  const e = els[lo];
+  return e !== undefined && e.start === offset ? e : undefined;
 }
 
 /** The offset of a resolved finding's start; undefined when it is not placed or not in this text. */
