@@ -58,11 +58,11 @@ function completeOne(f: Finding, c: CompletionContext, places: Map<string, Place
     });
     if (composed !== undefined && f.test) {
       out.message = composed;
-      related.push({ range: f.range, message: `Rule ${f.id}: ${shownTest(f.test)}` });
+      related.push({ range: f.range, message: ruleLine(f.id, f.test) });
     }
   }
   if (!BUSINESS_RULE.test(f.id)) return withRelated(out, related);
-  out.help = ruleDocUrl(f.id);
+  out.help = docUrl(f.id);
   const rule = c.sdk?.ruleFields(f.id);
   if (!c.sdk || !rule || rule.involved.length === 0) return withRelated(out, related);
   for (const id of rule.involved.slice(0, MAX_RELATED)) {
@@ -70,7 +70,7 @@ function completeOne(f: Finding, c: CompletionContext, places: Map<string, Place
     if (place === undefined) {
       const e = locateField(c.index, c.sdk, id);
       place = e
-        ? { start: e.start, end: e.nameEnd, message: `${id} · ${c.sdk.fieldLabel(id, c.language ?? 'en')}` }
+        ? { start: e.start, end: e.nameEnd, message: fieldLine(c.sdk, id, c.language ?? 'en') }
         : null;
       places.set(id, place);
     }
@@ -91,17 +91,58 @@ function oneLine(s: string, max: number): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
-/** oneLine of each test, kept: a batch repeats a few hundred tests in tens of thousands of findings. */
-const shownTests = new Map<string, string>();
+/*
+ * The strings a batch repeats in tens of thousands of findings, kept: one string per rule (and test)
+ * instead of one per finding, which the findings hold until the batch is printed.
+ */
+const ruleLines = new Map<string, Map<string, string>>();
+const docUrls = new Map<string, string>();
+const MAX_KEPT = 20_000;
 
-function shownTest(test: string): string {
-  let shown = shownTests.get(test);
-  if (shown === undefined) {
-    shown = oneLine(test, MAX_TEST_SHOWN);
-    if (shownTests.size >= 20_000) shownTests.clear();
-    shownTests.set(test, shown);
+/** The related place's words for the rule itself: its id and its test on one line. */
+function ruleLine(id: string, test: string): string {
+  let byTest = ruleLines.get(id);
+  let line = byTest?.get(test);
+  if (line === undefined) {
+    line = `Rule ${id}: ${oneLine(test, MAX_TEST_SHOWN)}`;
+    if (!byTest) {
+      if (ruleLines.size >= MAX_KEPT) ruleLines.clear();
+      byTest = new Map();
+      ruleLines.set(id, byTest);
+    }
+    if (byTest.size >= MAX_KEPT) byTest.clear();
+    byTest.set(test, line);
   }
-  return shown;
+  return line;
+}
+
+/** A related place's words for an involved field: its id and label, per SDK and language. */
+const fieldLines = new WeakMap<SdkKnowledge, Map<string, string>>();
+
+function fieldLine(sdk: SdkKnowledge, id: string, language: string): string {
+  let lines = fieldLines.get(sdk);
+  if (!lines) {
+    lines = new Map();
+    fieldLines.set(sdk, lines);
+  }
+  const key = `${language}\u0000${id}`;
+  let line = lines.get(key);
+  if (line === undefined) {
+    line = `${id} · ${sdk.fieldLabel(id, language)}`;
+    if (lines.size >= MAX_KEPT) lines.clear();
+    lines.set(key, line);
+  }
+  return line;
+}
+
+function docUrl(id: string): string {
+  let url = docUrls.get(id);
+  if (url === undefined) {
+    url = ruleDocUrl(id);
+    if (docUrls.size >= MAX_KEPT) docUrls.clear();
+    docUrls.set(id, url);
+  }
+  return url;
 }
 
 function withRelated(out: Finding, related: RelatedPlace[]): Finding {

@@ -322,9 +322,9 @@ export function composeRuleMessage(
   if (!f.test || !wantsComposition(f, c)) return undefined;
   const facts = element ? factsOf(c, element) : undefined;
   const plan = planFor(f, element, facts, c);
-  if (plan.value === undefined || plan.words === undefined || !element) return plan.head + plan.rest;
+  if (plan.value === undefined || plan.words === undefined || !element) return plan.whole;
   const actual = valueAt(c.index, element, plan.value);
-  return actual === undefined ? plan.head + plan.rest : plan.head + plan.words(actual) + plan.rest;
+  return actual === undefined ? plan.whole : plan.head + plan.words(actual) + plan.rest;
 }
 
 /**
@@ -335,6 +335,8 @@ export function composeRuleMessage(
  */
 interface MessagePlan {
   head: string;
+  /** head and rest, without the value: one string shared by every finding that shows none. */
+  whole: string;
   value?: Ast[];
   words?: (actual: string) => string;
   rest: string;
@@ -518,7 +520,8 @@ function planOnce(
   if (!f.resolved) rest += ' (the place the rule names is not in this notice: shown on the root element)';
   if (f.flag) rest += ` (${f.flag.toLowerCase()} check)`;
   // Only the sentence's first letter is raised, and the sentence never starts with the value's words.
-  const plan: MessagePlan = { head: upperFirst(sentence), rest };
+  const head = upperFirst(sentence);
+  const plan: MessagePlan = { head, whole: head + rest, rest };
   // The value is shown only when one element holds it: a value expression the steps cannot follow
   // (valueOperand undefined) names the rule's field and shows nothing.
   const steps = shown ? valueOperand(shown.value)?.steps : undefined;

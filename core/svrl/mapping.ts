@@ -126,6 +126,21 @@ function oneLine(s: string): string {
   return /[^\S ]| {2}|^ | $/.test(s) ? s.replace(/\s+/g, ' ').trim() : s;
 }
 
+/**
+ * One string per distinct test: a report read from a worker brings a copy of the test with every
+ * assertion, which the finding would keep until the batch is printed (a few hundred tests in tens of
+ * thousands of findings). Bounded.
+ */
+const tests = new Map<string, string>();
+
+function kept(test: string): string {
+  const hit = tests.get(test);
+  if (hit !== undefined) return hit;
+  if (tests.size >= 20_000) tests.clear();
+  tests.set(test, test);
+  return test;
+}
+
 /** Every assertion of the report as a Finding on the notice; none is dropped. */
 export function mapSvrl(index: XmlIndex, report: SvrlReport, options: { language?: string } = {}): Finding[] {
   const evaluator = new LocationReader(index, report.namespaces);
@@ -174,7 +189,7 @@ export function mapSvrl(index: XmlIndex, report: SvrlReport, options: { language
       location: a.location,
       range,
       source: 'cvs',
-      test: a.test,
+      test: kept(a.test),
       resolved: node !== null,
     };
     if (a.flag) finding.flag = a.flag;
