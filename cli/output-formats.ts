@@ -153,73 +153,28 @@ export interface FileOutcome {
 
 /** JSON or SARIF for several files, each with its outcome (a file that failed is listed too). */
 export function formatOutcomes(files: readonly FileOutcome[], format: 'json' | 'sarif'): string {
-  return format === 'sarif' ? JSON.stringify(toSarif(files), null, 2) : formatJsonOutcomes(files);
-}
-
-/**
- * The JSON of formatOutcomes, where some outcomes may have been rendered already (renderOutcome): it is
- * JSON.stringify(whole, null, 2) put together from its parts, so that a batch can keep each notice's
- * text instead of its findings until the end.
- */
-export function formatJsonOutcomes(files: readonly (FileOutcome | RenderedOutcome)[]): string {
-  const tool = atDepth({ name: 'eforms', version: TOOL_VERSION }, 1);
-  const parts = files.map((o) => (isRendered(o) ? o.json : outcomeJson(o)));
-  return `{\n  "tool": ${tool},\n  "files": ${parts.length === 0 ? '[]' : `[\n    ${parts.join(',\n    ')}\n  ]`}\n}`;
-}
-
-/** An outcome whose JSON is written already: its findings are no longer kept, only their counts. */
-export interface RenderedOutcome {
-  file: string;
-  /** The outcome as formatOutcomes prints it inside `files` (outcomeJson). */
-  json: string;
-  /** Whether a finding is an error (the exit status). */
-  hasError: boolean;
-}
-
-function isRendered(o: FileOutcome | RenderedOutcome): o is RenderedOutcome {
-  return typeof (o as RenderedOutcome).json === 'string';
-}
-
-/** A file's outcome in JSON, as formatOutcomes prints it among `files`. */
-export function outcomeJson(o: FileOutcome): string {
-  const counts = { errors: 0, warnings: 0, infos: 0 };
-  for (const f of o.findings)
-    counts[f.severity === 'error' ? 'errors' : f.severity === 'warning' ? 'warnings' : 'infos']++;
-  return atDepth(
+  if (format === 'sarif') return JSON.stringify(toSarif(files), null, 2);
+  return JSON.stringify(
     {
-      file: o.file,
-      outcome: o.outcome,
-      ...(o.error !== undefined ? { error: o.error } : {}),
-      ...(o.sdkVersion !== undefined ? { sdkVersion: o.sdkVersion } : {}),
-      ...(o.engine !== undefined ? { engine: o.engine } : {}),
-      ...counts,
-      findings: o.findings.map(toJson),
+      tool: { name: 'eforms', version: TOOL_VERSION },
+      files: files.map((o) => {
+        const counts = { errors: 0, warnings: 0, infos: 0 };
+        for (const f of o.findings)
+          counts[f.severity === 'error' ? 'errors' : f.severity === 'warning' ? 'warnings' : 'infos']++;
+        return {
+          file: o.file,
+          outcome: o.outcome,
+          ...(o.error !== undefined ? { error: o.error } : {}),
+          ...(o.sdkVersion !== undefined ? { sdkVersion: o.sdkVersion } : {}),
+          ...(o.engine !== undefined ? { engine: o.engine } : {}),
+          ...counts,
+          findings: o.findings.map(toJson),
+        };
+      }),
     },
+    null,
     2,
   );
-}
-
-/** The outcome rendered now, keeping only what the exit status needs. */
-export function renderOutcome(o: FileOutcome): RenderedOutcome {
-  return { file: o.file, json: outcomeJson(o), hasError: o.findings.some((f) => f.severity === 'error') };
-}
-
-/**
- * JSON.stringify(value, null, 2) as it is written `depth` levels deep inside another value: nested in
- * as many arrays, whose brackets and first indentation are then cut off (the text inside is the same).
- */
-function atDepth(value: unknown, depth: number): string {
-  let wrapped: unknown = value;
-  for (let d = 0; d < depth; d++) wrapped = [wrapped];
-  const text = JSON.stringify(wrapped, null, 2);
-  let open = 0;
-  let close = 0;
-  // `[` then a line break and the indentation of the next level, per level; the same at the end.
-  for (let d = 0; d < depth; d++) {
-    open += 2 + 2 * d + 2;
-    close += 2 + 2 * d;
-  }
-  return text.slice(open, text.length - close);
 }
 
 /** The rule's one-line description: the message without what this notice gave (`— 'x' is not …`). */

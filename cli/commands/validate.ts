@@ -48,12 +48,9 @@ import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, Usa
 import {
   type FileOutcome,
   formatFindings,
-  formatJsonOutcomes,
   formatOutcomes,
   OUTPUT_FORMATS,
   type OutputFormat,
-  type RenderedOutcome,
-  renderOutcome,
   summarize,
 } from '../output-formats';
 
@@ -104,11 +101,8 @@ const HINT = "Run 'eforms validate --help' for usage.";
 
 interface FileResult {
   file: string;
-  /** Empty once `rendered`. */
   findings: Finding[];
   report?: EngineReport;
-  /** --format json of a batch: the file's outcome written as soon as its notice was done. */
-  rendered?: RenderedOutcome;
 }
 
 interface Run {
@@ -215,7 +209,7 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
   let failed = false;
   const ok: FileResult[] = [];
   // Every file given, in order, with its outcome: JSON and SARIF list the ones that failed too.
-  const outcomes: (FileOutcome | RenderedOutcome)[] = [];
+  const outcomes: FileOutcome[] = [];
   // A release missing for several notices is one problem: named once, with the notices it stops.
   const sdkShared = new Map<string, string[]>();
   results.forEach((r, i) => {
@@ -245,7 +239,7 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
         findings: [],
         error: typeof r === 'string' ? r : describeFailure(r),
       });
-    else outcomes.push(r.rendered ?? outcomeOf({ ...r, findings: sortByPosition(r.findings) }));
+    else outcomes.push(outcomeOf({ ...r, findings: sortByPosition(r.findings) }));
   });
   // A file the loop never reached (a refused key stops it) is listed as not validated either.
   for (const file of positionals.slice(results.length))
@@ -255,15 +249,10 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
       findings: [],
       error: 'not validated: an earlier failure stopped the run',
     });
-  if (run.format === 'json') io.out(formatJsonOutcomes(outcomes));
-  else if (run.format === 'sarif')
-    // Only --format json renders outcomes early (validateWith).
-    io.out(formatOutcomes(outcomes as FileOutcome[], run.format));
+  if (run.format === 'json' || run.format === 'sarif') io.out(formatOutcomes(outcomes, run.format));
   else print(ok, run.format, io, values.output === undefined ? undefined : resolve(io.cwd, values.output));
   if (failed) return EXIT_FAILURE;
-  return ok.some((r) => r.rendered?.hasError ?? r.findings.some((f) => f.severity === 'error'))
-    ? EXIT_FINDINGS
-    : EXIT_OK;
+  return ok.some((r) => r.findings.some((f) => f.severity === 'error')) ? EXIT_FINDINGS : EXIT_OK;
 }
 
 function cvsPipeline(
@@ -499,20 +488,10 @@ async function validateWith(
         notices[i] = undefined;
         // What is printed later needs the report's release, phase and SVRL text, not its assertions
         // (placed as findings already): a batch keeps one copy of each failure, not two.
-        const kept =
+        results[i] =
           typeof r === 'string' || !r.report
             ? r
             : { ...r, report: { ...r.report, report: { ...r.report.report, assertions: [] } } };
-        // JSON: the notice's part of the output is written now, and a batch keeps that text until the
-        // end instead of every finding's objects (which each collection of the young heap copied).
-        results[i] =
-          typeof kept === 'string' || o.format !== 'json'
-            ? kept
-            : {
-                ...kept,
-                findings: [],
-                rendered: renderOutcome(outcomeOf({ ...kept, findings: sortByPosition(kept.findings) })),
-              };
         done++;
         io.progress?.(`Validated ${done} of ${files.length} notices with the SDK rules…`);
       }),
