@@ -104,7 +104,7 @@ function ruleLine(id: string, test: string): string {
   let byTest = ruleLines.get(id);
   let line = byTest?.get(test);
   if (line === undefined) {
-    line = `Rule ${id}: ${oneLine(test, MAX_TEST_SHOWN)}`;
+    line = `Rule ${id}: ${shownTest(test)}`;
     if (!byTest) {
       if (ruleLines.size >= MAX_KEPT) ruleLines.clear();
       byTest = new Map();
@@ -133,6 +133,19 @@ function fieldLine(sdk: SdkKnowledge, id: string, language: string): string {
     lines.set(key, line);
   }
   return line;
+}
+
+/** oneLine of each test: the SDK repeats a test under a rule id per subtype. */
+const shownTests = new Map<string, string>();
+
+function shownTest(test: string): string {
+  let shown = shownTests.get(test);
+  if (shown === undefined) {
+    shown = oneLine(test, MAX_TEST_SHOWN);
+    if (shownTests.size >= MAX_KEPT) shownTests.clear();
+    shownTests.set(test, shown);
+  }
+  return shown;
 }
 
 function docUrl(id: string): string {

@@ -164,6 +164,8 @@ export function sdkKnowledge(dir: string, version: string): SdkKnowledge {
 class SdkPathSteps {
   /** The steps of each node's absolute path; null while it is being read (a parent cycle). */
   private readonly ofNode = new Map<string, PathStep[] | null>();
+  /** The steps of each relative path (shared by the entries: nothing changes a PathStep). */
+  private readonly ofRelative = new Map<string, PathStep[] | undefined>();
 
   constructor(private readonly nodes: ReadonlyMap<string, NodeDef>) {}
 
@@ -185,11 +187,19 @@ class SdkPathSteps {
       // The parent's path must have been read as steps (parseSdkPath gives none for a path it cannot
       // read, and for `/*`: only the root's `/*` continues).
       if (head !== null && (head.length > 0 || /^\/\*$/.test(parent.xpathAbsolute))) {
-        const tail = parseSdkRelativePath(rel);
+        const tail = this.relative(rel);
         if (tail) return [...head, ...tail];
       }
     }
     return parseSdkPath(def.xpathAbsolute);
+  }
+
+  /** Relative paths repeat (`cbc:ID`, `@listName`: 578 distinct of 1,579 in 1.15.1): each read once. */
+  private relative(rel: string): PathStep[] | undefined {
+    if (this.ofRelative.has(rel)) return this.ofRelative.get(rel);
+    const steps = parseSdkRelativePath(rel);
+    this.ofRelative.set(rel, steps);
+    return steps;
   }
 
   private node(n: NodeDef): PathStep[] | null {
