@@ -842,17 +842,25 @@ const MAX_PLANS = 50_000;
 
 /** A small number per test text, for the plans' keys (tests run to hundreds of characters). */
 const testIds = new Map<string, number>();
-let nextTestId = 0;
 function testId(test: string): number {
-  let id = testIds.get(test);
-  if (id === undefined) {
-    // Numbers are never reused: a cleared table gives new ones, which only miss in the plans.
-    if (testIds.size >= MAX_PLANS) testIds.clear();
-    id = ++nextTestId;
-    testIds.set(test, id);
-  }
-  return id;
+  // Numbers are never reused: a cleared table gives new ones, which only miss in the plans.
+  if (testIds.size >= MAX_PLANS && !testIds.has(test)) testIds.clear();
+  return numbered(testIds, test);
 }
+
+/** The key's number in `table`, a new one (never given before, in any table) when it has none. */
+function numbered<K>(
+  table: { get(k: K): number | undefined; set(k: K, n: number): unknown },
+  key: K,
+): number {
+  let n = table.get(key);
+  if (n === undefined) {
+    n = ++lastNumber;
+    table.set(key, n);
+  }
+  return n;
+}
+let lastNumber = 0;
 
 /** The text of the one element `steps` (child and parent steps) select from the context, if one does. */
 function valueAt(index: XmlIndex, element: XmlElement, steps: Ast[]): string | undefined {
@@ -897,14 +905,8 @@ const MAX_RESOLVED = 50_000;
 
 /** A number per AST node: the parsed tests are kept per text (parseRuleTest), so their nodes recur. */
 const astIds = new WeakMap<Ast, number>();
-let nextAstId = 0;
 function astId(a: Ast): number {
-  let id = astIds.get(a);
-  if (id === undefined) {
-    id = ++nextAstId;
-    astIds.set(a, id);
-  }
-  return id;
+  return numbered(astIds, a);
 }
 
 /** shapeOfTest per parsed test: pure, and a batch meets the same tests in every notice. */

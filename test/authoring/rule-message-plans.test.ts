@@ -13,9 +13,10 @@ import { after, describe, test } from 'node:test';
 import { completeFinding, completeFindings, sdkKnowledge } from '../../core/authoring';
 import { forgetRuleMessagePlans } from '../../core/authoring/rule-message';
 import type { Finding } from '../../core/findings';
+import type { XmlIndex } from '../../core/notice';
 import { indexXml } from '../../core/notice/xml-index';
 import { LocalSdkValidator } from '../../core/validation/local-validator';
-import { placeFindings } from '../../core/validation/pipeline';
+import { sdkFindings } from '../support/sdk-findings';
 import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 
 const skip = skipUnless(SDK_DIR) ?? skipUnless(SAMPLES_DIR);
@@ -61,22 +62,8 @@ describe('rule message plans kept across notices and languages', { skip }, () =>
       ruleCacheDir: join(work, 'rules'),
     });
     const sdk = sdkKnowledge(SDK_DIR, '1.15.1');
-    const runs: { index: ReturnType<typeof indexXml>; findings: Finding[] }[] = [];
-    for (const text of texts) {
-      const index = indexXml(text);
-      const r = await v.validate({
-        index,
-        bytes: new Uint8Array(0),
-        language: 'en',
-        mode: 'static',
-        sdkVersion: '',
-        pinned: false,
-        timeoutMs: 0,
-        today: '2024-06-01',
-        svrl: false,
-      });
-      runs.push({ index, findings: placeFindings(index, r, 'en') });
-    }
+    const runs: { index: XmlIndex; findings: Finding[] }[] = [];
+    for (const text of texts) runs.push(await sdkFindings(v, text));
     // The batch: every notice in every language, interleaved, the plans kept throughout.
     const batch = new Map<string, unknown[]>();
     for (const language of ['en', 'fr', 'de'])
