@@ -43,8 +43,45 @@ interface Place {
   message: string;
 }
 
+/** The optional keys of a Finding. */
+type OptionalKey = { [K in keyof Finding]-?: undefined extends Finding[K] ? K : never }[keyof Finding];
+
+/** Every optional key: a key added to Finding must be added here (the compiler asks for it). */
+const OPTIONAL: { [K in OptionalKey]: true } = {
+  sdkVersion: true,
+  flag: true,
+  test: true,
+  field: true,
+  missing: true,
+  moveTo: true,
+  node: true,
+  help: true,
+  related: true,
+};
+const OPTIONAL_KEYS = Object.keys(OPTIONAL) as OptionalKey[];
+
+/**
+ * A copy of the finding with the fields it holds. `{ ...f }` did the same, but findings come in many
+ * shapes (flag, field, missing…), and a spread over many shapes took V8's slow path: 3 µs a finding.
+ */
+function copyOf(f: Finding): Finding {
+  const out: Finding = {
+    id: f.id,
+    severity: f.severity,
+    message: f.message,
+    location: f.location,
+    range: f.range,
+    source: f.source,
+    resolved: f.resolved,
+  };
+  const to = out as unknown as Record<OptionalKey, unknown>;
+  const from = f as unknown as Record<OptionalKey, unknown>;
+  for (const k of OPTIONAL_KEYS) if (from[k] !== undefined) to[k] = from[k];
+  return out;
+}
+
 function completeOne(f: Finding, c: CompletionContext, places: Map<string, Place | null>): Finding {
-  const out: Finding = { ...f };
+  const out = copyOf(f);
   const element = elementAt(c.index, f);
   if (element && out.node === undefined) out.node = element.qname;
   const related: RelatedPlace[] = [];
