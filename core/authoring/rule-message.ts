@@ -362,7 +362,7 @@ function planFor(
   // diagnostic field: the SDK repeats one test under a rule id per subtype.
   const owner = f.field === undefined ? (c.sdk.ruleFields(f.id)?.owner ?? '\u0001') : '';
   const key = `${c.language}\u0000${f.field ?? '\u0001'}\u0000${owner}\u0000${f.resolved ? 1 : 0}${f.flag ?? ''}\u0000${
-    element && facts ? `${element.local}\u0000${facts.chainKey}` : '\u0001'
+    element && facts ? `${element.local}\u0000${facts.chainId}` : '\u0001'
   }\u0000${testId(f.test as string)}`;
   // The parts are ids and names from XML, which holds no U+0000: no two findings share a key wrongly.
   const hit = memo.get(key);
@@ -799,6 +799,8 @@ interface ElementFacts {
   /** The root element first (`*`: fields.json writes it `/*`), then the canonical names down to it. */
   chain: string[];
   chainKey: string;
+  /** The chain's number (chainIds): the plans' keys stay short. */
+  chainId: number;
   /** identify()'s answer, once asked (null before): it reads the notice's values (predicates). */
   identified: Entry | undefined | null;
 }
@@ -820,7 +822,9 @@ function factsOf(c: RuleMessageContext, element: XmlElement): ElementFacts {
   let facts = byElement.get(element);
   if (!facts) {
     const chain = ['*', ...c.sdk.keyOf(c.index, element).chain.map(canonicalName)];
-    facts = { chain, chainKey: chain.join('\u0001'), identified: null };
+    const chainKey = chain.join('\u0001');
+    if (chainIds.size >= MAX_PLANS && !chainIds.has(chainKey)) chainIds.clear();
+    facts = { chain, chainKey, chainId: numbered(chainIds, chainKey), identified: null };
     byElement.set(element, facts);
   }
   return facts;
@@ -842,6 +846,8 @@ const MAX_PLANS = 50_000;
 
 /** A small number per test text, for the plans' keys (tests run to hundreds of characters). */
 const testIds = new Map<string, number>();
+/** A small number per chain of element names (numbered, never reused). */
+const chainIds = new Map<string, number>();
 function testId(test: string): number {
   // Numbers are never reused: a cleared table gives new ones, which only miss in the plans.
   if (testIds.size >= MAX_PLANS && !testIds.has(test)) testIds.clear();
