@@ -228,7 +228,11 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
       // A sentence that names the file already ("cannot read the notice x.xml") is not prefixed again.
       const shown = terminalName(positionals[i] ?? '');
       io.err(`eforms validate: ${aboutFile(shown, typeof r === 'string' ? r : describeFailure(r))}`);
-    } else ok.push({ ...r, findings: sortByPosition(r.findings) });
+    } else {
+      const sorted = { ...r, findings: sortByPosition(r.findings) };
+      ok.push(sorted);
+      results[i] = sorted;
+    }
   });
   results.forEach((r, i) => {
     const file = positionals[i] as string;
@@ -239,7 +243,8 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
         findings: [],
         error: typeof r === 'string' ? r : describeFailure(r),
       });
-    else outcomes.push(outcomeOf({ ...r, findings: sortByPosition(r.findings) }));
+    // Sorted by position above.
+    else outcomes.push(outcomeOf(r));
   });
   // A file the loop never reached (a refused key stops it) is listed as not validated either.
   for (const file of positionals.slice(results.length))

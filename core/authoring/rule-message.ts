@@ -320,14 +320,84 @@ export function composeRuleMessage(
   c: RuleMessageContext,
 ): string | undefined {
   if (!f.test || !wantsComposition(f, c)) return undefined;
-  const ast = parseRuleTest(f.test);
+  const facts = element ? factsOf(c, element) : undefined;
+  const plan = planFor(f, element, facts, c);
+  if (plan.value === undefined || plan.words === undefined || !element) return plan.whole;
+  const actual = valueAt(c.index, element, plan.value);
+  return actual === undefined ? plan.whole : plan.head + plan.words(actual) + plan.rest;
+}
+
+/**
+ * A message without what the notice holds at the element: the sentence up to that value (its first
+ * letter raised), the steps from the element to the value and the words that show it, and the rest
+ * (what the rule depends on, an unresolved place, the flag). A batch meets a few hundred of these in
+ * tens of thousands of findings.
+ */
+interface MessagePlan {
+  head: string;
+  /** head and rest, without the value: one string shared by every finding that shows none. */
+  whole: string;
+  value?: Ast[];
+  words?: (actual: string) => string;
+  rest: string;
+}
+
+/**
+ * The plan of a finding's message, kept per SDK for every notice: it reads the finding's rule, test,
+ * field, flag and placement, the element's chain of names and the SDK entry identified there, and the
+ * language; nothing else of the notice (its value at the element is read per finding, valueAt).
+ */
+function planFor(
+  f: Finding,
+  element: XmlElement | undefined,
+  facts: ElementFacts | undefined,
+  c: RuleMessageContext,
+): MessagePlan {
+  let memo = plansBySdk.get(c.sdk);
+  if (!memo) {
+    memo = new Map();
+    plansBySdk.set(c.sdk, memo);
+  }
+  // The rule id matters only through the field it asserts (Subjects.main), and only without a
+  // diagnostic field: the SDK repeats one test under a rule id per subtype.
+  const owner = f.field === undefined ? (c.sdk.ruleFields(f.id)?.owner ?? '\u0001') : '';
+  const key = `${c.language}\u0000${f.field ?? '\u0001'}\u0000${owner}\u0000${f.resolved ? 1 : 0}${f.flag ?? ''}\u0000${
+    element && facts ? `${element.local}\u0000${facts.chainId}` : '\u0001'
+  }\u0000${testId(f.test as string)}`;
+  // The parts are ids and names from XML, which holds no U+0000: no two findings share a key wrongly.
+  const hit = memo.get(key);
+  if (hit !== undefined && !(hit instanceof Map)) return hit;
+  // A plan that asked for the element's SDK entry holds for that entry only: one per entry.
+  const entryKey = hit && element && facts ? (identifiedOf(c, element, facts)?.id ?? '\u0001') : '';
+  const byEntry = hit?.get(entryKey);
+  if (byEntry) return byEntry;
+  const { plan, usedIdentified } = planOnce(f, element, facts, c);
+  if (memo.size >= MAX_PLANS) memo.clear();
+  if (!usedIdentified || !element || !facts) memo.set(key, plan);
+  else {
+    const map = hit ?? new Map<string, MessagePlan>();
+    map.set(identifiedOf(c, element, facts)?.id ?? '\u0001', plan);
+    memo.set(key, map);
+  }
+  return plan;
+}
+
+function planOnce(
+  f: Finding,
+  element: XmlElement | undefined,
+  facts: ElementFacts | undefined,
+  c: RuleMessageContext,
+): { plan: MessagePlan; usedIdentified: boolean } {
+  const ast = parseRuleTest(f.test as string);
   const shape = ast
     ? shapeOfParsed(ast)
     : { req: { k: 'other' } as Requirement, conditional: false, exemptions: [] };
   const here = shape.conditional ? ' here' : '';
-  const s = new Subjects(c, element, f);
+  const s = new Subjects(c, element, facts, f);
   const req = shape.req;
   let sentence: string;
+  /** The value the words after the sentence show, and those words. */
+  let shown: { value: Ast; words: (actual: string) => string } | undefined;
   switch (req.k) {
     case 'mandatory': {
       const target = s.forPath(req.path, true);
@@ -376,7 +446,6 @@ export function composeRuleMessage(
     case 'not-equal': {
       const v = s.forValue(req.value);
       const listed = s.codesInWords(v.entry, req.codes);
-      const actual = v.actual;
       if (req.k === 'not-equal') {
         sentence = `${v.label} must not be ${listed.text}${here}`;
       } else if (req.codes.length === 1) {
@@ -384,29 +453,34 @@ export function composeRuleMessage(
       } else {
         sentence = `${v.label} must be ${listed.named ? 'a code of the list' : 'one of:'} ${listed.text}${here}`;
       }
-      if (req.k === 'one-of' && actual !== undefined)
-        sentence +=
-          actual === ''
-            ? ' — it is empty'
-            : ` — '${actual}' is not ${listed.named ? 'in it' : 'one of them'}`;
+      if (req.k === 'one-of') {
+        const not = listed.named ? 'in it' : 'one of them';
+        shown = {
+          value: req.value,
+          words: (actual) => (actual === '' ? ' — it is empty' : ` — '${actual}' is not ${not}`),
+        };
+      }
       break;
     }
     case 'pattern': {
       const v = s.forValue(req.value);
       sentence = `${v.label} ${formatOf(v.entry, req.regex)}${here}`;
-      if (v.actual !== undefined) sentence += v.actual === '' ? ' — it is empty' : ` — '${v.actual}' is not`;
+      shown = {
+        value: req.value,
+        words: (actual) => (actual === '' ? ' — it is empty' : ` — '${actual}' is not`),
+      };
       break;
     }
     case 'max-length': {
       const v = s.forValue(req.value);
       sentence = `${v.label} must be at most ${req.n} characters long${here}`;
-      if (v.actual !== undefined) sentence += ` — it has ${[...v.actual].length}`;
+      shown = { value: req.value, words: (actual) => ` — it has ${[...actual].length}` };
       break;
     }
     case 'bound': {
       const v = s.forValue(req.value);
       sentence = `${v.label} must be ${boundWords(req.op, v.date)} ${req.n}${here}`;
-      if (v.actual !== undefined && v.actual !== '') sentence += ` — it is ${v.actual}`;
+      shown = { value: req.value, words: (actual) => (actual !== '' ? ` — it is ${actual}` : '') };
       break;
     }
     case 'compare': {
@@ -422,7 +496,7 @@ export function composeRuleMessage(
       const v = s.forValue(req.value);
       const list = req.prefixes.map((p) => `'${p}'`).join(', ');
       sentence = `${v.label} must begin with ${req.prefixes.length === 1 ? list : `one of ${list}`}${here}`;
-      if (v.actual !== undefined && v.actual !== '') sentence += ` — it is '${v.actual}'`;
+      shown = { value: req.value, words: (actual) => (actual !== '' ? ` — it is '${actual}'` : '') };
       break;
     }
     case 'trimmed':
@@ -440,10 +514,22 @@ export function composeRuleMessage(
       break;
     }
   }
+  let rest = '';
   const depends = s.dependsOn(shape.exemptions, req);
-  if (depends.length > 0) sentence += ` (this depends on: ${depends.join(', ')})`;
-  if (!f.resolved) sentence += ' (the place the rule names is not in this notice: shown on the root element)';
-  return `${upperFirst(sentence)}${f.flag ? ` (${f.flag.toLowerCase()} check)` : ''}`;
+  if (depends.length > 0) rest += ` (this depends on: ${depends.join(', ')})`;
+  if (!f.resolved) rest += ' (the place the rule names is not in this notice: shown on the root element)';
+  if (f.flag) rest += ` (${f.flag.toLowerCase()} check)`;
+  // Only the sentence's first letter is raised, and the sentence never starts with the value's words.
+  const head = upperFirst(sentence);
+  const plan: MessagePlan = { head, whole: head + rest, rest };
+  // The value is shown only when one element holds it: a value expression the steps cannot follow
+  // (valueOperand undefined) names the rule's field and shows nothing.
+  const steps = shown ? valueOperand(shown.value)?.steps : undefined;
+  if (shown && steps) {
+    plan.value = steps;
+    plan.words = shown.words;
+  }
+  return { plan, usedIdentified: s.usedIdentified };
 }
 
 /** An SDK rule finding without an official text: `sdk` findings, and service findings from a raw key. */
@@ -514,17 +600,17 @@ interface Target {
 /** Finds the field or node a path of the test leads to, from the element the rule fired on. */
 class Subjects {
   private readonly chain: string[];
-  /** The chain as one key, for the memo of resolve(). */
+  /** The language and the chain as one key, for the memo of resolve(). */
   private readonly chainKey: string;
 
   constructor(
     private readonly c: RuleMessageContext,
     private readonly element: XmlElement | undefined,
+    private readonly facts: ElementFacts | undefined,
     private readonly f: Finding,
   ) {
-    // The root element first (`*`: fields.json writes it `/*`), then the names down to the element.
-    this.chain = element ? ['*', ...c.sdk.keyOf(c.index, element).chain.map(canonicalName)] : [];
-    this.chainKey = `${c.language}\u0000${this.chain.join('\u0001')}`;
+    this.chain = facts ? facts.chain : [];
+    this.chainKey = `${c.language}\u0000${facts ? facts.chainKey : ''}`;
   }
 
   /** The element the rule fired on, as a field or node, else by its name. */
@@ -574,77 +660,22 @@ class Subjects {
     return this.context();
   }
 
-  /** A value the test reads, its subject and the notice's value there (when one element holds it). */
-  forValue(a: Ast): Target & { actual?: string; date: boolean } {
+  /** A value the test reads and its subject (the notice's value there is read per finding: valueAt). */
+  forValue(a: Ast): Target & { date: boolean } {
     const v = valueOperand(a);
     if (!v) return { ...this.main(), date: false };
     const target = v.steps.length === 0 ? this.context() : this.forPath({ t: 'path', steps: v.steps }, false);
     const date = v.date || target.entry?.field?.type === 'date' || target.entry?.field?.type === 'time';
-    const actual = this.valueAt(v.steps);
-    return { ...target, date, ...(actual !== undefined ? { actual } : {}) };
+    return { ...target, date };
   }
 
-  /** The text of the one element `steps` (child and parent steps) select from the context, if one does. */
-  private valueAt(steps: Ast[]): string | undefined {
-    if (!this.element) return undefined;
-    const { index } = this.c;
-    let at: XmlElement[] = [this.element];
-    for (const s of steps) {
-      // A predicate would filter what this walk selects: no value rather than a wrong one.
-      if (s.t !== 'step' || s.preds.length > 0) return undefined;
-      const next: XmlElement[] = [];
-      for (const e of at) {
-        if (s.axis === 'parent') {
-          const p = index.elements[e.parent];
-          if (p) next.push(p);
-        } else if (s.axis === 'self') next.push(e);
-        else if (s.axis === 'child' && s.test.k === 'name') {
-          for (const k of e.children) {
-            const ch = index.elements[k];
-            if (
-              ch &&
-              (s.test.local === undefined || ch.local === s.test.local) &&
-              (s.test.ns === undefined || ch.ns === s.test.ns)
-            )
-              next.push(ch);
-          }
-        } else if (s.axis === 'attribute' && s.test.k === 'name') {
-          if (at.length !== 1) return undefined;
-          const local = s.test.local;
-          const attr = e.attributes.find((x) => x.local === local);
-          return attr ? attributeValue(index, attr) : undefined;
-        } else return undefined;
-      }
-      at = next;
-    }
-    if (at.length !== 1) return undefined;
-    const e = at[0] as XmlElement;
-    if (e.children.length > 0) return undefined;
-    return directText(index, e).replace(/\s+/g, ' ').trim();
-  }
+  /** Whether identified() was asked: the plan then holds for this element's entry only (planFor). */
+  usedIdentified = false;
 
-  /** The SDK entry a path leads to, by the canonical names of its steps from the context element. */
-  /**
-   * The SDK entry of the element the rule fired on. It reads the notice (predicates on values), so it
-   * is kept per notice index: several findings on one element ask once.
-   */
+  /** The SDK entry of the element the rule fired on (kept per notice and element: factsOf). */
   private identified(): Entry | undefined {
-    const element = this.element;
-    if (!element) return undefined;
-    let bySdk = identifiedByIndex.get(this.c.index);
-    if (!bySdk) {
-      bySdk = new WeakMap();
-      identifiedByIndex.set(this.c.index, bySdk);
-    }
-    let byElement = bySdk.get(this.c.sdk);
-    if (!byElement) {
-      byElement = new Map();
-      bySdk.set(this.c.sdk, byElement);
-    }
-    if (byElement.has(element)) return byElement.get(element);
-    const e = this.c.sdk.identify(this.c.index, element);
-    byElement.set(element, e);
-    return e;
+    this.usedIdentified = true;
+    return this.facts ? identifiedOf(this.c, this.element as XmlElement, this.facts) : undefined;
   }
 
   private resolve(steps: Ast[]): Resolved {
@@ -739,16 +770,19 @@ class Subjects {
       const r = this.resolve(v ? v.steps : stepsOf(n));
       if (r.entry) self.add(r.entry.id);
     }
-    const ctx = this.identified();
-    if (ctx) self.add(ctx.id);
     const paths: Ast[] = [];
     for (const e of exemptions) collectPaths(e, paths);
+    // The element's own entry is one of them too; asked for only when a field is found (identified()
+    // reads the notice, and a plan that never asks is kept for every element of its chain: planFor).
+    let ctx: Entry | undefined | null = null;
     for (const p of paths) {
       const v = valueOperand(p);
       if (!v?.steps.length) continue;
       const r = this.resolve(v.steps);
       const e = r.entry ?? r.owner?.entry;
       if (e?.kind !== 'field' || self.has(e.id)) continue;
+      if (ctx === null) ctx = this.identified();
+      if (ctx?.id === e.id) continue;
       self.add(e.id);
       const label = subjectOf(this.c.sdk, e, this.c.language);
       if (!out.includes(label)) out.push(label);
@@ -760,8 +794,116 @@ class Subjects {
 
 type Resolved = { entry?: Entry; owner?: Target; attribute?: string; last?: string };
 
-/** identify()'s answers per notice index and SDK, by element (the index is never changed). */
-const identifiedByIndex = new WeakMap<XmlIndex, WeakMap<SdkKnowledge, Map<XmlElement, Entry | undefined>>>();
+/** What a message reads of the element a rule fired on: its names from the root, and its SDK entry. */
+interface ElementFacts {
+  /** The root element first (`*`: fields.json writes it `/*`), then the canonical names down to it. */
+  chain: string[];
+  chainKey: string;
+  /** The chain's number (chainIds): the plans' keys stay short. */
+  chainId: number;
+  /** identify()'s answer, once asked (null before): it reads the notice's values (predicates). */
+  identified: Entry | undefined | null;
+}
+
+/** The facts of each element per notice index and SDK (the index is never changed). */
+const factsByIndex = new WeakMap<XmlIndex, WeakMap<SdkKnowledge, Map<XmlElement, ElementFacts>>>();
+
+function factsOf(c: RuleMessageContext, element: XmlElement): ElementFacts {
+  let bySdk = factsByIndex.get(c.index);
+  if (!bySdk) {
+    bySdk = new WeakMap();
+    factsByIndex.set(c.index, bySdk);
+  }
+  let byElement = bySdk.get(c.sdk);
+  if (!byElement) {
+    byElement = new Map();
+    bySdk.set(c.sdk, byElement);
+  }
+  let facts = byElement.get(element);
+  if (!facts) {
+    const chain = ['*', ...c.sdk.keyOf(c.index, element).chain.map(canonicalName)];
+    const chainKey = chain.join('\u0001');
+    if (chainIds.size >= MAX_PLANS && !chainIds.has(chainKey)) chainIds.clear();
+    facts = { chain, chainKey, chainId: numbered(chainIds, chainKey), identified: null };
+    byElement.set(element, facts);
+  }
+  return facts;
+}
+
+function identifiedOf(c: RuleMessageContext, element: XmlElement, facts: ElementFacts): Entry | undefined {
+  if (facts.identified === null) facts.identified = c.sdk.identify(c.index, element);
+  return facts.identified;
+}
+
+/** The message plans per SDK, by language, finding and element facts (planFor); bounded. */
+let plansBySdk = new WeakMap<SdkKnowledge, Map<string, MessagePlan | Map<string, MessagePlan>>>();
+
+/** Drops every kept message plan: the next messages are composed from nothing (tests compare both). */
+export function forgetRuleMessagePlans(): void {
+  plansBySdk = new WeakMap();
+}
+const MAX_PLANS = 50_000;
+
+/** A small number per test text, for the plans' keys (tests run to hundreds of characters). */
+const testIds = new Map<string, number>();
+/** A small number per chain of element names (numbered, never reused). */
+const chainIds = new Map<string, number>();
+function testId(test: string): number {
+  // Numbers are never reused: a cleared table gives new ones, which only miss in the plans.
+  if (testIds.size >= MAX_PLANS && !testIds.has(test)) testIds.clear();
+  return numbered(testIds, test);
+}
+
+/** The key's number in `table`, a new one (never given before, in any table) when it has none. */
+function numbered<K>(
+  table: { get(k: K): number | undefined; set(k: K, n: number): unknown },
+  key: K,
+): number {
+  let n = table.get(key);
+  if (n === undefined) {
+    n = ++lastNumber;
+    table.set(key, n);
+  }
+  return n;
+}
+let lastNumber = 0;
+
+/** The text of the one element `steps` (child and parent steps) select from the context, if one does. */
+function valueAt(index: XmlIndex, element: XmlElement, steps: Ast[]): string | undefined {
+  let at: XmlElement[] = [element];
+  for (const s of steps) {
+    // A predicate would filter what this walk selects: no value rather than a wrong one.
+    if (s.t !== 'step' || s.preds.length > 0) return undefined;
+    const next: XmlElement[] = [];
+    for (const e of at) {
+      if (s.axis === 'parent') {
+        const p = index.elements[e.parent];
+        if (p) next.push(p);
+      } else if (s.axis === 'self') next.push(e);
+      else if (s.axis === 'child' && s.test.k === 'name') {
+        for (const k of e.children) {
+          const ch = index.elements[k];
+          if (
+            ch &&
+            (s.test.local === undefined || ch.local === s.test.local) &&
+            (s.test.ns === undefined || ch.ns === s.test.ns)
+          )
+            next.push(ch);
+        }
+      } else if (s.axis === 'attribute' && s.test.k === 'name') {
+        if (at.length !== 1) return undefined;
+        const local = s.test.local;
+        const attr = e.attributes.find((x) => x.local === local);
+        return attr ? attributeValue(index, attr) : undefined;
+      } else return undefined;
+    }
+    at = next;
+  }
+  if (at.length !== 1) return undefined;
+  const e = at[0] as XmlElement;
+  if (e.children.length > 0) return undefined;
+  return directText(index, e).replace(/\s+/g, ' ').trim();
+}
 
 /** resolve()'s answers per SDK, by language, chain of names and steps; bounded. */
 const resolvedBySdk = new WeakMap<SdkKnowledge, Map<string, Resolved>>();
@@ -769,14 +911,8 @@ const MAX_RESOLVED = 50_000;
 
 /** A number per AST node: the parsed tests are kept per text (parseRuleTest), so their nodes recur. */
 const astIds = new WeakMap<Ast, number>();
-let nextAstId = 0;
 function astId(a: Ast): number {
-  let id = astIds.get(a);
-  if (id === undefined) {
-    id = ++nextAstId;
-    astIds.set(a, id);
-  }
-  return id;
+  return numbered(astIds, a);
 }
 
 /** shapeOfTest per parsed test: pure, and a batch meets the same tests in every notice. */

@@ -8,7 +8,14 @@
 import { join } from 'node:path';
 import { decodeXmlText, type XmlElement, type XmlIndex } from '../notice';
 import { readSdkFile } from '../sdk';
-import { canonicalName, evaluatePredicate, type PathStep, parseSdkPath, pathKey } from './sdk-paths';
+import {
+  canonicalName,
+  evaluatePredicate,
+  type PathStep,
+  parseSdkPath,
+  parseSdkRelativePath,
+  pathKey,
+} from './sdk-paths';
 
 export interface Constraint {
   noticeTypes?: string[];
@@ -148,6 +155,63 @@ export function sdkKnowledge(dir: string, version: string): SdkKnowledge {
   return k;
 }
 
+/**
+ * The parsed steps of fields.json's paths. Each absolute path is its parent node's and `/` and the
+ * relative one: the parent's steps (read once per node) and the relative path read alone give the
+ * same steps as the whole path read (parseSdkPath), for a sixth of the text. Any other path is read
+ * whole.
+ */
+class SdkPathSteps {
+  /** The steps of each node's absolute path; null while it is being read (a parent cycle). */
+  private readonly ofNode = new Map<string, PathStep[] | null>();
+  /** The steps of each relative path (shared by the entries: nothing changes a PathStep). */
+  private readonly ofRelative = new Map<string, PathStep[] | undefined>();
+
+  constructor(private readonly nodes: ReadonlyMap<string, NodeDef>) {}
+
+  /** undefined for a definition without an absolute path (it is left out, as before). */
+  of(def: FieldDef | NodeDef, parentId: string | undefined): PathStep[] | undefined {
+    if (typeof def.xpathAbsolute !== 'string') return undefined;
+    const parent = typeof parentId === 'string' ? this.nodes.get(parentId) : undefined;
+    const rel = def.xpathRelative;
+    if (
+      parent &&
+      typeof parent.xpathAbsolute === 'string' &&
+      typeof rel === 'string' &&
+      def.xpathAbsolute.length === parent.xpathAbsolute.length + 1 + rel.length &&
+      def.xpathAbsolute.startsWith(parent.xpathAbsolute) &&
+      def.xpathAbsolute.endsWith(rel) &&
+      def.xpathAbsolute.charCodeAt(parent.xpathAbsolute.length) === 0x2f
+    ) {
+      const head = this.node(parent);
+      // The parent's path must have been read as steps (parseSdkPath gives none for a path it cannot
+      // read, and for `/*`: only the root's `/*` continues).
+      if (head !== null && (head.length > 0 || /^\/\*$/.test(parent.xpathAbsolute))) {
+        const tail = this.relative(rel);
+        if (tail) return [...head, ...tail];
+      }
+    }
+    return parseSdkPath(def.xpathAbsolute);
+  }
+
+  /** Relative paths repeat (`cbc:ID`, `@listName`: 578 distinct of 1,579 in 1.15.1): each read once. */
+  private relative(rel: string): PathStep[] | undefined {
+    if (this.ofRelative.has(rel)) return this.ofRelative.get(rel);
+    const steps = parseSdkRelativePath(rel);
+    this.ofRelative.set(rel, steps);
+    return steps;
+  }
+
+  private node(n: NodeDef): PathStep[] | null {
+    const kept = this.ofNode.get(n.id);
+    if (kept !== undefined) return kept;
+    this.ofNode.set(n.id, null);
+    const steps = this.of(n, n.parentId) ?? null;
+    this.ofNode.set(n.id, steps);
+    return steps;
+  }
+}
+
 export class SdkKnowledge {
   readonly fields = new Map<string, FieldDef>();
   readonly nodes = new Map<string, NodeDef>();
@@ -167,6 +231,8 @@ export class SdkKnowledge {
   private subtypes: NoticeSubtype[] | undefined;
   private identifiedBy: Map<string, Entry> | undefined;
   private rules: Map<string, { owner: string; efx: string }> | undefined;
+  /** ruleFields() per rule id: the SDK's rules (a few thousand), or a report's (bounded). */
+  private readonly ruleFieldsKept = new Map<string, { owner: string; involved: string[] } | undefined>();
 
   constructor(
     readonly dir: string,
@@ -178,17 +244,19 @@ export class SdkKnowledge {
         xmlStructure?: NodeDef[];
         fields?: FieldDef[];
       };
-      for (const n of json.xmlStructure ?? []) if (n && typeof n.id === 'string') this.add('node', n);
-      for (const f of json.fields ?? []) if (f && typeof f.id === 'string') this.add('field', f);
+      const structure = (json.xmlStructure ?? []).filter((n) => n && typeof n.id === 'string');
+      const steps = new SdkPathSteps(new Map(structure.map((n) => [n.id, n])));
+      for (const n of structure) this.add('node', n, steps.of(n, n.parentId));
+      for (const f of json.fields ?? [])
+        if (f && typeof f.id === 'string') this.add('field', f, steps.of(f, f.parentNodeId));
     } catch (err) {
       problem = `fields/fields.json of ${dir} could not be read: ${(err as Error).message}`;
     }
     this.problem = problem;
   }
 
-  private add(kind: 'field' | 'node', def: FieldDef | NodeDef): void {
-    if (typeof def.xpathAbsolute !== 'string') return;
-    const steps = parseSdkPath(def.xpathAbsolute);
+  private add(kind: 'field' | 'node', def: FieldDef | NodeDef, steps: PathStep[] | undefined): void {
+    if (typeof def.xpathAbsolute !== 'string' || steps === undefined) return;
     const key = def.xpathAbsolute === '/*' ? '' : pathKey(steps);
     const entry: Entry =
       kind === 'field'
@@ -336,8 +404,19 @@ export class SdkKnowledge {
     return out;
   }
 
-  /** The field whose assertion a rule is, and the other fields its test and condition involve. */
-  ruleFields(ruleId: string): { owner: string; involved: string[] } | undefined {
+  /**
+   * The field whose assertion a rule is, and the other fields its test and condition involve: the same
+   * object for every call (a batch asks once per finding).
+   */
+  ruleFields(ruleId: string): { readonly owner: string; readonly involved: readonly string[] } | undefined {
+    if (this.ruleFieldsKept.has(ruleId)) return this.ruleFieldsKept.get(ruleId);
+    const r = this.ruleFieldsOnce(ruleId);
+    if (this.ruleFieldsKept.size >= 50_000) this.ruleFieldsKept.clear();
+    this.ruleFieldsKept.set(ruleId, r);
+    return r;
+  }
+
+  private ruleFieldsOnce(ruleId: string): { owner: string; involved: string[] } | undefined {
     if (!this.rules) {
       this.rules = new Map();
       for (const f of this.fields.values())

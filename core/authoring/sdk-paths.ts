@@ -65,6 +65,27 @@ export function parseSdkPath(xpath: string): PathStep[] {
   return steps ?? [];
 }
 
+/**
+ * The steps of a relative SDK XPath (a field's `xpathRelative`: `cac:X/cbc:Y[…]`), read by the engine's
+ * parser; undefined when it is not a path of steps this module reads. fields.json writes each absolute
+ * path as its parent's plus `/` and this: reading only this (a sixth of the text) and the parent's steps
+ * once gives the same steps as parseSdkPath of the whole (test/authoring/sdk-relative-paths.test.ts).
+ */
+export function parseSdkRelativePath(xpath: string): PathStep[] | undefined {
+  // `//` (descendants) or an absolute path: not a continuation of the parent's steps.
+  if (xpath === '' || xpath.startsWith('/')) return undefined;
+  let ast: Ast;
+  try {
+    ast = parseXPath(xpath, SDK_NAMESPACE_MAP, PARSE_OPTIONS);
+  } catch (e) {
+    if (e instanceof XPathSyntaxError) return undefined;
+    throw e;
+  }
+  const asts = ast.t === 'path' ? ast.steps : [ast];
+  if (asts.length === 0 || asts.some((a) => a.t !== 'step')) return undefined;
+  return pathSteps(asts);
+}
+
 /** The path as a key without predicates: `cac:ProcurementProjectLot/cbc:ID` or `.../@listName`. */
 export function pathKey(steps: readonly PathStep[]): string {
   return steps.map((s) => s.name).join('/');

@@ -87,10 +87,10 @@ export interface MessageDetails {
  * names the rule and its test; then the flag, the missing children and field, and an unresolved location.
  */
 export function assertionMessage(a: SvrlAssertion, details: MessageDetails = {}): string {
-  const text = a.text.replace(/\s+/g, ' ').trim();
-  const test = a.test.replace(/\s+/g, ' ').trim();
+  const text = oneLine(a.text);
   let message: string;
   if (text === '' || RAW_KEY.test(text)) {
+    const test = oneLine(a.test);
     const rule = a.id || (text ? text.split('|').pop() : '') || 'unnamed rule';
     const verb = a.kind === 'successful-report' ? 'reported' : 'failed';
     // The full test stays in Finding.test; a one-line message shows its start.
@@ -116,6 +116,29 @@ export function assertionMessage(a: SvrlAssertion, details: MessageDetails = {})
         : tails.notInNotice(at);
   }
   return message;
+}
+
+/**
+ * The text on one line: runs of white space as one space, none at the ends. A text that is so already
+ * (nearly every one) is returned as it is, without a copy: a batch maps tens of thousands.
+ */
+function oneLine(s: string): string {
+  return /[^\S ]| {2}|^ | $/.test(s) ? s.replace(/\s+/g, ' ').trim() : s;
+}
+
+/**
+ * One string per distinct test: a report read from a worker brings a copy of the test with every
+ * assertion, which the finding would keep until the batch is printed (a few hundred tests in tens of
+ * thousands of findings). Bounded.
+ */
+const tests = new Map<string, string>();
+
+function kept(test: string): string {
+  const hit = tests.get(test);
+  if (hit !== undefined) return hit;
+  if (tests.size >= 20_000) tests.clear();
+  tests.set(test, test);
+  return test;
 }
 
 /** Every assertion of the report as a Finding on the notice; none is dropped. */
@@ -166,7 +189,7 @@ export function mapSvrl(index: XmlIndex, report: SvrlReport, options: { language
       location: a.location,
       range,
       source: 'cvs',
-      test: a.test,
+      test: kept(a.test),
       resolved: node !== null,
     };
     if (a.flag) finding.flag = a.flag;

@@ -11,10 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { completeFindings, sdkKnowledge } from '../../core/authoring';
-import type { Finding } from '../../core/findings';
-import { indexXml } from '../../core/notice/xml-index';
 import { LocalSdkValidator } from '../../core/validation/local-validator';
-import { placeFindings } from '../../core/validation/pipeline';
+import { sdkFindings } from '../support/sdk-findings';
 import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 
 const skip = skipUnless(SDK_DIR) ?? skipUnless(SAMPLES_DIR);
@@ -64,19 +62,7 @@ describe('rule messages kept across the notices of a batch', { skip }, () => {
     writeFileSync(script, CHILD);
     let composed = 0;
     for (const [i, text] of texts.entries()) {
-      const index = indexXml(text);
-      const r = await v.validate({
-        index,
-        bytes: new Uint8Array(0),
-        language: 'en',
-        mode: 'static',
-        sdkVersion: '',
-        pinned: false,
-        timeoutMs: 0,
-        today: '2024-06-01',
-        svrl: false,
-      });
-      const findings: Finding[] = placeFindings(index, r, 'en');
+      const { index, findings } = await sdkFindings(v, text);
       const here = completeFindings(findings, { index, sdk, language: 'en' }).map((f) => [
         f.message,
         f.related ?? [],
