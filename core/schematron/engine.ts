@@ -180,6 +180,8 @@ class ExpressionTable {
   readonly #globalValues = new Map<string, string>();
   readonly #closures = new Map<string, Compiled>();
   readonly #tests = new Map<string, (c: Ctx) => boolean>();
+  /** Closures of parts of contexts (#buildContext), by the part's tree. */
+  readonly #parts = new Map<string, unknown>();
   readonly #parsed = new Map<string, Parsed>();
   /** Trees kept by the disk cache, by expression: each decoded on first use. */
   readonly #offered = new Map<string, () => string>();
@@ -189,7 +191,14 @@ class ExpressionTable {
   readonly ns: Map<string, string>;
   stamp = 0;
 
-  constructor(readonly namespaces: [string, string][]) {
+  constructor(
+    readonly namespaces: [string, string][],
+    /**
+     * false: every context compiled whole, as before #buildContext (the per-phase path, which the tests
+     * compare with the shared one).
+     */
+    readonly splitContexts = true,
+  ) {
     this.ns = new Map(namespaces);
   }
 
@@ -246,7 +255,48 @@ class ExpressionTable {
 
   /** A closure for an expression, or why there is none. Without locals in scope it is shared. */
   build(src: string, scope: Scope, asContext = false): Compiled | string {
+    if (asContext && this.splitContexts && scope.locals.size === 0)
+      return this.#buildContext(`context:${src}`, scope);
     return this.#build(scope, asContext ? `context:${src}` : src, this.#closures, compile);
+  }
+
+  /**
+   * A rule context. `P[$noticeSubType = '16']` (constantFilter) runs as P, shared by every phase whose
+   * contexts differ only in that predicate, filtered by the predicate compiled on its own: the phases
+   * of a release repeat their contexts with their own subtype, and compiling P again for each phase was
+   * most of what a further phase cost. Any other context, or one whose parts do not compile (its error
+   * is then the whole expression's, as before), is compiled whole.
+   */
+  #buildContext(k: string, scope: Scope): Compiled | string {
+    const hit = this.#closures.get(k);
+    if (hit !== undefined) return hit;
+    const p = this.parsed(k);
+    const split = 'ast' in p ? constantFilter(p.ast) : undefined;
+    if (split !== undefined) {
+      const base = this.#shared(`base:${JSON.stringify(split.base)}`, split.base, scope, compile);
+      const cond = this.#shared(`cond:${JSON.stringify(split.cond)}`, split.cond, scope, compileBoolean);
+      if (typeof base === 'function' && typeof cond === 'function') {
+        const fn = filteredBy(base, cond);
+        this.#closures.set(k, fn);
+        return fn;
+      }
+    }
+    return this.#build(scope, k, this.#closures, compile);
+  }
+
+  /** A closure kept under `key` for a tree that has no text of its own (a part of an expression). */
+  #shared<F>(
+    key: string,
+    ast: Ast,
+    scope: Scope,
+    compiler: (ast: Ast, rt: Runtime, scope: Scope) => F,
+  ): F | string {
+    const parts = this.#parts as Map<string, F>;
+    const hit = parts.get(key);
+    if (hit !== undefined) return hit;
+    const out = this.#compile(ast, scope, compiler);
+    if (typeof out === 'function') parts.set(key, out);
+    return out;
   }
 
   /** build() for an assert's test: a closure that answers its effective boolean value. */
@@ -265,9 +315,16 @@ class ExpressionTable {
     if (hit !== undefined) return hit;
     const p = this.parsed(k);
     if ('error' in p) return p.error;
+    const out = this.#compile(p.ast, scope, compiler);
+    // Only a closure is shared: a failure may name a variable another phase declares.
+    if (reusable && typeof out === 'function') closures.set(k, out);
+    return out;
+  }
+
+  #compile<F>(ast: Ast, scope: Scope, compiler: (ast: Ast, rt: Runtime, scope: Scope) => F): F | string {
     let out: F | string;
     try {
-      out = compiler(p.ast, this.rt, scope);
+      out = compiler(ast, this.rt, scope);
     } catch (e) {
       // A tree that cannot compile (a damaged cache entry) is "not evaluated", never a crash.
       return e instanceof XPathUnsupportedError
@@ -276,8 +333,6 @@ class ExpressionTable {
     }
     // Nor is a tree that compiles to nothing ever skipped silently.
     if (typeof out !== 'function') return 'the expression tree is malformed';
-    // Only a closure is shared: a failure may name a variable another phase declares.
-    if (reusable) closures.set(k, out);
     return out;
   }
 
@@ -350,6 +405,37 @@ class ExpressionTable {
     if (typeof fn === 'string') a.unsupported = fn;
     else a.fn = fn;
   }
+}
+
+/**
+ * A path whose last step's last predicate has the same value at every node, a comparison of variables
+ * and literals (`cac:BusinessParty[$noticeSubType = '16']` below the root), as the path without it and that
+ * predicate. A comparison is never a number, so the predicate keeps all the step's nodes or none.
+ */
+function constantFilter(ast: Ast): { base: Ast; cond: Ast } | undefined {
+  if (ast.t !== 'path') return undefined;
+  const steps = ast.steps;
+  const last = steps[steps.length - 1];
+  if (last === undefined || last.t !== 'step' || last.preds.length === 0) return undefined;
+  const cond = last.preds[last.preds.length - 1] as Ast;
+  if (cond.t !== 'cmp' || !isConstantTerm(cond.l) || !isConstantTerm(cond.r)) return undefined;
+  const step: Ast = { t: 'step', axis: last.axis, test: last.test, preds: last.preds.slice(0, -1) };
+  return { base: { t: 'path', steps: [...steps.slice(0, -1), step] }, cond };
+}
+
+const isConstantTerm = (a: Ast): boolean => a.t === 'var' || a.t === 'str' || a.t === 'num';
+
+/**
+ * `base[cond]` for a cond whose value is the same at every node (constantFilter): the nodes as they
+ * are, or none. Cond runs only when base selects a node, at the first one, as the predicate did: an
+ * error it raises (comparing a string with a number) is raised in the same cases.
+ */
+function filteredBy(base: Compiled, cond: (c: Ctx) => boolean): Compiled {
+  return (c) => {
+    const nodes = base(c);
+    if (nodes.length === 0) return nodes;
+    return cond({ item: nodes[0] as XNode, pos: 1, size: nodes.length }) ? nodes : [];
+  };
 }
 
 function broken(name: string, why: string): Compiled {
@@ -766,7 +852,7 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
       const hit = opts.cacheDir && layout ? readPrepared(opts.cacheDir, key, layout) : undefined;
       const prepared = hit && layoutOfPhases(hit.schema.phases) === layout ? hit : prepare(key);
       if (!hit && opts.cacheDir && layout) writePrepared(opts.cacheDir, key, layout, prepared);
-      const table = new ExpressionTable(prepared.schema.namespaces);
+      const table = new ExpressionTable(prepared.schema.namespaces, false);
       table.seed(prepared.parsed);
       return new RuleSet(key, hit ? 'cache' : 'sdk', prepared.schema, table);
     }
