@@ -183,10 +183,14 @@ class ExpressionTable {
   /** Closures of parts of contexts (#buildContext), by the part's tree. */
   readonly #parts = new Map<string, unknown>();
   readonly #parsed = new Map<string, Parsed>();
-  /** Trees kept by the disk cache, by expression: each decoded on first use. */
-  readonly #offered = new Map<string, () => string>();
-  /** The names a context's leading steps require, as the disk cache keeps them (flat [ns, local, …]). */
-  readonly #leads = new Map<string, string[]>();
+  /**
+   * Where the disk cache keeps each expression's tree, decoded on first use: a number, the slot of its
+   * pattern in #kept times 2^16 plus its place in patternKeys (a batch offers some 200,000 keys: no
+   * closure or array is made for each).
+   */
+  readonly #offered = new Map<string, number>();
+  /** The patterns offered (#offered): the entry that holds each, and its index there. */
+  readonly #kept: { entry: ReleaseEntry; serial: number; at: number }[] = [];
   readonly #patterns = new Map<string, CPattern>();
   readonly ns: Map<string, string>;
   stamp = 0;
@@ -231,21 +235,34 @@ class ExpressionTable {
   parsed(key: string): Parsed {
     let p = this.#parsed.get(key);
     if (!p) {
-      const offered = this.#offered.get(key);
-      this.#offered.delete(key);
-      p = (offered && keptTree(offered)) || parseOne(key, this.ns);
+      const kept = this.#keptAt(key);
+      p = (kept && keptTree(() => kept.entry.tree(kept.at, kept.j))) || parseOne(key, this.ns);
       this.#parsed.set(key, p);
     }
     return p;
   }
 
   /**
-   * The tree of expression `key` as the disk cache keeps it (the JSON text `read` returns), decoded
-   * when the expression is first needed.
+   * The trees of a pattern's expressions (`keys`, in patternKeys order) as pattern `at` of the disk
+   * cache's `entry` keeps them, each decoded when its expression is first needed.
    */
-  offer(key: string, read: () => string, lead?: string[]): void {
-    if (!this.#parsed.has(key) && !this.#offered.has(key)) this.#offered.set(key, read);
-    if (lead !== undefined && key.startsWith('context:') && !this.#leads.has(key)) this.#leads.set(key, lead);
+  offer(entry: ReleaseEntry, serial: number, at: number, keys: string[]): void {
+    const slot = this.#kept.length;
+    // Beyond what a number of the map holds (never with the SDK's releases), expressions are parsed.
+    if (slot >= 1 << 14 || keys.length > 1 << 16) return;
+    this.#kept.push({ entry, serial, at });
+    for (let j = 0; j < keys.length; j++) {
+      const k = keys[j] as string;
+      if (!this.#parsed.has(k) && !this.#offered.has(k)) this.#offered.set(k, slot * 65536 + j);
+    }
+  }
+
+  /** The disk cache's place of an offered expression: its entry, its pattern there and its index. */
+  #keptAt(key: string): { entry: ReleaseEntry; serial: number; at: number; j: number } | undefined {
+    const at = this.#offered.get(key);
+    if (at === undefined) return undefined;
+    const kept = this.#kept[at >>> 16];
+    return kept && { entry: kept.entry, serial: kept.serial, at: kept.at, j: at & 0xffff };
   }
 
   /** Expressions parsed elsewhere (the per-phase cache of format 3). */
@@ -270,30 +287,50 @@ class ExpressionTable {
   #buildContext(k: string, scope: Scope): Compiled | string {
     const hit = this.#closures.get(k);
     if (hit !== undefined) return hit;
-    const p = this.parsed(k);
-    const split = 'ast' in p ? constantFilter(p.ast) : undefined;
-    if (split !== undefined) {
-      const base = this.#shared(`base:${JSON.stringify(split.base)}`, split.base, scope, compile);
-      const cond = this.#shared(`cond:${JSON.stringify(split.cond)}`, split.cond, scope, compileBoolean);
-      if (typeof base === 'function' && typeof cond === 'function') {
-        const fn = filteredBy(base, cond);
-        this.#closures.set(k, fn);
-        return fn;
+    let base: Compiled | string | undefined;
+    let cond: ((c: Ctx) => boolean) | string | undefined;
+    // From the disk cache: the parts' own trees (format 11), the whole tree not decoded.
+    const kept = this.#parsed.has(k) ? undefined : this.#keptAt(k);
+    const parts = kept?.entry.split(kept.at, kept.j);
+    if (kept && parts) {
+      const tree = (ref: number) => () => kept.entry.treeText(ref);
+      base = this.#shared(`b${kept.serial}:${parts[0]}`, tree(parts[0]), scope, compile);
+      cond = this.#shared(`c${kept.serial}:${parts[1]}`, tree(parts[1]), scope, compileBoolean);
+    } else {
+      const p = this.parsed(k);
+      const split = 'ast' in p ? constantFilter(p.ast) : undefined;
+      if (split !== undefined) {
+        base = this.#shared(`b:${JSON.stringify(split.base)}`, split.base, scope, compile);
+        cond = this.#shared(`c:${JSON.stringify(split.cond)}`, split.cond, scope, compileBoolean);
       }
+    }
+    if (typeof base === 'function' && typeof cond === 'function') {
+      const fn = filteredBy(base, cond);
+      this.#closures.set(k, fn);
+      return fn;
     }
     return this.#build(scope, k, this.#closures, compile);
   }
 
-  /** A closure kept under `key` for a tree that has no text of its own (a part of an expression). */
+  /**
+   * A closure kept under `key` for a part of an expression: its tree, or the JSON text the disk cache
+   * keeps of it (untrusted: a text that does not decode to a tree gives no closure).
+   */
   #shared<F>(
     key: string,
-    ast: Ast,
+    tree: Ast | (() => string),
     scope: Scope,
     compiler: (ast: Ast, rt: Runtime, scope: Scope) => F,
   ): F | string {
     const parts = this.#parts as Map<string, F>;
     const hit = parts.get(key);
     if (hit !== undefined) return hit;
+    let ast: Ast;
+    if (typeof tree === 'function') {
+      const p = keptTree(tree);
+      if (p === undefined || 'error' in p) return 'the expression tree is malformed';
+      ast = p.ast;
+    } else ast = tree;
     const out = this.#compile(ast, scope, compiler);
     if (typeof out === 'function') parts.set(key, out);
     return out;
@@ -358,7 +395,8 @@ class ExpressionTable {
   selectsNothing(r: CRule, doc: XDocument): boolean {
     if (r.lead === undefined) {
       const key = `context:${r.def.context}`;
-      const kept = this.#leads.get(key);
+      const at = this.#parsed.has(key) ? undefined : this.#keptAt(key);
+      const kept = at?.entry.lead(at.at, at.j);
       const names: string[] = [];
       if (kept !== undefined)
         names.push(...kept); // from the disk cache: the tree is not decoded for it
@@ -818,6 +856,18 @@ interface ReleaseState {
 
 const releases = new Map<string, ReleaseState>();
 
+/** A number for each entry read: keys of the parts compiled from its trees (#buildContext). */
+const serials = new WeakMap<ReleaseEntry, number>();
+let lastSerial = 0;
+function serialOf(entry: ReleaseEntry): number {
+  let n = serials.get(entry);
+  if (n === undefined) {
+    n = ++lastSerial;
+    serials.set(entry, n);
+  }
+  return n;
+}
+
 function tableFor(st: ReleaseState, schema: SchPhase): ExpressionTable {
   const lets = globalLets(schema);
   let t = st.tables.find((x) => x.accepts(schema.namespaces, lets));
@@ -901,8 +951,7 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
           const p = patterns[i] as SchPattern;
           if (offered.has(p)) continue;
           offered.add(p);
-          for (const [j, k] of patternKeys(p).entries())
-            table.offer(k, () => entry.tree(at, j), entry.lead(at, j));
+          table.offer(entry, serialOf(entry), at, patternKeys(p));
         }
         return new RuleSet(key, 'cache', schema, table, notEvaluated, texts);
       }
@@ -926,6 +975,13 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
             now.leads[i] = keys.map((k) => {
               const p = table.parsed(k);
               return 'ast' in p ? leadingNames(p.ast).flatMap((n) => [n.ns, n.local]) : [];
+            });
+            now.splits[i] = keys.map((k) => {
+              const p = table.parsed(k);
+              const split = k.startsWith('context:') && 'ast' in p ? constantFilter(p.ast) : undefined;
+              return (
+                split && ([JSON.stringify({ ast: split.base }), JSON.stringify({ ast: split.cond })] as const)
+              );
             });
           }
           return i;
