@@ -113,6 +113,16 @@ interface CRule {
   asserts: CAssert[];
   /** The element names its context's leading steps require (leadingNames), found on first need. */
   lead?: number[];
+  /** Where the disk cache keeps its pattern's trees, and the index of its context's among them. */
+  kept?: Kept;
+  j: number;
+}
+
+/** A pattern of a release file read back: its entry, the entry's number (serialOf) and its index there. */
+interface Kept {
+  entry: ReleaseEntry;
+  serial: number;
+  at: number;
 }
 
 interface CPattern {
@@ -184,13 +194,17 @@ class ExpressionTable {
   readonly #parts = new Map<string, unknown>();
   readonly #parsed = new Map<string, Parsed>();
   /**
-   * Where the disk cache keeps each expression's tree, decoded on first use: a number, the slot of its
-   * pattern in #kept times 2^16 plus its place in patternKeys (a batch offers some 200,000 keys: no
-   * closure or array is made for each).
+   * Where the disk cache keeps the tree of an expression asked for by its text alone (the incremental
+   * path's `parsed`): a number, the slot of its pattern in #kept times 2^16 plus its place in
+   * patternKeys. Filled from #pending on the first such question: the engine's own compilation finds
+   * each tree through its rule (CRule.kept), and a batch offering its 51 phases' keys one by one (some
+   * 200,000 map entries) spent more on that than on the trees it decoded.
    */
   readonly #offered = new Map<string, number>();
-  /** The patterns offered (#offered): the entry that holds each, and its index there. */
-  readonly #kept: { entry: ReleaseEntry; serial: number; at: number }[] = [];
+  readonly #kept: Kept[] = [];
+  readonly #pending: { kept: Kept; pattern: SchPattern }[] = [];
+  /** A split context's interned required names, by its base's tree (the same for every phase). */
+  readonly #leadsByBase = new Map<string, number[]>();
   readonly #patterns = new Map<string, CPattern>();
   readonly ns: Map<string, string>;
   stamp = 0;
@@ -232,37 +246,40 @@ class ExpressionTable {
     return { globals: this.globals, locals: new Map(), nextSlot: { n: 0 } };
   }
 
-  parsed(key: string): Parsed {
+  /**
+   * The tree of expression `key`: decoded from the disk cache (tree `j` of pattern `kept`, when the
+   * caller knows it; else where an offered pattern keeps it), or parsed from its text.
+   */
+  parsed(key: string, kept?: Kept, j = 0): Parsed {
     let p = this.#parsed.get(key);
     if (!p) {
-      const kept = this.#keptAt(key);
-      p = (kept && keptTree(() => kept.entry.tree(kept.at, kept.j))) || parseOne(key, this.ns);
+      if (kept === undefined && this.#pending.length > 0) this.#flushOffers();
+      const at = kept === undefined ? this.#offered.get(key) : undefined;
+      const from = at === undefined ? kept : this.#kept[at >>> 16];
+      const tree = at === undefined ? j : at & 0xffff;
+      p = (from && keptTree(() => from.entry.tree(from.at, tree))) || parseOne(key, this.ns);
       this.#parsed.set(key, p);
     }
     return p;
   }
 
-  /**
-   * The trees of a pattern's expressions (`keys`, in patternKeys order) as pattern `at` of the disk
-   * cache's `entry` keeps them, each decoded when its expression is first needed.
-   */
-  offer(entry: ReleaseEntry, serial: number, at: number, keys: string[]): void {
-    const slot = this.#kept.length;
-    // Beyond what a number of the map holds (never with the SDK's releases), expressions are parsed.
-    if (slot >= 1 << 14 || keys.length > 1 << 16) return;
-    this.#kept.push({ entry, serial, at });
-    for (let j = 0; j < keys.length; j++) {
-      const k = keys[j] as string;
-      if (!this.#parsed.has(k) && !this.#offered.has(k)) this.#offered.set(k, slot * 65536 + j);
-    }
+  /** The trees of a pattern's expressions as pattern `kept` of the disk cache keeps them (see #offered). */
+  offer(kept: Kept, pattern: SchPattern): void {
+    this.#pending.push({ kept, pattern });
   }
 
-  /** The disk cache's place of an offered expression: its entry, its pattern there and its index. */
-  #keptAt(key: string): { entry: ReleaseEntry; serial: number; at: number; j: number } | undefined {
-    const at = this.#offered.get(key);
-    if (at === undefined) return undefined;
-    const kept = this.#kept[at >>> 16];
-    return kept && { entry: kept.entry, serial: kept.serial, at: kept.at, j: at & 0xffff };
+  #flushOffers(): void {
+    for (const { kept, pattern } of this.#pending.splice(0)) {
+      const slot = this.#kept.length;
+      const keys = patternKeys(pattern);
+      // Beyond what a number of the map holds (never with the SDK's releases), expressions are parsed.
+      if (slot >= 1 << 14 || keys.length > 1 << 16) continue;
+      this.#kept.push(kept);
+      for (let j = 0; j < keys.length; j++) {
+        const k = keys[j] as string;
+        if (!this.#parsed.has(k) && !this.#offered.has(k)) this.#offered.set(k, slot * 65536 + j);
+      }
+    }
   }
 
   /** Expressions parsed elsewhere (the per-phase cache of format 3). */
@@ -271,10 +288,10 @@ class ExpressionTable {
   }
 
   /** A closure for an expression, or why there is none. Without locals in scope it is shared. */
-  build(src: string, scope: Scope, asContext = false): Compiled | string {
+  build(src: string, scope: Scope, asContext = false, kept?: Kept, j = 0): Compiled | string {
     if (asContext && this.splitContexts && scope.locals.size === 0)
-      return this.#buildContext(`context:${src}`, scope);
-    return this.#build(scope, asContext ? `context:${src}` : src, this.#closures, compile);
+      return this.#buildContext(`context:${src}`, scope, kept, j);
+    return this.#build(scope, asContext ? `context:${src}` : src, this.#closures, compile, kept, j);
   }
 
   /**
@@ -284,14 +301,13 @@ class ExpressionTable {
    * most of what a further phase cost. Any other context, or one whose parts do not compile (its error
    * is then the whole expression's, as before), is compiled whole.
    */
-  #buildContext(k: string, scope: Scope): Compiled | string {
+  #buildContext(k: string, scope: Scope, kept: Kept | undefined, j: number): Compiled | string {
     const hit = this.#closures.get(k);
     if (hit !== undefined) return hit;
     let base: Compiled | string | undefined;
     let cond: ((c: Ctx) => boolean) | string | undefined;
     // From the disk cache: the parts' own trees (format 11), the whole tree not decoded.
-    const kept = this.#parsed.has(k) ? undefined : this.#keptAt(k);
-    const parts = kept?.entry.split(kept.at, kept.j);
+    const parts = kept === undefined || this.#parsed.has(k) ? undefined : kept.entry.split(kept.at, j);
     if (kept && parts) {
       const tree = (ref: number) => () => kept.entry.treeText(ref);
       base = this.#shared(`b${kept.serial}:${parts[0]}`, tree(parts[0]), scope, compile);
@@ -309,7 +325,7 @@ class ExpressionTable {
       this.#closures.set(k, fn);
       return fn;
     }
-    return this.#build(scope, k, this.#closures, compile);
+    return this.#build(scope, k, this.#closures, compile, kept, j);
   }
 
   /**
@@ -337,8 +353,8 @@ class ExpressionTable {
   }
 
   /** build() for an assert's test: a closure that answers its effective boolean value. */
-  buildTest(src: string, scope: Scope): ((c: Ctx) => boolean) | string {
-    return this.#build(scope, src, this.#tests, compileBoolean);
+  buildTest(src: string, scope: Scope, kept?: Kept, j = 0): ((c: Ctx) => boolean) | string {
+    return this.#build(scope, src, this.#tests, compileBoolean, kept, j);
   }
 
   #build<F>(
@@ -346,11 +362,13 @@ class ExpressionTable {
     k: string,
     closures: Map<string, F>,
     compiler: (ast: Ast, rt: Runtime, scope: Scope) => F,
+    kept?: Kept,
+    j = 0,
   ): F | string {
     const reusable = scope.locals.size === 0;
     const hit = reusable ? closures.get(k) : undefined;
     if (hit !== undefined) return hit;
-    const p = this.parsed(k);
+    const p = this.parsed(k, kept, j);
     if ('error' in p) return p.error;
     const out = this.#compile(p.ast, scope, compiler);
     // Only a closure is shared: a failure may name a variable another phase declares.
@@ -374,17 +392,26 @@ class ExpressionTable {
   }
 
   /** The pattern of this content, the same object for every phase that holds it. */
-  pattern(p: SchPattern, text = JSON.stringify(p)): CPattern {
+  pattern(p: SchPattern, text = JSON.stringify(p), kept?: Kept): CPattern {
     let cp = this.#patterns.get(text);
     if (!cp) {
+      // Each rule's place among the pattern's trees (patternKeys order: the pattern's lets, then each
+      // rule's context, lets and asserts).
+      let j = p.lets.length;
       cp = {
         id: p.id,
-        rules: p.rules.map((r) => ({
-          def: r,
-          compiled: false,
-          lets: [],
-          asserts: r.asserts.map((a) => ({ def: a, compiled: false })),
-        })),
+        rules: p.rules.map((r) => {
+          const rule: CRule = {
+            def: r,
+            compiled: false,
+            lets: [],
+            asserts: r.asserts.map((a) => ({ def: a, compiled: false })),
+            kept,
+            j,
+          };
+          j += 1 + r.lets.length + r.asserts.length;
+          return rule;
+        }),
       };
       this.#patterns.set(text, cp);
     }
@@ -395,13 +422,22 @@ class ExpressionTable {
   selectsNothing(r: CRule, doc: XDocument): boolean {
     if (r.lead === undefined) {
       const key = `context:${r.def.context}`;
-      const at = this.#parsed.has(key) ? undefined : this.#keptAt(key);
-      const kept = at?.entry.lead(at.at, at.j);
+      const from = r.kept !== undefined && !this.#parsed.has(key) ? r.kept : undefined;
+      // A split context requires what its base does (leadingNames stops at the same step): interned
+      // once for the phases that share the base.
+      const parts = from?.entry.split(from.at, r.j);
+      const byBase = parts && `${from?.serial}:${parts[0]}`;
+      const known = byBase === undefined ? undefined : this.#leadsByBase.get(byBase);
+      if (known !== undefined) {
+        r.lead = known;
+        return this.#lacks(known, doc);
+      }
+      const kept = from?.entry.lead(from.at, r.j);
       const names: string[] = [];
       if (kept !== undefined)
         names.push(...kept); // from the disk cache: the tree is not decoded for it
       else {
-        const p = this.parsed(key);
+        const p = this.parsed(key, r.kept, r.j);
         if ('ast' in p && p.ast !== null && typeof p.ast === 'object')
           for (const n of leadingNames(p.ast)) names.push(n.ns, n.local);
       }
@@ -409,8 +445,12 @@ class ExpressionTable {
       r.lead = [];
       for (let k = 0; k + 1 < names.length; k += 2)
         r.lead.push(nameId(names[k] as string, names[k + 1] as string));
+      if (byBase !== undefined) this.#leadsByBase.set(byBase, r.lead);
     }
-    const lead = r.lead;
+    return this.#lacks(r.lead, doc);
+  }
+
+  #lacks(lead: number[], doc: XDocument): boolean {
     for (let k = 0; k < lead.length; k++) if (doc.withName(lead[k] as number).length === 0) return true;
     return false;
   }
@@ -419,10 +459,10 @@ class ExpressionTable {
     if (r.compiled) return;
     r.compiled = true;
     const scope = this.scope();
-    const ctx = this.build(r.def.context, scope, true);
+    const ctx = this.build(r.def.context, scope, true, r.kept, r.j);
     let unsupported = typeof ctx === 'string' ? ctx : undefined;
-    for (const l of r.def.lets) {
-      const fn = this.build(l.value, scope);
+    for (const [li, l] of r.def.lets.entries()) {
+      const fn = this.build(l.value, scope, false, r.kept, r.j + 1 + li);
       if (typeof fn === 'string') unsupported ??= `$${l.name}: ${fn}`;
       else {
         const slot = scope.nextSlot.n++;
@@ -439,7 +479,8 @@ class ExpressionTable {
     if (a.compiled) return;
     a.compiled = true;
     this.compileRule(r);
-    const fn = this.buildTest(a.def.test, r.scope as Scope);
+    const at = r.kept === undefined ? 0 : r.j + 1 + r.def.lets.length + r.asserts.indexOf(a);
+    const fn = this.buildTest(a.def.test, r.scope as Scope, r.kept, at);
     if (typeof fn === 'string') a.unsupported = fn;
     else a.fn = fn;
   }
@@ -539,12 +580,14 @@ class RuleSet implements CompiledRuleSet {
     /** Known when the phase comes from the disk cache; else found by compiling the whole phase. */
     notEvaluated?: NotEvaluated[],
     patternTexts?: string[],
+    /** Where the disk cache keeps each pattern's trees, when read from it. */
+    kept?: Kept[],
   ) {
     this.layout = layoutOfPhases(schema.phases);
     for (const [prefix, uri] of schema.namespaces)
       if (!this.#prefixes.has(uri)) this.#prefixes.set(uri, prefix);
     table.declare(globalLets(schema));
-    this.#patterns = schema.patterns.map((p, i) => table.pattern(p, patternTexts?.[i]));
+    this.#patterns = schema.patterns.map((p, i) => table.pattern(p, patternTexts?.[i], kept?.[i]));
     this.#diagById = new Map(schema.diagnostics.map((d) => [d.id, d]));
     this.#staticNotEvaluated = notEvaluated ?? staticFailures(table, this.#patterns);
     let rules = 0;
@@ -947,13 +990,15 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
         const table = tableFor(st, schema);
         const offered = st.offered.get(table) ?? new WeakSet<SchPattern>();
         st.offered.set(table, offered);
-        for (const [i, at] of cached.patterns.entries()) {
+        const serial = serialOf(entry);
+        const kept = cached.patterns.map((at): Kept => ({ entry, serial, at }));
+        for (const [i, k] of kept.entries()) {
           const p = patterns[i] as SchPattern;
           if (offered.has(p)) continue;
           offered.add(p);
-          table.offer(entry, serialOf(entry), at, patternKeys(p));
+          table.offer(k, p);
         }
-        return new RuleSet(key, 'cache', schema, table, notEvaluated, texts);
+        return new RuleSet(key, 'cache', schema, table, notEvaluated, texts, kept);
       }
       st.entry = undefined;
     }
