@@ -246,14 +246,20 @@ class ExpressionTable {
     return { globals: this.globals, locals: new Map(), nextSlot: { n: 0 } };
   }
 
+  /** The tree of expression `key`, wherever the disk cache keeps it (#offered), else parsed from its text. */
+  parsed(key: string): Parsed {
+    if (this.#pending.length > 0 && !this.#parsed.has(key)) this.#flushOffers();
+    return this.#tree(key);
+  }
+
   /**
    * The tree of expression `key`: decoded from the disk cache (tree `j` of pattern `kept`, when the
-   * caller knows it; else where an offered pattern keeps it), or parsed from its text.
+   * caller knows it; else where an offered pattern keeps it, among those flushed), or parsed from its
+   * text (a global let, a few dozen in a release).
    */
-  parsed(key: string, kept?: Kept, j = 0): Parsed {
+  #tree(key: string, kept?: Kept, j = 0): Parsed {
     let p = this.#parsed.get(key);
     if (!p) {
-      if (kept === undefined && this.#pending.length > 0) this.#flushOffers();
       const at = kept === undefined ? this.#offered.get(key) : undefined;
       const from = at === undefined ? kept : this.#kept[at >>> 16];
       const tree = at === undefined ? j : at & 0xffff;
@@ -313,7 +319,7 @@ class ExpressionTable {
       base = this.#shared(`b${kept.serial}:${parts[0]}`, tree(parts[0]), scope, compile);
       cond = this.#shared(`c${kept.serial}:${parts[1]}`, tree(parts[1]), scope, compileBoolean);
     } else {
-      const p = this.parsed(k);
+      const p = this.#tree(k, kept, j);
       const split = 'ast' in p ? constantFilter(p.ast) : undefined;
       if (split !== undefined) {
         base = this.#shared(`b:${JSON.stringify(split.base)}`, split.base, scope, compile);
@@ -368,7 +374,7 @@ class ExpressionTable {
     const reusable = scope.locals.size === 0;
     const hit = reusable ? closures.get(k) : undefined;
     if (hit !== undefined) return hit;
-    const p = this.parsed(k, kept, j);
+    const p = this.#tree(k, kept, j);
     if ('error' in p) return p.error;
     const out = this.#compile(p.ast, scope, compiler);
     // Only a closure is shared: a failure may name a variable another phase declares.
@@ -437,7 +443,7 @@ class ExpressionTable {
       if (kept !== undefined)
         names.push(...kept); // from the disk cache: the tree is not decoded for it
       else {
-        const p = this.parsed(key, r.kept, r.j);
+        const p = this.#tree(key, r.kept, r.j);
         if ('ast' in p && p.ast !== null && typeof p.ast === 'object')
           for (const n of leadingNames(p.ast)) names.push(n.ns, n.local);
       }
