@@ -118,10 +118,9 @@ interface CRule {
   j: number;
 }
 
-/** A pattern of a release file read back: its entry, the entry's number (serialOf) and its index there. */
+/** A pattern of a release file read back: its entry and its index there. */
 interface Kept {
   entry: ReleaseEntry;
-  serial: number;
   at: number;
 }
 
@@ -316,8 +315,8 @@ class ExpressionTable {
     const parts = kept === undefined || this.#parsed.has(k) ? undefined : kept.entry.split(kept.at, j);
     if (kept && parts) {
       const tree = (ref: number) => () => kept.entry.treeText(ref);
-      base = this.#shared(`b${kept.serial}:${parts[0]}`, tree(parts[0]), scope, compile);
-      cond = this.#shared(`c${kept.serial}:${parts[1]}`, tree(parts[1]), scope, compileBoolean);
+      base = this.#shared(`b${kept.entry.serial}:${parts[0]}`, tree(parts[0]), scope, compile);
+      cond = this.#shared(`c${kept.entry.serial}:${parts[1]}`, tree(parts[1]), scope, compileBoolean);
     } else {
       const p = this.#tree(k, kept, j);
       const split = 'ast' in p ? constantFilter(p.ast) : undefined;
@@ -432,7 +431,7 @@ class ExpressionTable {
       // A split context requires what its base does (leadingNames stops at the same step): interned
       // once for the phases that share the base.
       const parts = from?.entry.split(from.at, r.j);
-      const byBase = parts && `${from?.serial}:${parts[0]}`;
+      const byBase = parts && `${from?.entry.serial}:${parts[0]}`;
       const known = byBase === undefined ? undefined : this.#leadsByBase.get(byBase);
       if (known !== undefined) {
         r.lead = known;
@@ -905,18 +904,6 @@ interface ReleaseState {
 
 const releases = new Map<string, ReleaseState>();
 
-/** A number for each entry read: keys of the parts compiled from its trees (#buildContext). */
-const serials = new WeakMap<ReleaseEntry, number>();
-let lastSerial = 0;
-function serialOf(entry: ReleaseEntry): number {
-  let n = serials.get(entry);
-  if (n === undefined) {
-    n = ++lastSerial;
-    serials.set(entry, n);
-  }
-  return n;
-}
-
 function tableFor(st: ReleaseState, schema: SchPhase): ExpressionTable {
   const lets = globalLets(schema);
   let t = st.tables.find((x) => x.accepts(schema.namespaces, lets));
@@ -996,8 +983,7 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
         const table = tableFor(st, schema);
         const offered = st.offered.get(table) ?? new WeakSet<SchPattern>();
         st.offered.set(table, offered);
-        const serial = serialOf(entry);
-        const kept = cached.patterns.map((at): Kept => ({ entry, serial, at }));
+        const kept = cached.patterns.map((at): Kept => ({ entry, at }));
         for (const [i, k] of kept.entries()) {
           const p = patterns[i] as SchPattern;
           if (offered.has(p)) continue;

@@ -151,6 +151,8 @@ export interface PatternTexts {
 }
 
 export interface ReleaseEntry {
+  /** This entry's number among those the process read: the engine keys what it compiles from its trees by it. */
+  serial: number;
   patterns: PatternTexts;
   /** For pattern i and its j-th expression (engine.ts's patternKeys order), the JSON of its tree, or ''. */
   tree(i: number, j: number): string;
@@ -169,7 +171,7 @@ export interface ReleaseEntry {
 
 /** What an update writes: the patterns and their trees as plain texts (`trees[i][j]` for `patterns[i]`). */
 export interface ReleaseDraft
-  extends Omit<ReleaseEntry, 'patterns' | 'tree' | 'lead' | 'treeCounts' | 'split' | 'treeText'> {
+  extends Omit<ReleaseEntry, 'serial' | 'patterns' | 'tree' | 'lead' | 'treeCounts' | 'split' | 'treeText'> {
   patterns: string[];
   trees: string[][];
   /** `leads[i][j]`: tree (i, j)'s required names (ReleaseEntry.lead), or undefined when unknown. */
@@ -261,6 +263,8 @@ function textOf(buf: Buffer, from: number, to: number): string {
   return buf.toString(isAscii(buf.subarray(from, to)) ? 'latin1' : 'utf8', from, to);
 }
 
+let entriesRead = 0;
+
 /**
  * The release's entry, or undefined when absent, stale, foreign or not of this shape. The file is one
  * line of JSON (fingerprint, phases, diagnostics, the byte range of each pattern) and then the patterns'
@@ -348,6 +352,7 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
       };
     };
     return {
+      serial: ++entriesRead,
       patterns: textsOf(ranges),
       treeCounts: refsOf.map((t) => t.length),
       tree: (i, j) => {

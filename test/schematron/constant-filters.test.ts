@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { clearRuleSetMemory, loadRuleSetSync } from '../../core/schematron/engine';
 import type { CompiledRuleSet } from '../../core/schematron/rule-set';
+import { smallSchema } from '../support/small-schema';
 
 const temp = mkdtempSync(join(tmpdir(), 'eforms-constant-filters-'));
 after(() => rmSync(temp, { recursive: true, force: true }));
@@ -32,21 +33,21 @@ const CONTEXTS = [
   "/*/cbc:Lot/@id[$word = 'x']",
 ];
 
-const SCHEMA = `<?xml version="1.0" encoding="UTF-8"?>
-<schema xmlns="http://purl.oclc.org/dsdl/schematron" queryBinding="xslt2">
-  <title>constant filters</title>
-  <ns prefix="cbc" uri="urn:cbc"/>
-  <let name="kind" value="/*/cbc:Kind/text()"/>
-  <let name="word" value="'x'"/>
-  <let name="two" value="(1, 2)"/>
-  <let name="none" value="()"/>
-  <phase id="eforms-1">${CONTEXTS.map((_, i) => `<active pattern="p${i}"/>`).join('')}</phase>
-  ${CONTEXTS.map(
-    (c, i) => `<pattern id="p${i}"><rule context="${c.replace(/'/g, '&apos;')}">
+const SCHEMA = smallSchema(
+  'constant filters',
+  [
+    ['kind', '/*/cbc:Kind/text()'],
+    ['word', "'x'"],
+    ['two', '(1, 2)'],
+    ['none', '()'],
+  ],
+  CONTEXTS.map((c, i) => [
+    `p${i}`,
+    `<rule context="${c}">
       <assert id="A${i}" role="ERROR" test="string(.) = 'a' or string(@id) = 'a'">rule|text|A${i}</assert>
-    </rule></pattern>`,
-  ).join('\n')}
-</schema>`;
+    </rule>`,
+  ]),
+);
 
 const NOTICE =
   '<N xmlns:cbc="urn:cbc"><cbc:Kind>x</cbc:Kind><cbc:Lot id="a"/><cbc:Lot id="b"/><cbc:Lot id="c"/></N>';

@@ -29,6 +29,7 @@ import {
 } from '../../core/schematron/engine';
 import { releaseDigest, releaseHeadLine } from '../../core/schematron/rule-cache';
 import { fuzzParameters } from '../support/fuzz';
+import { smallSchema } from '../support/small-schema';
 
 const temp = mkdtempSync(join(tmpdir(), 'eforms-rule-cache-'));
 after(() => rmSync(temp, { recursive: true, force: true }));
@@ -76,20 +77,18 @@ function writeReleaseFile(file: string, fingerprint: string, head: object, body:
   );
 }
 
-const SCHEMA = `<?xml version="1.0" encoding="UTF-8"?>
-<schema xmlns="http://purl.oclc.org/dsdl/schematron" queryBinding="xslt2">
-  <title>cache rules</title>
-  <ns prefix="cbc" uri="urn:cbc"/>
-  <let name="kind" value="/*/cbc:Kind/text()"/>
-  <phase id="eforms-1"><active pattern="p1"/></phase>
-  <pattern id="p1">
-    <rule context="/*/cbc:Lot">
-      <assert id="R-ID" role="ERROR" test="@id = ('a', 'b')">rule|text|R-ID</assert>
-      <assert id="R-KIND" role="WARN" test="$kind = 'x' and count(../cbc:Lot) lt 2">rule|text|R-KIND</assert>
-      <report id="R-SUM" role="INFO" test="sum(for $i in 1 to 3 return $i) = 6">rule|text|R-SUM</report>
-    </rule>
-  </pattern>
-</schema>`;
+/** A schema of one pattern `p1` of these rules, with the global `$kind`. */
+const withKind = (title: string, rules: string): string =>
+  smallSchema(title, [['kind', '/*/cbc:Kind/text()']], [['p1', rules]]);
+
+const SCHEMA = withKind(
+  'cache rules',
+  `<rule context="/*/cbc:Lot">
+    <assert id="R-ID" role="ERROR" test="@id = ('a', 'b')">rule|text|R-ID</assert>
+    <assert id="R-KIND" role="WARN" test="$kind = 'x' and count(../cbc:Lot) lt 2">rule|text|R-KIND</assert>
+    <report id="R-SUM" role="INFO" test="sum(for $i in 1 to 3 return $i) = 6">rule|text|R-SUM</report>
+  </rule>`,
+);
 const NOTICE = '<N xmlns:cbc="urn:cbc"><cbc:Kind>x</cbc:Kind><cbc:Lot id="a"/><cbc:Lot id="c"/></N>';
 
 const sdkDir = join(temp, 'sdk');
@@ -420,21 +419,11 @@ describe('the release file of the rule cache reads hostile entries', () => {
  * own (`splits`), and a phase read back compiles it from them. Truth worked out by hand: $kind is 'x', so
  * the first rule selects both lots and lot c fails S-ID; the second selects nothing.
  */
-const SPLIT_SCHEMA = `<?xml version="1.0" encoding="UTF-8"?>
-<schema xmlns="http://purl.oclc.org/dsdl/schematron" queryBinding="xslt2">
-  <title>split contexts</title>
-  <ns prefix="cbc" uri="urn:cbc"/>
-  <let name="kind" value="/*/cbc:Kind/text()"/>
-  <phase id="eforms-1"><active pattern="p1"/></phase>
-  <pattern id="p1">
-    <rule context="/*/cbc:Lot[$kind = 'x']">
-      <assert id="S-ID" role="ERROR" test="@id = 'a'">rule|text|S-ID</assert>
-    </rule>
-    <rule context="/*/cbc:Kind[$kind = 'y']">
-      <assert id="S-NO" role="ERROR" test="false()">rule|text|S-NO</assert>
-    </rule>
-  </pattern>
-</schema>`;
+const SPLIT_SCHEMA = withKind(
+  'split contexts',
+  `<rule context="/*/cbc:Lot[$kind = 'x']"><assert id="S-ID" role="ERROR" test="@id = 'a'">S-ID</assert></rule>
+  <rule context="/*/cbc:Kind[$kind = 'y']"><assert id="S-NO" role="ERROR" test="false()">S-NO</assert></rule>`,
+);
 const SPLIT_TRUTH = { failures: ['S-ID@/N/cbc:Lot[2]'], notEvaluated: [] };
 
 describe('the parts of rule contexts kept by the release file', () => {
