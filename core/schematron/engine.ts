@@ -426,8 +426,7 @@ class ExpressionTable {
   /** Whether the rule's context selects nothing in `doc` for want of an element it names (leadingNames). */
   selectsNothing(r: CRule, doc: XDocument): boolean {
     if (r.lead === undefined) {
-      const key = `context:${r.def.context}`;
-      const from = r.kept !== undefined && !this.#parsed.has(key) ? r.kept : undefined;
+      const from = r.kept;
       // A split context requires what its base does (leadingNames stops at the same step): interned
       // once for the phases that share the base.
       const parts = from?.entry.split(from.at, r.j);
@@ -442,7 +441,7 @@ class ExpressionTable {
       if (kept !== undefined)
         names.push(...kept); // from the disk cache: the tree is not decoded for it
       else {
-        const p = this.#tree(key, r.kept, r.j);
+        const p = this.#tree(`context:${r.def.context}`, r.kept, r.j);
         if ('ast' in p && p.ast !== null && typeof p.ast === 'object')
           for (const n of leadingNames(p.ast)) names.push(n.ns, n.local);
       }
