@@ -130,9 +130,10 @@ export function writePrepared(
 // out, the leading names were 3.2 MB of the header of a release holding every phase: the header of
 // SDK 1.15.1's 51 phases went from 3.9 to 1.5 MB, about 10 ms of a single notice's start). Reading the
 // whole file (34 MB then) is most of what such a start still pays over a file of one phase.
-// Format 11 adds `splits`: for each distinct tree, [] or the trees of its two parts when it is a rule
-// context `P[$noticeSubType = '16']` (engine.ts constantFilter): P and the predicate, each kept as a
-// tree of its own (P once for the fifty phases that repeat it with their own subtype). A phase read
+// Format 11 adds `splits`: the trees of the two parts of each tree that is a rule context
+// `P[$noticeSubType = '16']` (engine.ts constantFilter), P and the predicate, each kept as a tree of its
+// own (P once for the fifty phases that repeat it with their own subtype); flat, [tree, P, predicate, …]
+// in ascending tree order (an array for each of 13,000 trees cost a cold start more to read). A phase read
 // back compiles such a context from its parts, keyed by their trees, without decoding the whole tree:
 // a further phase of a batch then decodes and compiles almost none of its contexts. Optional, like
 // `leads`: a file without it is read as before.
@@ -191,7 +192,7 @@ interface ReleaseHead {
   leadNs?: unknown;
   /** For each distinct tree, flat [namespace index, local name, …]. */
   leads?: unknown;
-  /** For each distinct tree, [] or [the ref of its base, the ref of its predicate] (format 11). */
+  /** [tree, the ref of its base, the ref of its predicate, …], trees ascending (format 11). */
   splits?: unknown;
   diagnostics?: unknown;
   phases?: unknown;
@@ -318,14 +319,21 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
     )
       return undefined;
     const leadsOf = leads as (number | string)[][] | undefined;
-    const isSplit = (s: unknown): boolean =>
-      Array.isArray(s) && (s.length === 0 || (s.length === 2 && isRef(s[0]) && isRef(s[1])));
-    if (
-      splits !== undefined &&
-      !(Array.isArray(splits) && splits.length === trees.length && splits.every(isSplit))
-    )
-      return undefined;
-    const splitsOf = splits as ([number, number] | [])[] | undefined;
+    // Each tree's parts at [2 × tree, 2 × tree + 1], -1 for none.
+    let partsOf: Int32Array | undefined;
+    if (splits !== undefined) {
+      if (!Array.isArray(splits) || splits.length % 3 !== 0) return undefined;
+      partsOf = new Int32Array(trees.length * 2).fill(-1);
+      for (let k = 0; k < splits.length; k += 3) {
+        const ref = splits[k];
+        const base = splits[k + 1];
+        const cond = splits[k + 2];
+        if (!isRef(ref) || !isRef(base) || !isRef(cond)) return undefined;
+        if (k > 0 && ref <= splits[k - 3]) return undefined;
+        partsOf[2 * ref] = base;
+        partsOf[2 * ref + 1] = cond;
+      }
+    }
     const treeText = (ref: number): string => {
       const span = trees[ref];
       return span ? textOf(buf, body + span[0], body + span[1]) : '';
@@ -362,8 +370,8 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
       treeText,
       split: (i, j) => {
         const ref = refsOf[i]?.[j];
-        const s = ref === undefined ? undefined : splitsOf?.[ref];
-        return s !== undefined && s.length === 2 ? s : undefined;
+        const base = ref === undefined || partsOf === undefined ? -1 : (partsOf[2 * ref] as number);
+        return base < 0 ? undefined : [base, partsOf?.[2 * (ref as number) + 1] as number];
       },
       lead: (i, j) => {
         const ref = refsOf[i]?.[j];
@@ -478,7 +486,7 @@ function releaseText(fingerprint: string, d: ReleaseDraft): Buffer {
     treeRefs,
     leadNs: compacted ? leadNs : undefined,
     leads: compacted,
-    splits: Array.from({ length: distinct.size }, (_, ref) => splitRefs[ref] ?? []),
+    splits: splitRefs.flatMap((parts, ref) => (parts.length === 2 ? [ref, ...parts] : [])),
     diagnostics: d.diagnostics,
     phases: d.phases,
   };

@@ -41,7 +41,7 @@ interface ReleaseFileHead {
   treeRefs: number[][];
   leadNs?: string[];
   leads?: unknown[];
-  splits?: unknown[];
+  splits?: unknown;
   diagnostics: unknown;
   phases: unknown;
 }
@@ -435,6 +435,18 @@ describe('the parts of rule contexts kept by the release file', () => {
     clearRuleSetMemory();
     return loadRuleSet(splitKey, dir === undefined ? {} : { cacheDir: dir, shared: true });
   };
+  /** The parts of tree `ref` in the flat `splits` ([tree, base, predicate, …]), or undefined. */
+  const partsOf = (flat: number[], ref: number): number[] | undefined => {
+    for (let k = 0; k < flat.length; k += 3) if (flat[k] === ref) return flat.slice(k + 1, k + 3);
+    return undefined;
+  };
+  /** `flat` with tree `ref`'s parts set, trees ascending. */
+  const withParts = (flat: number[], ref: number, parts: number[]): number[] => {
+    const rows: number[][] = [];
+    for (let k = 0; k < flat.length; k += 3) if (flat[k] !== ref) rows.push(flat.slice(k, k + 3));
+    rows.push([ref, ...parts]);
+    return rows.sort((a, b) => (a[0] as number) - (b[0] as number)).flat();
+  };
   /** A cache folder with the release file of SPLIT_SCHEMA, its parts and the two contexts' splits. */
   async function splitCache() {
     const dir = join(temp, `cache-${n++}`);
@@ -443,10 +455,10 @@ describe('the parts of rule contexts kept by the release file', () => {
     assert.equal(files.length, 1);
     const file = join(dir, files[0] as string);
     const { id, head, body } = readReleaseFile(file);
-    const splits = head.splits as number[][];
     // patternKeys order: the Lot rule's context and test, then the Kind rule's.
-    const [lot, kind] = [0, 2].map((j) => splits[head.treeRefs[0]?.[j] as number] as number[]);
-    return { dir, file, id, head, body, lot: lot as number[], kind: kind as number[] };
+    const at = (j: number) => head.treeRefs[0]?.[j] as number;
+    const [lot, kind] = [0, 2].map((j) => partsOf(head.splits as number[], at(j)) as number[]);
+    return { dir, file, id, head, body, at, lot: lot as number[], kind: kind as number[] };
   }
   const tree = (head: ReleaseFileHead, body: Buffer, ref: number) =>
     JSON.parse(body.toString('utf8', ...(head.trees[ref] as [number, number])));
@@ -469,10 +481,8 @@ describe('the parts of rule contexts kept by the release file', () => {
     // The two predicates swapped under a valid digest: the Lot rule now selects nothing, the Kind rule
     // its one node. Compiled from the whole trees, the report would be the fresh one.
     let c = await splitCache();
-    const splits = c.head.splits as number[][];
-    const at = (j: number) => c.head.treeRefs[0]?.[j] as number;
-    splits[at(0)] = [c.lot[0] as number, c.kind[1] as number];
-    splits[at(2)] = [c.kind[0] as number, c.lot[1] as number];
+    const swapped = withParts(c.head.splits as number[], c.at(0), [c.lot[0] as number, c.kind[1] as number]);
+    c.head.splits = withParts(swapped, c.at(2), [c.kind[0] as number, c.lot[1] as number]);
     writeReleaseFile(c.file, c.id.fingerprint, c.head, c.body);
     let r = await load(c.dir);
     assert.equal(r.source, 'cache');
@@ -484,10 +494,8 @@ describe('the parts of rule contexts kept by the release file', () => {
       const ref = c.head.trees.length;
       c.head.trees.push([c.body.length, c.body.length + extra.length]);
       (c.head.leads as unknown[]).push([]);
-      (c.head.splits as unknown[]).push([]);
-      const s = c.head.splits as number[][];
-      s[c.head.treeRefs[0]?.[0] as number] = [ref, c.lot[1] as number];
-      s[c.head.treeRefs[0]?.[2] as number] = [c.kind[0] as number, ref];
+      const badBase = withParts(c.head.splits as number[], c.at(0), [ref, c.lot[1] as number]);
+      c.head.splits = withParts(badBase, c.at(2), [c.kind[0] as number, ref]);
       writeReleaseFile(c.file, c.id.fingerprint, c.head, Buffer.concat([c.body, extra]));
       r = await load(c.dir);
       assert.equal(r.source, 'cache');
@@ -500,15 +508,18 @@ describe('the parts of rule contexts kept by the release file', () => {
     const n = head.trees.length;
     for (const splits of [
       'x',
+      { 0: [1, 2] },
       [1],
-      Array.from({ length: n + 1 }, () => []),
-      Array.from({ length: n }, () => [0]),
-      Array.from({ length: n }, () => [0, 1, 2]),
-      Array.from({ length: n }, () => [-1, 0]),
-      Array.from({ length: n }, () => [0.5, 0]),
-      Array.from({ length: n }, () => [0, n]),
-      Array.from({ length: n }, () => ['0', '1']),
-      Array.from({ length: n }, () => null),
+      [0, 1],
+      [0, 1, 2, 3],
+      [0, 0, n],
+      [n, 0, 0],
+      [-1, 0, 0],
+      [0.5, 0, 0],
+      ['0', '1', '2'],
+      [null, 0, 0],
+      [1, 0, 0, 0, 0, 0],
+      [0, 0, 0, 0, 0, 0],
     ]) {
       writeReleaseFile(file, id.fingerprint, { ...head, splits }, body);
       const r = await load(dir);
