@@ -1,7 +1,9 @@
 // Compiles the phases of the SDK rules and runs them over notices. The phases of one release and mode
 // share an ExpressionTable (one Runtime, one closure per distinct expression, one compiled pattern per
 // distinct pattern), so a stage file included by many phases is compiled once per process; a rule is
-// compiled when a phase holding it first runs, an assert when a node first fires it. With a cache dir
+// compiled when a phase holding it first runs, an assert when a node first fires it. A context that the
+// phases repeat with their own last predicate of one value (`[$noticeSubType = '16']`) is compiled as
+// its path, shared by them, filtered by that predicate (constantFilter). With a cache dir
 // the release is kept on disk in one file (rule-cache.ts). A run follows Schematron: for each active
 // pattern, each node is handled by the first rule whose context matches it, in document order.
 // Expressions outside the supported subset are named in `notEvaluated`, never skipped silently: the
