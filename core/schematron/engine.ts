@@ -1,7 +1,9 @@
 // Compiles the phases of the SDK rules and runs them over notices. The phases of one release and mode
 // share an ExpressionTable (one Runtime, one closure per distinct expression, one compiled pattern per
 // distinct pattern), so a stage file included by many phases is compiled once per process; a rule is
-// compiled when a phase holding it first runs, an assert when a node first fires it. With a cache dir
+// compiled when a phase holding it first runs, an assert when a node first fires it. A context that the
+// phases repeat with their own last predicate of one value (`[$noticeSubType = '16']`) is compiled as
+// its path, shared by them, filtered by that predicate (constantFilter). With a cache dir
 // the release is kept on disk in one file (rule-cache.ts). A run follows Schematron: for each active
 // pattern, each node is handled by the first rule whose context matches it, in document order.
 // Expressions outside the supported subset are named in `notEvaluated`, never skipped silently: the
@@ -113,6 +115,15 @@ interface CRule {
   asserts: CAssert[];
   /** The element names its context's leading steps require (leadingNames), found on first need. */
   lead?: number[];
+  /** Where the disk cache keeps its pattern's trees, and the index of its context's among them. */
+  kept?: Kept;
+  j: number;
+}
+
+/** A pattern of a release file read back: its entry and its index there. */
+interface Kept {
+  entry: ReleaseEntry;
+  at: number;
 }
 
 interface CPattern {
@@ -180,16 +191,33 @@ class ExpressionTable {
   readonly #globalValues = new Map<string, string>();
   readonly #closures = new Map<string, Compiled>();
   readonly #tests = new Map<string, (c: Ctx) => boolean>();
+  /** Closures of parts of contexts (#buildContext), by the part's tree. */
+  readonly #parts = new Map<string, unknown>();
   readonly #parsed = new Map<string, Parsed>();
-  /** Trees kept by the disk cache, by expression: each decoded on first use. */
-  readonly #offered = new Map<string, () => string>();
-  /** The names a context's leading steps require, as the disk cache keeps them (flat [ns, local, …]). */
-  readonly #leads = new Map<string, string[]>();
+  /**
+   * Where the disk cache keeps the tree of an expression asked for by its text alone (the incremental
+   * path's `parsed`): a number, the slot of its pattern in #kept times 2^16 plus its place in
+   * patternKeys. Filled from #pending on the first such question: the engine's own compilation finds
+   * each tree through its rule (CRule.kept), and a batch offering its 51 phases' keys one by one (some
+   * 200,000 map entries) spent more on that than on the trees it decoded.
+   */
+  readonly #offered = new Map<string, number>();
+  readonly #kept: Kept[] = [];
+  readonly #pending: { kept: Kept; pattern: SchPattern }[] = [];
+  /** A split context's interned required names, by its base's tree (the same for every phase). */
+  readonly #leadsByBase = new Map<string, number[]>();
   readonly #patterns = new Map<string, CPattern>();
   readonly ns: Map<string, string>;
   stamp = 0;
 
-  constructor(readonly namespaces: [string, string][]) {
+  constructor(
+    readonly namespaces: [string, string][],
+    /**
+     * false: every context compiled whole, as before #buildContext (the per-phase path, which the tests
+     * compare with the shared one).
+     */
+    readonly splitContexts = true,
+  ) {
     this.ns = new Map(namespaces);
   }
 
@@ -219,24 +247,46 @@ class ExpressionTable {
     return { globals: this.globals, locals: new Map(), nextSlot: { n: 0 } };
   }
 
+  /** The tree of expression `key`, wherever the disk cache keeps it (#offered), else parsed from its text. */
   parsed(key: string): Parsed {
+    if (this.#pending.length > 0 && !this.#parsed.has(key)) this.#flushOffers();
+    return this.#tree(key);
+  }
+
+  /**
+   * The tree of expression `key`: decoded from the disk cache (tree `j` of pattern `kept`, when the
+   * caller knows it; else where an offered pattern keeps it, among those flushed), or parsed from its
+   * text (a global let, a few dozen in a release).
+   */
+  #tree(key: string, kept?: Kept, j = 0): Parsed {
     let p = this.#parsed.get(key);
     if (!p) {
-      const offered = this.#offered.get(key);
-      this.#offered.delete(key);
-      p = (offered && keptTree(offered)) || parseOne(key, this.ns);
+      const at = kept === undefined ? this.#offered.get(key) : undefined;
+      const from = at === undefined ? kept : this.#kept[at >>> 16];
+      const tree = at === undefined ? j : at & 0xffff;
+      p = (from && keptTree(() => from.entry.tree(from.at, tree))) || parseOne(key, this.ns);
       this.#parsed.set(key, p);
     }
     return p;
   }
 
-  /**
-   * The tree of expression `key` as the disk cache keeps it (the JSON text `read` returns), decoded
-   * when the expression is first needed.
-   */
-  offer(key: string, read: () => string, lead?: string[]): void {
-    if (!this.#parsed.has(key) && !this.#offered.has(key)) this.#offered.set(key, read);
-    if (lead !== undefined && key.startsWith('context:') && !this.#leads.has(key)) this.#leads.set(key, lead);
+  /** The trees of a pattern's expressions as pattern `kept` of the disk cache keeps them (see #offered). */
+  offer(kept: Kept, pattern: SchPattern): void {
+    this.#pending.push({ kept, pattern });
+  }
+
+  #flushOffers(): void {
+    for (const { kept, pattern } of this.#pending.splice(0)) {
+      const slot = this.#kept.length;
+      const keys = patternKeys(pattern);
+      // Beyond what a number of the map holds (never with the SDK's releases), expressions are parsed.
+      if (slot >= 1 << 14 || keys.length > 1 << 16) continue;
+      this.#kept.push(kept);
+      for (let j = 0; j < keys.length; j++) {
+        const k = keys[j] as string;
+        if (!this.#parsed.has(k) && !this.#offered.has(k)) this.#offered.set(k, slot * 65536 + j);
+      }
+    }
   }
 
   /** Expressions parsed elsewhere (the per-phase cache of format 3). */
@@ -245,13 +295,73 @@ class ExpressionTable {
   }
 
   /** A closure for an expression, or why there is none. Without locals in scope it is shared. */
-  build(src: string, scope: Scope, asContext = false): Compiled | string {
-    return this.#build(scope, asContext ? `context:${src}` : src, this.#closures, compile);
+  build(src: string, scope: Scope, asContext = false, kept?: Kept, j = 0): Compiled | string {
+    if (asContext && this.splitContexts && scope.locals.size === 0)
+      return this.#buildContext(`context:${src}`, scope, kept, j);
+    return this.#build(scope, asContext ? `context:${src}` : src, this.#closures, compile, kept, j);
+  }
+
+  /**
+   * A rule context. `P[$noticeSubType = '16']` (constantFilter) runs as P, shared by every phase whose
+   * contexts differ only in that predicate, filtered by the predicate compiled on its own: the phases
+   * of a release repeat their contexts with their own subtype, and compiling P again for each phase was
+   * most of what a further phase cost. Any other context, or one whose parts do not compile (its error
+   * is then the whole expression's, as before), is compiled whole.
+   */
+  #buildContext(k: string, scope: Scope, kept: Kept | undefined, j: number): Compiled | string {
+    const hit = this.#closures.get(k);
+    if (hit !== undefined) return hit;
+    let base: Compiled | string | undefined;
+    let cond: ((c: Ctx) => boolean) | string | undefined;
+    // From the disk cache: the parts' own trees (format 11), the whole tree not decoded.
+    const parts = kept === undefined || this.#parsed.has(k) ? undefined : kept.entry.split(kept.at, j);
+    if (kept && parts) {
+      const tree = (ref: number) => () => kept.entry.treeText(ref);
+      base = this.#shared(`b${kept.entry.serial}:${parts[0]}`, tree(parts[0]), scope, compile);
+      cond = this.#shared(`c${kept.entry.serial}:${parts[1]}`, tree(parts[1]), scope, compileBoolean);
+    } else {
+      const p = this.#tree(k, kept, j);
+      const split = 'ast' in p ? constantFilter(p.ast) : undefined;
+      if (split !== undefined) {
+        base = this.#shared(`b:${JSON.stringify(split.base)}`, split.base, scope, compile);
+        cond = this.#shared(`c:${JSON.stringify(split.cond)}`, split.cond, scope, compileBoolean);
+      }
+    }
+    if (typeof base === 'function' && typeof cond === 'function') {
+      const fn = filteredBy(base, cond);
+      this.#closures.set(k, fn);
+      return fn;
+    }
+    return this.#build(scope, k, this.#closures, compile, kept, j);
+  }
+
+  /**
+   * A closure kept under `key` for a part of an expression: its tree, or the JSON text the disk cache
+   * keeps of it (untrusted: a text that does not decode to a tree gives no closure).
+   */
+  #shared<F>(
+    key: string,
+    tree: Ast | (() => string),
+    scope: Scope,
+    compiler: (ast: Ast, rt: Runtime, scope: Scope) => F,
+  ): F | string {
+    const parts = this.#parts as Map<string, F>;
+    const hit = parts.get(key);
+    if (hit !== undefined) return hit;
+    let ast: Ast;
+    if (typeof tree === 'function') {
+      const p = keptTree(tree);
+      if (p === undefined || 'error' in p) return 'the expression tree is malformed';
+      ast = p.ast;
+    } else ast = tree;
+    const out = this.#compile(ast, scope, compiler);
+    if (typeof out === 'function') parts.set(key, out);
+    return out;
   }
 
   /** build() for an assert's test: a closure that answers its effective boolean value. */
-  buildTest(src: string, scope: Scope): ((c: Ctx) => boolean) | string {
-    return this.#build(scope, src, this.#tests, compileBoolean);
+  buildTest(src: string, scope: Scope, kept?: Kept, j = 0): ((c: Ctx) => boolean) | string {
+    return this.#build(scope, src, this.#tests, compileBoolean, kept, j);
   }
 
   #build<F>(
@@ -259,15 +369,24 @@ class ExpressionTable {
     k: string,
     closures: Map<string, F>,
     compiler: (ast: Ast, rt: Runtime, scope: Scope) => F,
+    kept?: Kept,
+    j = 0,
   ): F | string {
     const reusable = scope.locals.size === 0;
     const hit = reusable ? closures.get(k) : undefined;
     if (hit !== undefined) return hit;
-    const p = this.parsed(k);
+    const p = this.#tree(k, kept, j);
     if ('error' in p) return p.error;
+    const out = this.#compile(p.ast, scope, compiler);
+    // Only a closure is shared: a failure may name a variable another phase declares.
+    if (reusable && typeof out === 'function') closures.set(k, out);
+    return out;
+  }
+
+  #compile<F>(ast: Ast, scope: Scope, compiler: (ast: Ast, rt: Runtime, scope: Scope) => F): F | string {
     let out: F | string;
     try {
-      out = compiler(p.ast, this.rt, scope);
+      out = compiler(ast, this.rt, scope);
     } catch (e) {
       // A tree that cannot compile (a damaged cache entry) is "not evaluated", never a crash.
       return e instanceof XPathUnsupportedError
@@ -276,23 +395,30 @@ class ExpressionTable {
     }
     // Nor is a tree that compiles to nothing ever skipped silently.
     if (typeof out !== 'function') return 'the expression tree is malformed';
-    // Only a closure is shared: a failure may name a variable another phase declares.
-    if (reusable) closures.set(k, out);
     return out;
   }
 
   /** The pattern of this content, the same object for every phase that holds it. */
-  pattern(p: SchPattern, text = JSON.stringify(p)): CPattern {
+  pattern(p: SchPattern, text = JSON.stringify(p), kept?: Kept): CPattern {
     let cp = this.#patterns.get(text);
     if (!cp) {
+      // Each rule's place among the pattern's trees (patternKeys order: the pattern's lets, then each
+      // rule's context, lets and asserts).
+      let j = p.lets.length;
       cp = {
         id: p.id,
-        rules: p.rules.map((r) => ({
-          def: r,
-          compiled: false,
-          lets: [],
-          asserts: r.asserts.map((a) => ({ def: a, compiled: false })),
-        })),
+        rules: p.rules.map((r) => {
+          const rule: CRule = {
+            def: r,
+            compiled: false,
+            lets: [],
+            asserts: r.asserts.map((a) => ({ def: a, compiled: false })),
+            kept,
+            j,
+          };
+          j += 1 + r.lets.length + r.asserts.length;
+          return rule;
+        }),
       };
       this.#patterns.set(text, cp);
     }
@@ -302,13 +428,22 @@ class ExpressionTable {
   /** Whether the rule's context selects nothing in `doc` for want of an element it names (leadingNames). */
   selectsNothing(r: CRule, doc: XDocument): boolean {
     if (r.lead === undefined) {
-      const key = `context:${r.def.context}`;
-      const kept = this.#leads.get(key);
+      const from = r.kept;
+      // A split context requires what its base does (leadingNames stops at the same step): interned
+      // once for the phases that share the base.
+      const parts = from?.entry.split(from.at, r.j);
+      const byBase = parts && `${from?.entry.serial}:${parts[0]}`;
+      const known = byBase === undefined ? undefined : this.#leadsByBase.get(byBase);
+      if (known !== undefined) {
+        r.lead = known;
+        return this.#lacks(known, doc);
+      }
+      const kept = from?.entry.lead(from.at, r.j);
       const names: string[] = [];
       if (kept !== undefined)
         names.push(...kept); // from the disk cache: the tree is not decoded for it
       else {
-        const p = this.parsed(key);
+        const p = this.#tree(`context:${r.def.context}`, r.kept, r.j);
         if ('ast' in p && p.ast !== null && typeof p.ast === 'object')
           for (const n of leadingNames(p.ast)) names.push(n.ns, n.local);
       }
@@ -316,8 +451,12 @@ class ExpressionTable {
       r.lead = [];
       for (let k = 0; k + 1 < names.length; k += 2)
         r.lead.push(nameId(names[k] as string, names[k + 1] as string));
+      if (byBase !== undefined) this.#leadsByBase.set(byBase, r.lead);
     }
-    const lead = r.lead;
+    return this.#lacks(r.lead, doc);
+  }
+
+  #lacks(lead: number[], doc: XDocument): boolean {
     for (let k = 0; k < lead.length; k++) if (doc.withName(lead[k] as number).length === 0) return true;
     return false;
   }
@@ -326,10 +465,10 @@ class ExpressionTable {
     if (r.compiled) return;
     r.compiled = true;
     const scope = this.scope();
-    const ctx = this.build(r.def.context, scope, true);
+    const ctx = this.build(r.def.context, scope, true, r.kept, r.j);
     let unsupported = typeof ctx === 'string' ? ctx : undefined;
-    for (const l of r.def.lets) {
-      const fn = this.build(l.value, scope);
+    for (const [li, l] of r.def.lets.entries()) {
+      const fn = this.build(l.value, scope, false, r.kept, r.j + 1 + li);
       if (typeof fn === 'string') unsupported ??= `$${l.name}: ${fn}`;
       else {
         const slot = scope.nextSlot.n++;
@@ -346,10 +485,42 @@ class ExpressionTable {
     if (a.compiled) return;
     a.compiled = true;
     this.compileRule(r);
-    const fn = this.buildTest(a.def.test, r.scope as Scope);
+    const at = r.kept === undefined ? 0 : r.j + 1 + r.def.lets.length + r.asserts.indexOf(a);
+    const fn = this.buildTest(a.def.test, r.scope as Scope, r.kept, at);
     if (typeof fn === 'string') a.unsupported = fn;
     else a.fn = fn;
   }
+}
+
+/**
+ * A path whose last step's last predicate has the same value at every node, a comparison of variables
+ * and literals (`cac:BusinessParty[$noticeSubType = '16']` below the root), as the path without it and that
+ * predicate. A comparison is never a number, so the predicate keeps all the step's nodes or none.
+ */
+function constantFilter(ast: Ast): { base: Ast; cond: Ast } | undefined {
+  if (ast.t !== 'path') return undefined;
+  const steps = ast.steps;
+  const last = steps[steps.length - 1];
+  if (last === undefined || last.t !== 'step' || last.preds.length === 0) return undefined;
+  const cond = last.preds[last.preds.length - 1] as Ast;
+  if (cond.t !== 'cmp' || !isConstantTerm(cond.l) || !isConstantTerm(cond.r)) return undefined;
+  const step: Ast = { t: 'step', axis: last.axis, test: last.test, preds: last.preds.slice(0, -1) };
+  return { base: { t: 'path', steps: [...steps.slice(0, -1), step] }, cond };
+}
+
+const isConstantTerm = (a: Ast): boolean => a.t === 'var' || a.t === 'str' || a.t === 'num';
+
+/**
+ * `base[cond]` for a cond whose value is the same at every node (constantFilter): the nodes as they
+ * are, or none. Cond runs only when base selects a node, at the first one, as the predicate did: an
+ * error it raises (comparing a string with a number) is raised in the same cases.
+ */
+function filteredBy(base: Compiled, cond: (c: Ctx) => boolean): Compiled {
+  return (c) => {
+    const nodes = base(c);
+    if (nodes.length === 0) return nodes;
+    return cond({ item: nodes[0] as XNode, pos: 1, size: nodes.length }) ? nodes : [];
+  };
 }
 
 function broken(name: string, why: string): Compiled {
@@ -415,12 +586,14 @@ class RuleSet implements CompiledRuleSet {
     /** Known when the phase comes from the disk cache; else found by compiling the whole phase. */
     notEvaluated?: NotEvaluated[],
     patternTexts?: string[],
+    /** Where the disk cache keeps each pattern's trees, when read from it. */
+    kept?: Kept[],
   ) {
     this.layout = layoutOfPhases(schema.phases);
     for (const [prefix, uri] of schema.namespaces)
       if (!this.#prefixes.has(uri)) this.#prefixes.set(uri, prefix);
     table.declare(globalLets(schema));
-    this.#patterns = schema.patterns.map((p, i) => table.pattern(p, patternTexts?.[i]));
+    this.#patterns = schema.patterns.map((p, i) => table.pattern(p, patternTexts?.[i], kept?.[i]));
     this.#diagById = new Map(schema.diagnostics.map((d) => [d.id, d]));
     this.#staticNotEvaluated = notEvaluated ?? staticFailures(table, this.#patterns);
     let rules = 0;
@@ -724,7 +897,7 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
       const hit = opts.cacheDir && layout ? readPrepared(opts.cacheDir, key, layout) : undefined;
       const prepared = hit && layoutOfPhases(hit.schema.phases) === layout ? hit : prepare(key);
       if (!hit && opts.cacheDir && layout) writePrepared(opts.cacheDir, key, layout, prepared);
-      const table = new ExpressionTable(prepared.schema.namespaces);
+      const table = new ExpressionTable(prepared.schema.namespaces, false);
       table.seed(prepared.parsed);
       return new RuleSet(key, hit ? 'cache' : 'sdk', prepared.schema, table);
     }
@@ -769,14 +942,14 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
         const table = tableFor(st, schema);
         const offered = st.offered.get(table) ?? new WeakSet<SchPattern>();
         st.offered.set(table, offered);
-        for (const [i, at] of cached.patterns.entries()) {
+        const kept = cached.patterns.map((at): Kept => ({ entry, at }));
+        for (const [i, k] of kept.entries()) {
           const p = patterns[i] as SchPattern;
           if (offered.has(p)) continue;
           offered.add(p);
-          for (const [j, k] of patternKeys(p).entries())
-            table.offer(k, () => entry.tree(at, j), entry.lead(at, j));
+          table.offer(k, p);
         }
-        return new RuleSet(key, 'cache', schema, table, notEvaluated, texts);
+        return new RuleSet(key, 'cache', schema, table, notEvaluated, texts, kept);
       }
       st.entry = undefined;
     }
@@ -798,6 +971,13 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
             now.leads[i] = keys.map((k) => {
               const p = table.parsed(k);
               return 'ast' in p ? leadingNames(p.ast).flatMap((n) => [n.ns, n.local]) : [];
+            });
+            now.splits[i] = keys.map((k) => {
+              const p = table.parsed(k);
+              const split = k.startsWith('context:') && 'ast' in p ? constantFilter(p.ast) : undefined;
+              return (
+                split && ([JSON.stringify({ ast: split.base }), JSON.stringify({ ast: split.cond })] as const)
+              );
             });
           }
           return i;

@@ -130,7 +130,14 @@ export function writePrepared(
 // out, the leading names were 3.2 MB of the header of a release holding every phase: the header of
 // SDK 1.15.1's 51 phases went from 3.9 to 1.5 MB, about 10 ms of a single notice's start). Reading the
 // whole file (34 MB then) is most of what such a start still pays over a file of one phase.
-const RELEASE_FORMAT = 10;
+// Format 11 adds `splits`: the trees of the two parts of each tree that is a rule context
+// `P[$noticeSubType = '16']` (engine.ts constantFilter), P and the predicate, each kept as a tree of its
+// own (P once for the fifty phases that repeat it with their own subtype); flat, [tree, P, predicate, …]
+// in ascending tree order (an array for each of 13,000 trees cost a cold start more to read). A phase read
+// back compiles such a context from its parts, keyed by their trees, without decoding the whole tree:
+// a further phase of a batch then decodes and compiles almost none of its contexts. Optional, like
+// `leads`: a file without it is read as before.
+const RELEASE_FORMAT = 11;
 
 /** A phase in the release file: the SchPhase with its patterns as indexes into `patterns`. */
 export interface CachedPhase extends Omit<SchPhase, 'patterns' | 'diagnostics'> {
@@ -145,11 +152,17 @@ export interface PatternTexts {
 }
 
 export interface ReleaseEntry {
+  /** This entry's number among those the process read: the engine keys what it compiles from its trees by it. */
+  serial: number;
   patterns: PatternTexts;
   /** For pattern i and its j-th expression (engine.ts's patternKeys order), the JSON of its tree, or ''. */
   tree(i: number, j: number): string;
   /** The element names tree (i, j)'s leading steps require, flat [ns, local, …]; undefined when the file has none. */
   lead(i: number, j: number): string[] | undefined;
+  /** The trees (as treeText's refs) of the two parts of context tree (i, j), when it has them (format 11). */
+  split(i: number, j: number): readonly [number, number] | undefined;
+  /** The JSON of distinct tree `ref`. */
+  treeText(ref: number): string;
   /** How many trees each pattern keeps. */
   treeCounts: number[];
   /** Every diagnostic an assert of a kept phase names, once. */
@@ -158,11 +171,14 @@ export interface ReleaseEntry {
 }
 
 /** What an update writes: the patterns and their trees as plain texts (`trees[i][j]` for `patterns[i]`). */
-export interface ReleaseDraft extends Omit<ReleaseEntry, 'patterns' | 'tree' | 'lead' | 'treeCounts'> {
+export interface ReleaseDraft
+  extends Omit<ReleaseEntry, 'serial' | 'patterns' | 'tree' | 'lead' | 'treeCounts' | 'split' | 'treeText'> {
   patterns: string[];
   trees: string[][];
   /** `leads[i][j]`: tree (i, j)'s required names (ReleaseEntry.lead), or undefined when unknown. */
   leads: (string[] | undefined)[][];
+  /** `splits[i][j]`: the JSON of the two parts of context tree (i, j) (ReleaseEntry.split), if any. */
+  splits: (readonly [string, string] | undefined)[][];
 }
 
 type ReleaseKey = Pick<RuleSetKey, 'sdkDir' | 'sdkVersion' | 'mode'>;
@@ -176,6 +192,8 @@ interface ReleaseHead {
   leadNs?: unknown;
   /** For each distinct tree, flat [namespace index, local name, …]. */
   leads?: unknown;
+  /** [tree, the ref of its base, the ref of its predicate, …], trees ascending (format 11). */
+  splits?: unknown;
   diagnostics?: unknown;
   phases?: unknown;
 }
@@ -246,6 +264,8 @@ function textOf(buf: Buffer, from: number, to: number): string {
   return buf.toString(isAscii(buf.subarray(from, to)) ? 'latin1' : 'utf8', from, to);
 }
 
+let entriesRead = 0;
+
 /**
  * The release's entry, or undefined when absent, stale, foreign or not of this shape. The file is one
  * line of JSON (fingerprint, phases, diagnostics, the byte range of each pattern) and then the patterns'
@@ -266,7 +286,7 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
     if (nl2 < 0) return undefined;
     if (id.digest !== rawDigest(buf.subarray(nl + 1))) return undefined;
     const head = JSON.parse(textOf(buf, nl + 1, nl2)) as ReleaseHead;
-    const { ranges, trees, treeRefs, leadNs, leads, diagnostics, phases } = head;
+    const { ranges, trees, treeRefs, leadNs, leads, splits, diagnostics, phases } = head;
     const body = nl2 + 1;
     const inBody = (v: unknown): v is [number, number][] =>
       Array.isArray(v) &&
@@ -299,6 +319,25 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
     )
       return undefined;
     const leadsOf = leads as (number | string)[][] | undefined;
+    // Each tree's parts at [2 × tree, 2 × tree + 1], -1 for none.
+    let partsOf: Int32Array | undefined;
+    if (splits !== undefined) {
+      if (!Array.isArray(splits) || splits.length % 3 !== 0) return undefined;
+      partsOf = new Int32Array(trees.length * 2).fill(-1);
+      for (let k = 0; k < splits.length; k += 3) {
+        const ref = splits[k];
+        const base = splits[k + 1];
+        const cond = splits[k + 2];
+        if (!isRef(ref) || !isRef(base) || !isRef(cond)) return undefined;
+        if (k > 0 && ref <= splits[k - 3]) return undefined;
+        partsOf[2 * ref] = base;
+        partsOf[2 * ref + 1] = cond;
+      }
+    }
+    const treeText = (ref: number): string => {
+      const span = trees[ref];
+      return span ? textOf(buf, body + span[0], body + span[1]) : '';
+    };
     const nsOf = leadNs as string[];
     if (!Array.isArray(diagnostics) || !diagnostics.every(isDiagnostic)) return undefined;
     if (typeof phases !== 'object' || phases === null) return undefined;
@@ -321,12 +360,18 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
       };
     };
     return {
+      serial: ++entriesRead,
       patterns: textsOf(ranges),
       treeCounts: refsOf.map((t) => t.length),
       tree: (i, j) => {
         const ref = refsOf[i]?.[j];
-        const span = ref === undefined ? undefined : trees[ref];
-        return span ? textOf(buf, body + span[0], body + span[1]) : '';
+        return ref === undefined ? '' : treeText(ref);
+      },
+      treeText,
+      split: (i, j) => {
+        const ref = refsOf[i]?.[j];
+        const base = ref === undefined || partsOf === undefined ? -1 : (partsOf[2 * ref] as number);
+        return base < 0 ? undefined : [base, partsOf?.[2 * (ref as number) + 1] as number];
       },
       lead: (i, j) => {
         const ref = refsOf[i]?.[j];
@@ -366,6 +411,7 @@ export function releaseHeadLine(content: ReleaseHead): string {
     treeRefs: content.treeRefs,
     leadNs: content.leadNs,
     leads: content.leads,
+    splits: content.splits,
     diagnostics: content.diagnostics,
     phases: content.phases,
   });
@@ -394,11 +440,30 @@ function releaseText(fingerprint: string, d: ReleaseDraft): Buffer {
       return ref;
     }),
   );
+  // The parts of split contexts are trees too, after every tree a pattern lists.
+  const refOf = (t: string): number => {
+    let ref = distinct.get(t);
+    if (ref === undefined) {
+      ref = distinct.size;
+      distinct.set(t, ref);
+    }
+    return ref;
+  };
+  const listed = distinct.size;
+  const splitRefs: ([number, number] | [])[] = [];
+  for (const [i, refs] of treeRefs.entries())
+    for (const [j, ref] of refs.entries()) {
+      const parts = d.splits[i]?.[j];
+      if (parts !== undefined && splitRefs[ref] === undefined)
+        splitRefs[ref] = [refOf(parts[0]), refOf(parts[1])];
+    }
   const trees = place([...distinct.keys()]);
   // A tree's required names are a function of the tree: those of its first occurrence serve every one.
   const leads: (string[] | undefined)[] = new Array(distinct.size).fill(undefined);
   for (const [i, refs] of treeRefs.entries())
     for (const [j, ref] of refs.entries()) leads[ref] ??= d.leads[i]?.[j];
+  // A part that no pattern lists is never a rule's context: it requires no name.
+  for (let ref = listed; ref < distinct.size; ref++) leads[ref] = [];
   // Namespaces by index: a dozen URIs, each repeated in thousands of contexts' names.
   const leadNs: string[] = [];
   const nsIndex = new Map<string, number>();
@@ -421,6 +486,7 @@ function releaseText(fingerprint: string, d: ReleaseDraft): Buffer {
     treeRefs,
     leadNs: compacted ? leadNs : undefined,
     leads: compacted,
+    splits: splitRefs.flatMap((parts, ref) => (parts.length === 2 ? [ref, ...parts] : [])),
     diagnostics: d.diagnostics,
     phases: d.phases,
   };
@@ -477,8 +543,15 @@ export function updateRelease(
             leads: Array.from({ length: read.patterns.length }, (_, i) => read.treeCounts[i] ?? 0).map(
               (n, i) => Array.from({ length: n }, (_, j) => read.lead(i, j)),
             ),
+            splits: Array.from({ length: read.patterns.length }, (_, i) => read.treeCounts[i] ?? 0).map(
+              (n, i) =>
+                Array.from({ length: n }, (_, j) => {
+                  const s = read.split(i, j);
+                  return s && ([read.treeText(s[0]), read.treeText(s[1])] as const);
+                }),
+            ),
           }
-        : { patterns: [], trees: [], leads: [], diagnostics: [], phases: {} };
+        : { patterns: [], trees: [], leads: [], splits: [], diagnostics: [], phases: {} };
       writeFileSync(tmp, releaseText(releaseFingerprint(key, layout), update(now)));
       renameSync(tmp, path);
     } catch {

@@ -29,6 +29,7 @@ import {
 } from '../../core/schematron/engine';
 import { releaseDigest, releaseHeadLine } from '../../core/schematron/rule-cache';
 import { fuzzParameters } from '../support/fuzz';
+import { smallSchema } from '../support/small-schema';
 
 const temp = mkdtempSync(join(tmpdir(), 'eforms-rule-cache-'));
 after(() => rmSync(temp, { recursive: true, force: true }));
@@ -40,12 +41,13 @@ interface ReleaseFileHead {
   treeRefs: number[][];
   leadNs?: string[];
   leads?: unknown[];
+  splits?: unknown;
   diagnostics: unknown;
   phases: unknown;
 }
 
 /**
- * A release file (format 10) as its three parts: the line naming its fingerprint and digest, the header
+ * A release file (format 10 and after) as its three parts: the line naming its fingerprint and digest, the header
  * line the digest covers, and the body of pattern texts and trees.
  */
 function readReleaseFile(file: string): {
@@ -75,20 +77,18 @@ function writeReleaseFile(file: string, fingerprint: string, head: object, body:
   );
 }
 
-const SCHEMA = `<?xml version="1.0" encoding="UTF-8"?>
-<schema xmlns="http://purl.oclc.org/dsdl/schematron" queryBinding="xslt2">
-  <title>cache rules</title>
-  <ns prefix="cbc" uri="urn:cbc"/>
-  <let name="kind" value="/*/cbc:Kind/text()"/>
-  <phase id="eforms-1"><active pattern="p1"/></phase>
-  <pattern id="p1">
-    <rule context="/*/cbc:Lot">
-      <assert id="R-ID" role="ERROR" test="@id = ('a', 'b')">rule|text|R-ID</assert>
-      <assert id="R-KIND" role="WARN" test="$kind = 'x' and count(../cbc:Lot) lt 2">rule|text|R-KIND</assert>
-      <report id="R-SUM" role="INFO" test="sum(for $i in 1 to 3 return $i) = 6">rule|text|R-SUM</report>
-    </rule>
-  </pattern>
-</schema>`;
+/** A schema of one pattern `p1` of these rules, with the global `$kind`. */
+const withKind = (title: string, rules: string): string =>
+  smallSchema(title, [['kind', '/*/cbc:Kind/text()']], [['p1', rules]]);
+
+const SCHEMA = withKind(
+  'cache rules',
+  `<rule context="/*/cbc:Lot">
+    <assert id="R-ID" role="ERROR" test="@id = ('a', 'b')">rule|text|R-ID</assert>
+    <assert id="R-KIND" role="WARN" test="$kind = 'x' and count(../cbc:Lot) lt 2">rule|text|R-KIND</assert>
+    <report id="R-SUM" role="INFO" test="sum(for $i in 1 to 3 return $i) = 6">rule|text|R-SUM</report>
+  </rule>`,
+);
 const NOTICE = '<N xmlns:cbc="urn:cbc"><cbc:Kind>x</cbc:Kind><cbc:Lot id="a"/><cbc:Lot id="c"/></N>';
 
 const sdkDir = join(temp, 'sdk');
@@ -308,6 +308,8 @@ describe('the release file of the rule cache reads hostile entries', () => {
     // finds them in the trees themselves.
     delete head.leads;
     delete head.leadNs;
+    // Nor does any context keep its parts (the optional `splits`): each is compiled from its tree.
+    delete head.splits;
     writeReleaseFile(file, id.fingerprint, head, Buffer.concat(parts));
   }
 
@@ -409,5 +411,120 @@ describe('the release file of the rule cache reads hostile entries', () => {
       }),
       fuzzParameters(60),
     );
+  });
+});
+
+/**
+ * Format 11: a context `P[$kind = 'x']` is kept with its two parts, P and the predicate, as trees of their
+ * own (`splits`), and a phase read back compiles it from them. Truth worked out by hand: $kind is 'x', so
+ * the first rule selects both lots and lot c fails S-ID; the second selects nothing.
+ */
+const SPLIT_SCHEMA = withKind(
+  'split contexts',
+  `<rule context="/*/cbc:Lot[$kind = 'x']"><assert id="S-ID" role="ERROR" test="@id = 'a'">S-ID</assert></rule>
+  <rule context="/*/cbc:Kind[$kind = 'y']"><assert id="S-NO" role="ERROR" test="false()">S-NO</assert></rule>`,
+);
+const SPLIT_TRUTH = { failures: ['S-ID@/N/cbc:Lot[2]'], notEvaluated: [] };
+
+describe('the parts of rule contexts kept by the release file', () => {
+  const splitSdk = join(temp, 'sdk-split');
+  mkdirSync(join(splitSdk, 'schematrons', 'static'), { recursive: true });
+  writeFileSync(join(splitSdk, 'schematrons', 'static', 'complete-validation.sch'), SPLIT_SCHEMA);
+  const splitKey = { sdkDir: splitSdk, sdkVersion: '0.0.8', phase: 'eforms-1', mode: 'static' as const };
+  const load = async (dir?: string) => {
+    clearRuleSetMemory();
+    return loadRuleSet(splitKey, dir === undefined ? {} : { cacheDir: dir, shared: true });
+  };
+  /** The parts of tree `ref` in the flat `splits` ([tree, base, predicate, …]), or undefined. */
+  const partsOf = (flat: number[], ref: number): number[] | undefined => {
+    for (let k = 0; k < flat.length; k += 3) if (flat[k] === ref) return flat.slice(k + 1, k + 3);
+    return undefined;
+  };
+  /** `flat` with tree `ref`'s parts set, trees ascending. */
+  const withParts = (flat: number[], ref: number, parts: number[]): number[] => {
+    const rows: number[][] = [];
+    for (let k = 0; k < flat.length; k += 3) if (flat[k] !== ref) rows.push(flat.slice(k, k + 3));
+    rows.push([ref, ...parts]);
+    return rows.sort((a, b) => (a[0] as number) - (b[0] as number)).flat();
+  };
+  /** A cache folder with the release file of SPLIT_SCHEMA, its parts and the two contexts' splits. */
+  async function splitCache() {
+    const dir = join(temp, `cache-${n++}`);
+    await load(dir);
+    const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.rules'));
+    assert.equal(files.length, 1);
+    const file = join(dir, files[0] as string);
+    const { id, head, body } = readReleaseFile(file);
+    // patternKeys order: the Lot rule's context and test, then the Kind rule's.
+    const at = (j: number) => head.treeRefs[0]?.[j] as number;
+    const [lot, kind] = [0, 2].map((j) => partsOf(head.splits as number[], at(j)) as number[]);
+    return { dir, file, id, head, body, at, lot: lot as number[], kind: kind as number[] };
+  }
+  const tree = (head: ReleaseFileHead, body: Buffer, ref: number) =>
+    JSON.parse(body.toString('utf8', ...(head.trees[ref] as [number, number])));
+
+  test('each part is a tree of its own, and the report is the fresh one', async () => {
+    assert.deepEqual(summary((await load()).evaluate(NOTICE)), SPLIT_TRUTH);
+    const { dir, head, body, lot, kind } = await splitCache();
+    assert.equal(lot.length, 2);
+    assert.equal(kind.length, 2);
+    // The two contexts share the kind of base, not its tree; each predicate names its own value.
+    assert.equal(tree(head, body, lot[0] as number).ast.t, 'path');
+    assert.deepEqual(tree(head, body, lot[1] as number).ast.r, { t: 'str', v: 'x' });
+    assert.deepEqual(tree(head, body, kind[1] as number).ast.r, { t: 'str', v: 'y' });
+    const r = await load(dir);
+    assert.equal(r.source, 'cache');
+    assert.deepEqual(summary(r.evaluate(NOTICE)), SPLIT_TRUTH);
+  });
+
+  test('the kept parts are what runs; a part that is not a tree leaves the whole tree to run', async () => {
+    // The two predicates swapped under a valid digest: the Lot rule now selects nothing, the Kind rule
+    // its one node. Compiled from the whole trees, the report would be the fresh one.
+    let c = await splitCache();
+    const swapped = withParts(c.head.splits as number[], c.at(0), [c.lot[0] as number, c.kind[1] as number]);
+    c.head.splits = withParts(swapped, c.at(2), [c.kind[0] as number, c.lot[1] as number]);
+    writeReleaseFile(c.file, c.id.fingerprint, c.head, c.body);
+    let r = await load(c.dir);
+    assert.equal(r.source, 'cache');
+    assert.deepEqual(summary(r.evaluate(NOTICE)), { failures: ['S-NO@/N/cbc:Kind'], notEvaluated: [] });
+    // A base that is not JSON, and a predicate of a node kind the parser never gives.
+    for (const bad of ['{"', JSON.stringify({ ast: { t: 'bogus' } })]) {
+      c = await splitCache();
+      const extra = Buffer.from(bad, 'utf8');
+      const ref = c.head.trees.length;
+      c.head.trees.push([c.body.length, c.body.length + extra.length]);
+      (c.head.leads as unknown[]).push([]);
+      const badBase = withParts(c.head.splits as number[], c.at(0), [ref, c.lot[1] as number]);
+      c.head.splits = withParts(badBase, c.at(2), [c.kind[0] as number, ref]);
+      writeReleaseFile(c.file, c.id.fingerprint, c.head, Buffer.concat([c.body, extra]));
+      r = await load(c.dir);
+      assert.equal(r.source, 'cache');
+      assert.deepEqual(summary(r.evaluate(NOTICE)), SPLIT_TRUTH, bad);
+    }
+  });
+
+  test('splits of a foreign shape, under a valid digest: rebuilt from the SDK', async () => {
+    const { dir, file, id, head, body } = await splitCache();
+    const n = head.trees.length;
+    for (const splits of [
+      'x',
+      { 0: [1, 2] },
+      [1],
+      [0, 1],
+      [0, 1, 2, 3],
+      [0, 0, n],
+      [n, 0, 0],
+      [-1, 0, 0],
+      [0.5, 0, 0],
+      ['0', '1', '2'],
+      [null, 0, 0],
+      [1, 0, 0, 0, 0, 0],
+      [0, 0, 0, 0, 0, 0],
+    ]) {
+      writeReleaseFile(file, id.fingerprint, { ...head, splits }, body);
+      const r = await load(dir);
+      assert.equal(r.source, 'sdk', JSON.stringify(splits).slice(0, 60));
+      assert.deepEqual(summary(r.evaluate(NOTICE)), SPLIT_TRUTH);
+    }
   });
 });
