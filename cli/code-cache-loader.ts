@@ -38,6 +38,15 @@ const FORMAT = 1;
 export const CODE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 /** What a bundle calls when it has done enough work to be worth caching (a worker: after its first job). */
 export const CODE_CACHE_READY = Symbol.for('eforms.codeCacheReady');
+/**
+ * What a bundle calls, with a name, when it has done a kind of work whose code the cache should hold:
+ * the CLI once it has run the SDK rules in its own thread. V8 caches the functions a run compiled, and
+ * a batch's main thread never runs the rules (its workers do): a cache made by a batch left a single
+ * notice's start compiling the whole rule engine again, every time, since a cache that is used is not
+ * written again. A run that did a kind of work its cache does not cover writes it again (V8's new data
+ * holds what it read from the cache too), naming the kinds it covers in the header.
+ */
+export const CODE_CACHE_COVERS = Symbol.for('eforms.codeCacheCovers');
 
 /** The folder of the code caches, beside the SDK cache (`$EFORMS_SDK_CACHE/../code`), or undefined when off. */
 export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -80,7 +89,7 @@ const NONBLOCK = (constants as { O_NONBLOCK?: number }).O_NONBLOCK ?? 0;
 
 /**
  * The cached data for `bundle` in `dir`, or undefined when absent, foreign, stale or damaged. The file
- * is one header line `{"identity":…,"digest":…}` and then V8's bytes.
+ * is one header line `{"identity":…,"digest":…,"covers":[…]}` and then V8's bytes.
  */
 export function readCodeCache(
   dir: string,
@@ -88,6 +97,16 @@ export function readCodeCache(
   identity: string,
   v8Flags = '',
 ): Buffer | undefined {
+  return readCodeCacheEntry(dir, bundle, identity, v8Flags)?.data;
+}
+
+/** readCodeCache, with the kinds of work the run that wrote it had done (CODE_CACHE_COVERS). */
+export function readCodeCacheEntry(
+  dir: string,
+  bundle: string,
+  identity: string,
+  v8Flags = '',
+): { data: Buffer; covers: string[] } | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(codeCacheFile(dir, bundle, v8Flags), constants.O_RDONLY | NONBLOCK);
@@ -102,12 +121,19 @@ export function readCodeCache(
     }
     const nl = buf.indexOf(10);
     if (nl < 0 || nl > 4096) return undefined;
-    const head = JSON.parse(buf.toString('utf8', 0, nl)) as { identity?: unknown; digest?: unknown };
+    const head = JSON.parse(buf.toString('utf8', 0, nl)) as {
+      identity?: unknown;
+      digest?: unknown;
+      covers?: unknown;
+    };
     if (typeof head !== 'object' || head === null) return undefined;
     if (head.identity !== identity) return undefined;
     const data = buf.subarray(nl + 1);
     if (data.length === 0 || head.digest !== digestOf(data)) return undefined;
-    return data;
+    const covers = Array.isArray(head.covers)
+      ? head.covers.filter((c): c is string => typeof c === 'string')
+      : [];
+    return { data, covers };
   } catch {
     return undefined;
   } finally {
@@ -122,12 +148,13 @@ export function writeCodeCache(
   identity: string,
   data: Buffer,
   v8Flags = '',
+  covers: readonly string[] = [],
 ): void {
   const path = codeCacheFile(dir, bundle, v8Flags);
   const tmp = `${path}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     mkdirSync(dir, { recursive: true });
-    const head = JSON.stringify({ identity, digest: digestOf(data) });
+    const head = JSON.stringify({ identity, digest: digestOf(data), covers });
     writeFileSync(tmp, Buffer.concat([Buffer.from(`${head}\n`, 'utf8'), data]));
     renameSync(tmp, path);
   } catch {
@@ -152,20 +179,28 @@ export function runBundle(bundle: string, dir: string | undefined, v8Flags = '')
   // A hashbang is valid only at the very start of a script: kept as a comment, so lines do not move.
   const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8').replace(/^#!/, '//');
   const identity = dir ? bundleIdentity(bundle, bytes, v8Flags) : '';
-  const cachedData = dir ? readCodeCache(dir, bundle, identity, v8Flags) : undefined;
-  const script = new Script(Module.wrap(source), { filename: bundle, cachedData });
-  const cacheUsed = cachedData !== undefined && script.cachedDataRejected === false;
+  const cached = dir ? readCodeCacheEntry(dir, bundle, identity, v8Flags) : undefined;
+  const script = new Script(Module.wrap(source), { filename: bundle, cachedData: cached?.data });
+  const cacheUsed = cached !== undefined && script.cachedDataRejected === false;
+  // The kinds of work the cache in use covers, and those this run has done (CODE_CACHE_COVERS).
+  const covered = new Set(cacheUsed ? cached.covers : []);
+  const done = new Set<string>();
   let written = false;
   const save = (): void => {
-    if (written || !dir || cacheUsed) return;
+    if (written || !dir) return;
+    if (cacheUsed && [...done].every((w) => covered.has(w))) return;
     written = true;
     try {
-      writeCodeCache(dir, bundle, identity, script.createCachedData(), v8Flags);
+      const covers = [...new Set([...covered, ...done])].sort();
+      writeCodeCache(dir, bundle, identity, script.createCachedData(), v8Flags, covers);
     } catch {
       // a cache that cannot be made only costs the next start its speed
     }
   };
   (globalThis as Record<symbol, unknown>)[CODE_CACHE_READY] = save;
+  (globalThis as Record<symbol, unknown>)[CODE_CACHE_COVERS] = (what: string): void => {
+    done.add(what);
+  };
   process.once('exit', save);
   const m = new Module(bundle, require.main);
   m.filename = bundle;

@@ -34,6 +34,7 @@ import {
   WorkerPool,
   WorkerValidator,
 } from '../../core/validation';
+import { CODE_CACHE_COVERS } from '../code-cache-loader';
 import { serviceUrlsOf } from '../environment';
 import { describeFailure, isKeyProblem } from '../failure-wording';
 import {
@@ -503,6 +504,11 @@ async function validateWith(
     );
   } finally {
     io.progress?.('');
+  }
+  // The rules ran in this thread: V8's code cache of the CLI should hold them (a batch's cache does not).
+  if (!pool) {
+    const covers = (globalThis as Record<symbol, unknown>)[CODE_CACHE_COVERS];
+    if (typeof covers === 'function') covers('rules');
   }
   return results;
 }

@@ -221,4 +221,25 @@ describe('eforms validate --local with a damaged code cache', { skip }, () => {
     await damaged(one, 'cli-main.js', truthOne);
     await damaged(two, 'validation-worker-main.js', truthTwo);
   });
+
+  test("a batch's cache of the CLI is written again by the first run that runs the rules in its own thread", async () => {
+    const one = [join(NOTICES, 'INVALID_cn_24_empty.xml')];
+    const two = [join(NOTICES, 'cn_24_maximal.xml'), join(NOTICES, 'INVALID_can_24_stage-2.xml')];
+    const path = codeCacheFile(codeDir(), 'cli-main.js', CLI_V8_FLAGS);
+    const covers = () => {
+      const text = readFileSync(path);
+      return (JSON.parse(text.toString('utf8', 0, text.indexOf(10))) as { covers: string[] }).covers;
+    };
+    rmSync(path, { force: true });
+    await run(two, true); // the rules ran in workers: the CLI's cache does not hold them
+    assert.deepEqual(covers(), []);
+    const batchMade = statSync(path).ino;
+    await run(one, true);
+    assert.notEqual(statSync(path).ino, batchMade, 'written again');
+    assert.deepEqual(covers(), ['rules']);
+    const singleMade = statSync(path).ino;
+    await run(two, true);
+    await run(one, true);
+    assert.equal(statSync(path).ino, singleMade, 'a cache that covers the run is kept');
+  });
 });
