@@ -225,10 +225,11 @@ export function runBundle(bundle: string, dir: string | undefined, v8Flags = '')
  * The CLI's V8 flags: its optimising compiler (TurboFan) takes a function only after four times V8's
  * default run (`--interrupt-budget`, 67,584 bytes of bytecode executed). Most CLI runs are short (one
  * notice), and there TurboFan's work never paid back: a cold `validate --local` of one notice spent
- * about 0.3 s of CPU compiling functions it would call a few more times, on a second core a small
- * machine does not have (0.44 against 0.31 s wall on 2 cores; docs/rule-engine.md). The functions of a
- * long run (a batch, a 5,000-lot notice) still reach it, a little later. The language server keeps V8's
- * defaults: it lives for hours, and its rules worker should reach optimised code within a few edits.
+ * about 0.25 s of CPU compiling functions it would call a few more times, on a second core a small
+ * machine does not have (0.43–0.45 against 0.32–0.35 s wall on 2 cores; docs/rule-engine.md). The
+ * functions of a long run (a batch, a 5,000-lot notice) still reach it, a little later. The language
+ * server keeps V8's defaults: it lives for hours, and its rules worker should reach optimised code
+ * within a few edits.
  */
 export const CLI_V8_FLAGS = '--interrupt-budget=270336';
 
