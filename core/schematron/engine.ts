@@ -5,7 +5,8 @@
 // phases repeat with their own last predicate of one value (`[$noticeSubType = '16']`) is compiled as
 // its path, shared by them, filtered by that predicate (constantFilter). With a cache dir
 // the release is kept on disk in one file (rule-cache.ts). A run follows Schematron: for each active
-// pattern, each node is handled by the first rule whose context matches it, in document order.
+// pattern, each node is handled by the first rule whose context matches it; the failures come rule by
+// rule, each rule's nodes in document order, as in the official reports.
 // Expressions outside the supported subset are named in `notEvaluated`, never skipped silently: the
 // list is found by compiling the whole phase once (when read from the SDK) and kept in the cache.
 // The layout of a release's rules (which phase selects a subtype: none, `16` or `eforms-16`) is read from
@@ -966,19 +967,21 @@ export function loadRuleSetSync(key: RuleSetKey, opts: LoadOptions = {}): Compil
             i = now.patterns.push(t) - 1;
             at.set(t, i);
             // The trees of its expressions: every one was parsed when the phase was compiled whole.
-            const keys = patternKeys(schema.patterns[n] as SchPattern);
-            now.trees[i] = keys.map((k) => JSON.stringify(table.parsed(k)));
-            now.leads[i] = keys.map((k) => {
+            const trees: string[] = [];
+            const leads: string[][] = [];
+            const splits: (readonly [string, string] | undefined)[] = [];
+            for (const k of patternKeys(schema.patterns[n] as SchPattern)) {
               const p = table.parsed(k);
-              return 'ast' in p ? leadingNames(p.ast).flatMap((n) => [n.ns, n.local]) : [];
-            });
-            now.splits[i] = keys.map((k) => {
-              const p = table.parsed(k);
+              trees.push(JSON.stringify(p));
+              leads.push('ast' in p ? leadingNames(p.ast).flatMap((n) => [n.ns, n.local]) : []);
               const split = k.startsWith('context:') && 'ast' in p ? constantFilter(p.ast) : undefined;
-              return (
-                split && ([JSON.stringify({ ast: split.base }), JSON.stringify({ ast: split.cond })] as const)
+              splits.push(
+                split && [JSON.stringify({ ast: split.base }), JSON.stringify({ ast: split.cond })],
               );
-            });
+            }
+            now.trees[i] = trees;
+            now.leads[i] = leads;
+            now.splits[i] = splits;
           }
           return i;
         });

@@ -497,6 +497,13 @@ function releaseText(fingerprint: string, d: ReleaseDraft): Buffer {
   return Buffer.concat([Buffer.from(`${id}\n`, 'utf8'), rest]);
 }
 
+/** `f(i, j)` for tree j of each pattern i the entry keeps: the draft's lists from what was read. */
+function perTree<T>(read: ReleaseEntry, f: (i: number, j: number) => T): T[][] {
+  return Array.from({ length: read.patterns.length }, (_, i) =>
+    Array.from({ length: read.treeCounts[i] ?? 0 }, (_, j) => f(i, j)),
+  );
+}
+
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
@@ -537,19 +544,12 @@ export function updateRelease(
             diagnostics: read.diagnostics,
             phases: read.phases,
             patterns: Array.from({ length: read.patterns.length }, (_, i) => read.patterns.at(i)),
-            trees: Array.from({ length: read.patterns.length }, (_, i) => read.treeCounts[i] ?? 0).map(
-              (n, i) => Array.from({ length: n }, (_, j) => read.tree(i, j)),
-            ),
-            leads: Array.from({ length: read.patterns.length }, (_, i) => read.treeCounts[i] ?? 0).map(
-              (n, i) => Array.from({ length: n }, (_, j) => read.lead(i, j)),
-            ),
-            splits: Array.from({ length: read.patterns.length }, (_, i) => read.treeCounts[i] ?? 0).map(
-              (n, i) =>
-                Array.from({ length: n }, (_, j) => {
-                  const s = read.split(i, j);
-                  return s && ([read.treeText(s[0]), read.treeText(s[1])] as const);
-                }),
-            ),
+            trees: perTree(read, (i, j) => read.tree(i, j)),
+            leads: perTree(read, (i, j) => read.lead(i, j)),
+            splits: perTree(read, (i, j) => {
+              const s = read.split(i, j);
+              return s && ([read.treeText(s[0]), read.treeText(s[1])] as const);
+            }),
           }
         : { patterns: [], trees: [], leads: [], splits: [], diagnostics: [], phases: {} };
       writeFileSync(tmp, releaseText(releaseFingerprint(key, layout), update(now)));
