@@ -31,10 +31,10 @@ export function isInside(root: string, child: string): boolean {
 const NONBLOCK = (constants as { O_NONBLOCK?: number }).O_NONBLOCK ?? 0;
 
 /**
- * The bytes of a regular file, at most `max` of them, counted as read (a file that grows, or whose
- * size `stat` misreports, is still cut off). Throws SdkFileError.
+ * A regular file opened for reading, at most `max` bytes by its size: the descriptor and the size
+ * `fstat` reports (a reader still counts what it reads). The caller closes it. Throws SdkFileError.
  */
-export function readRegularFileBytes(path: string, max: number, what = 'file'): Buffer {
+export function openRegularFile(path: string, max: number, what = 'file'): { fd: number; size: number } {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | NONBLOCK);
@@ -55,9 +55,23 @@ export function readRegularFileBytes(path: string, max: number, what = 'file'): 
         `The ${what} ${path} is not a regular file: it was not read.`,
       );
     if (st.size > max) throw tooLarge(path, what, max);
+    return { fd, size: st.size };
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+}
+
+/**
+ * The bytes of a regular file, at most `max` of them, counted as read (a file that grows, or whose
+ * size `stat` misreports, is still cut off). Throws SdkFileError.
+ */
+export function readRegularFileBytes(path: string, max: number, what = 'file'): Buffer {
+  const { fd, size } = openRegularFile(path, max, what);
+  try {
     // One buffer of the size the file says (plus one byte, to see it grow), read in place: a large
     // file (the rule cache's release file is tens of MB, read by every worker) is never held twice.
-    let out = Buffer.allocUnsafe(Math.min(st.size, max) + 1);
+    let out = Buffer.allocUnsafe(Math.min(size, max) + 1);
     let total = 0;
     for (;;) {
       if (total === out.length) {

@@ -12,8 +12,10 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   symlinkSync,
+  truncateSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,8 +28,9 @@ import {
   compilePrepared,
   type PreparedPhase,
   patternKeys,
+  ruleLayout,
 } from '../../core/schematron/engine';
-import { releaseDigest, releaseHeadLine } from '../../core/schematron/rule-cache';
+import { readRelease, releaseFile } from '../../core/schematron/rule-cache';
 import { fuzzParameters } from '../support/fuzz';
 import { smallSchema } from '../support/small-schema';
 
@@ -47,34 +50,29 @@ interface ReleaseFileHead {
 }
 
 /**
- * A release file (format 10 and after) as its three parts: the line naming its fingerprint and digest, the header
- * line the digest covers, and the body of pattern texts and trees.
+ * A release file (format 12) as its three parts: the line naming its fingerprint, the header's length
+ * and digest, the header line, and the body of pattern texts and trees.
  */
 function readReleaseFile(file: string): {
-  id: { fingerprint: string; digest: string };
+  id: { fingerprint: string; head: number; digest: string };
   head: ReleaseFileHead;
   body: Buffer;
 } {
   const buf = readFileSync(file);
   const nl = buf.indexOf(10);
-  const nl2 = buf.indexOf(10, nl + 1);
+  const id = JSON.parse(buf.toString('utf8', 0, nl));
+  const nl2 = nl + 1 + id.head;
+  assert.equal(buf[nl2], 10, 'the header has the length the first line names');
   return {
-    id: JSON.parse(buf.toString('utf8', 0, nl)),
+    id,
     head: JSON.parse(buf.toString('utf8', nl + 1, nl2)),
     body: buf.subarray(nl2 + 1),
   };
 }
 
-/** Writes a release file with `head` and `body` under a valid digest (as releaseDigest computes it). */
+/** Writes a release file with `head` and `body` under valid checksums (as releaseFile computes them). */
 function writeReleaseFile(file: string, fingerprint: string, head: object, body: Buffer): void {
-  const digest = releaseDigest(head, body);
-  writeFileSync(
-    file,
-    Buffer.concat([
-      Buffer.from(`${JSON.stringify({ fingerprint, digest })}\n${releaseHeadLine(head)}\n`),
-      body,
-    ]),
-  );
+  writeFileSync(file, releaseFile(fingerprint, head, body));
 }
 
 /** A schema of one pattern `p1` of these rules, with the global `$kind`. */
@@ -411,6 +409,100 @@ describe('the release file of the rule cache reads hostile entries', () => {
       }),
       fuzzParameters(60),
     );
+  });
+});
+
+/**
+ * Format 12: the body is read in 64 KB blocks when first needed, each checked against its own CRC-32.
+ * The test file is padded with bytes no range names between its pattern and its trees, so that they lie
+ * in different blocks: damage where no text lies is never read, damage in the trees' block costs only
+ * those trees (parsed again from their expressions), and an entry keeps reading the file it opened.
+ */
+describe('the body of the release file, read in blocks', () => {
+  const BLOCK = 64 * 1024;
+
+  /** The file with `gap` bytes between the pattern and the trees; the offset where the trees start. */
+  function padded(file: string, gap: number): { treesAt: number; bodyAt: number } {
+    const { id, head, body } = readReleaseFile(file);
+    const end = head.ranges[0][1];
+    assert.ok(
+      head.trees.every(([from]) => from >= end),
+      'the trees follow the pattern',
+    );
+    head.trees = head.trees.map(([a, b]) => [a + gap, b + gap]);
+    const out = Buffer.concat([body.subarray(0, end), Buffer.alloc(gap, 0x20), body.subarray(end)]);
+    writeReleaseFile(file, id.fingerprint, head, out);
+    const size = readFileSync(file).length;
+    return { treesAt: end + gap, bodyAt: size - out.length };
+  }
+
+  const layout = () => ruleLayout(sdkDir, 'static').layout;
+
+  test('damage where no text lies is never read: the phase is served from the cache', async () => {
+    const { dir, file } = await freshCache(true);
+    const { treesAt, bodyAt } = padded(file, 3 * BLOCK);
+    const bytes = readFileSync(file);
+    // A byte of the padding's middle block, its checksum left as it was.
+    bytes[bodyAt + BLOCK + 100] = 0x41;
+    writeFileSync(file, bytes);
+    const r = await loadFrom(dir, true);
+    assert.equal(r.source, 'cache');
+    assert.deepEqual(summary(r.evaluate(NOTICE)), await truthPromise);
+    const entry = readRelease(dir, key, layout());
+    assert.ok(entry);
+    for (let i = 0; i < entry.patterns.length; i++) assert.notEqual(entry.patterns.at(i), '');
+    for (let j = 0; j < (entry.treeCounts[0] ?? 0); j++) assert.notEqual(entry.tree(0, j), '');
+    assert.equal(entry.intact(), true, 'no block read was damaged');
+    assert.ok(treesAt > BLOCK);
+  });
+
+  test('a damaged block of trees: they are parsed again, the phase still comes from the cache', async () => {
+    const { dir, file } = await freshCache(true);
+    const { treesAt, bodyAt } = padded(file, 3 * BLOCK);
+    const bytes = readFileSync(file);
+    // The first tree's first byte (a `{`) changed: JSON no longer, and its block's checksum fails.
+    assert.equal(bytes[bodyAt + treesAt], 0x7b);
+    bytes[bodyAt + treesAt] = 0x5b;
+    writeFileSync(file, bytes);
+    const entry = readRelease(dir, key, layout());
+    assert.ok(entry);
+    assert.notEqual(entry.patterns.at(0), '', 'the pattern lies in a sound block');
+    assert.equal(entry.intact(), true);
+    assert.equal(entry.treeText(0), '', 'a damaged block gives no text');
+    assert.equal(entry.intact(), false);
+    const r = await loadFrom(dir, true);
+    assert.equal(r.source, 'cache');
+    assert.deepEqual(summary(r.evaluate(NOTICE)), await truthPromise);
+  });
+
+  test('an entry reads the file it opened, even once another writer has replaced it', async () => {
+    const { dir, file } = await freshCache(true);
+    const entry = readRelease(dir, key, layout());
+    assert.ok(entry);
+    const before = readReleaseFile(file);
+    const first = before.body.toString('utf8', ...(before.head.trees[0] as [number, number]));
+    // Another process writes a new file and renames it into place (the trees move); the old file's
+    // bytes are never written to.
+    const replaced = `${file}.new`;
+    writeFileSync(replaced, readFileSync(file));
+    padded(replaced, 2 * BLOCK);
+    renameSync(replaced, file);
+    assert.notEqual(
+      readReleaseFile(file).body.toString('utf8', ...(before.head.trees[0] as [number, number])),
+      first,
+    );
+    assert.equal(entry.treeText(0), first);
+    assert.equal(entry.intact(), true);
+  });
+
+  test('a file cut short after it was opened: the lost texts read as empty, never as garbage', async () => {
+    const { dir, file } = await freshCache(true);
+    const { treesAt, bodyAt } = padded(file, 2 * BLOCK);
+    const entry = readRelease(dir, key, layout());
+    assert.ok(entry);
+    truncateSync(file, bodyAt + treesAt - 10);
+    assert.equal(entry.treeText(0), '');
+    assert.equal(entry.intact(), false);
   });
 });
 

@@ -274,7 +274,7 @@ describe('the disk cache', () => {
     clearRuleSetMemory();
     const r = await loadRuleSet(key, { cacheDir });
     assert.equal(r.source, 'sdk');
-    // Format 10: the fingerprint and digest, then the header they cover.
+    // Format 12: the fingerprint, the header's length and digest, then the header they cover.
     const [id, head] = readFileSync(file, 'utf8').split('\n') as [string, string];
     assert.match(JSON.parse(id).digest, /^crc32:/);
     assert.ok(JSON.parse(head).phases?.[key.phase], 'rewritten whole');
