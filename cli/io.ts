@@ -5,6 +5,11 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 
 export interface CliIo {
   out(text: string): void;
+  /**
+   * Writes these bytes to stdout as they are, no line break added: large data made piece by piece (a
+   * batch's JSON). Absent when stdout is a terminal, whose text goes through the sanitiser (`out`).
+   */
+  outBytes?(bytes: Uint8Array): void;
   err(text: string): void;
   env: NodeJS.ProcessEnv;
   cwd: string;

@@ -72,6 +72,13 @@ if (require.main === module) {
     out: (t) => {
       if (!closed.out) process.stdout.write(`${process.stdout.isTTY ? terminalText(t) : t}\n`);
     },
+    ...(process.stdout.isTTY
+      ? {}
+      : {
+          outBytes: (b: Uint8Array) => {
+            if (!closed.out) process.stdout.write(b);
+          },
+        }),
     err: (t) => {
       if (!closed.err) process.stderr.write(`${terminalText(t)}\n`);
     },

@@ -154,28 +154,51 @@ export interface FileOutcome {
 /** JSON or SARIF for several files, each with its outcome (a file that failed is listed too). */
 export function formatOutcomes(files: readonly FileOutcome[], format: 'json' | 'sarif'): string {
   if (format === 'sarif') return JSON.stringify(toSarif(files), null, 2);
-  return JSON.stringify(
-    {
-      tool: { name: 'eforms', version: TOOL_VERSION },
-      files: files.map((o) => {
-        const counts = { errors: 0, warnings: 0, infos: 0 };
-        for (const f of o.findings)
-          counts[f.severity === 'error' ? 'errors' : f.severity === 'warning' ? 'warnings' : 'infos']++;
-        return {
-          file: o.file,
-          outcome: o.outcome,
-          ...(o.error !== undefined ? { error: o.error } : {}),
-          ...(o.sdkVersion !== undefined ? { sdkVersion: o.sdkVersion } : {}),
-          ...(o.engine !== undefined ? { engine: o.engine } : {}),
-          ...counts,
-          findings: o.findings.map(toJson),
-        };
-      }),
-    },
-    null,
-    2,
-  );
+  return jsonDocument(files.map(jsonOutcome)).join('\n');
 }
+
+/**
+ * One file's entry of the JSON output, as the whole document holds it (indented at its depth): a batch
+ * makes each as its notice is done, while its workers still run, and writes them at the end.
+ */
+export function jsonOutcome(o: FileOutcome): string {
+  const counts = { errors: 0, warnings: 0, infos: 0 };
+  for (const f of o.findings)
+    counts[f.severity === 'error' ? 'errors' : f.severity === 'warning' ? 'warnings' : 'infos']++;
+  const entry = {
+    file: o.file,
+    outcome: o.outcome,
+    ...(o.error !== undefined ? { error: o.error } : {}),
+    ...(o.sdkVersion !== undefined ? { sdkVersion: o.sdkVersion } : {}),
+    ...(o.engine !== undefined ? { engine: o.engine } : {}),
+    ...counts,
+    findings: o.findings.map(toJson),
+  };
+  // A string's own line breaks are escaped: every line break here is the layout's.
+  return `    ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ')}`;
+}
+
+/**
+ * The JSON document of these entries (jsonOutcome's), as lines: the same text as JSON.stringify of the
+ * whole with an indent of 2, in pieces that need not be joined into one string first.
+ */
+export function jsonDocument(entries: readonly string[]): string[] {
+  if (entries.length === 0) return [jsonDocumentHead(0)];
+  return [
+    jsonDocumentHead(entries.length),
+    ...entries.map((e, i) => (i < entries.length - 1 ? `${e},` : e)),
+    JSON_DOCUMENT_TAIL,
+  ];
+}
+
+/** The JSON document's lines before its first entry; with none, the whole document. */
+export function jsonDocumentHead(entries: number): string {
+  const tool = JSON.stringify({ name: 'eforms', version: TOOL_VERSION }, null, 2).replace(/\n/g, '\n  ');
+  return entries === 0 ? `{\n  "tool": ${tool},\n  "files": []\n}` : `{\n  "tool": ${tool},\n  "files": [`;
+}
+
+/** The JSON document's lines after its last entry. */
+export const JSON_DOCUMENT_TAIL = '  ]\n}';
 
 /** The rule's one-line description: the message without what this notice gave (`— 'x' is not …`). */
 function describeRule(f: Finding): string {

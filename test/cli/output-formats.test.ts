@@ -2,7 +2,15 @@
 // against the findings given, with one-based conversions computed here.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatFindings, summarize } from '../../cli/output-formats';
+import {
+  type FileOutcome,
+  formatFindings,
+  formatOutcomes,
+  jsonDocument,
+  jsonOutcome,
+  summarize,
+  TOOL_VERSION,
+} from '../../cli/output-formats';
 import type { Finding } from '../../core/findings/finding';
 
 const findings: Finding[] = [
@@ -129,5 +137,52 @@ describe('formatFindings text: the terminal sanitiser', () => {
       formatFindings([f], 'a\u001b.xml', 'text'),
       'a\\u001b.xml:3:8: info ID\\u001b[31m m\\u001b]8;;http://evil.example/\\u0007x\\u0000y\\u202ez',
     );
+  });
+});
+
+describe('the JSON document of several files, made entry by entry', () => {
+  // The document as one JSON.stringify of the whole makes it, worked out here independently.
+  const whole = (files: FileOutcome[]): string => {
+    const counts = (o: FileOutcome) => ({
+      errors: o.findings.filter((f) => f.severity === 'error').length,
+      warnings: o.findings.filter((f) => f.severity === 'warning').length,
+      infos: o.findings.filter((f) => f.severity === 'info').length,
+    });
+    return JSON.stringify(
+      {
+        tool: { name: 'eforms', version: TOOL_VERSION },
+        files: files.map((o) => ({
+          file: o.file,
+          outcome: o.outcome,
+          ...(o.error !== undefined ? { error: o.error } : {}),
+          ...(o.sdkVersion !== undefined ? { sdkVersion: o.sdkVersion } : {}),
+          ...(o.engine !== undefined ? { engine: o.engine } : {}),
+          ...counts(o),
+          findings: JSON.parse(formatFindings(o.findings, o.file, 'json')),
+        })),
+      },
+      null,
+      2,
+    );
+  };
+  const cases: FileOutcome[][] = [
+    [],
+    [{ file: 'a.xml', outcome: 'validated', findings, sdkVersion: '1.15.1', engine: 'local' }],
+    [
+      {
+        file: 'line\nbreak "quoted".xml',
+        outcome: 'failed',
+        findings: [],
+        error: 'cannot read\nit — at all',
+      },
+      { file: 'b.xml', outcome: 'validated', findings: [], engine: 'cvs' },
+      { file: 'c.xml', outcome: 'validated', findings: findings.slice(1), sdkVersion: '1.9.5' },
+    ],
+  ];
+  test('is the text of the whole document, byte for byte, however many files and whatever they hold', () => {
+    for (const files of cases) {
+      assert.equal(formatOutcomes(files, 'json'), whole(files));
+      assert.equal(jsonDocument(files.map(jsonOutcome)).join('\n'), whole(files));
+    }
   });
 });

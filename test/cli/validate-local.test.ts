@@ -99,6 +99,20 @@ describe('eforms validate --local', { skip }, () => {
     assert.deepEqual(JSON.parse(two.stdout), JSON.parse(one.stdout));
   });
 
+  test('the JSON of a batch, written entry by entry as notices are done, is the whole document text', async () => {
+    // Given in an order the workers do not follow (they group notices by rule set).
+    const files = ['can_24_minimal.xml', 'INVALID_cn_24_empty.xml', 'cn_24_minimal.xml', 'missing.xml'];
+    const r = await run([...local, '--format', 'json', ...files]);
+    const doc = JSON.parse(r.stdout);
+    assert.deepEqual(
+      doc.files.map((f: { file: string }) => f.file),
+      files,
+    );
+    assert.equal(doc.files[3].outcome, 'failed');
+    assert.ok(doc.files[1].findings.length > 0);
+    assert.equal(r.stdout, `${JSON.stringify(doc, null, 2)}\n`);
+  });
+
   test('--format svrl -o DIR: one report per notice, each an SVRL report with the findings', async () => {
     const out = join(work, 'svrl');
     const r = await run([
