@@ -180,8 +180,8 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
   };
 
   // A batch's JSON entries are made as its notices are done, while the workers still run, and written
-  // at the end as bytes: making and encoding a 14 MB document after the last notice was a twelfth of a
-  // 102-notice run. One entry per file, in the order given (the workers finish in another).
+  // at the end as bytes: making and encoding the 14 MB document of 102 notices after the last one took
+  // 80 ms while nothing else ran. One entry per file, in the order given (the workers finish in another).
   const entries: (Uint8Array | undefined)[] | undefined =
     values.local && format === 'json' && io.outBytes && positionals.length > 1 ? [] : undefined;
   const entryDone =
@@ -251,7 +251,7 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
     }
   });
   // Sorted by position above.
-  results.forEach((r, i) => outcomes.push(outcomeFor(positionals[i] as string, r, false)));
+  for (const [i, r] of results.entries()) outcomes.push(outcomeFor(positionals[i] as string, r, false));
   // A file the loop never reached (a refused key stops it) is listed as not validated either.
   for (const file of positionals.slice(results.length))
     outcomes.push({
