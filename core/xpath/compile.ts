@@ -423,7 +423,7 @@ const NO_NODES: XNode[] = [];
 /** The attribute of this name as a list of at most one (an element has each attribute once). */
 function attributeNamed(n: XNode, name: number): XNode[] {
   const attrs = n.attrs;
-  for (let i = 0; i < attrs.length; i++) if (attrs[i].name === name) return [attrs[i]];
+  for (let i = 0; i < attrs.length; i++) if (attrs[i].name === name) return attrs[i].single;
   return NO_NODES;
 }
 
