@@ -154,14 +154,22 @@ export interface FileOutcome {
 /** JSON or SARIF for several files, each with its outcome (a file that failed is listed too). */
 export function formatOutcomes(files: readonly FileOutcome[], format: 'json' | 'sarif'): string {
   if (format === 'sarif') return JSON.stringify(toSarif(files), null, 2);
-  return jsonDocument(files.map(jsonOutcome)).join('\n');
+  // The same text as JSON.stringify of the whole with an indent of 2, made of the pieces a batch writes
+  // one by one as its notices are done.
+  if (files.length === 0) return jsonDocumentHead(0);
+  return [
+    jsonDocumentHead(files.length),
+    ...files.map((o, i) => jsonEntry(o, i === files.length - 1)),
+    JSON_DOCUMENT_TAIL,
+  ].join('\n');
 }
 
 /**
- * One file's entry of the JSON output, as the whole document holds it (indented at its depth): a batch
- * makes each as its notice is done, while its workers still run, and writes them at the end.
+ * One file's entry of the JSON output, as the whole document holds it (indented at its depth, with the
+ * comma that follows every entry but the last): a batch makes each as its notice is done, while its
+ * workers still run, and writes them at the end.
  */
-export function jsonOutcome(o: FileOutcome): string {
+export function jsonEntry(o: FileOutcome, last: boolean): string {
   const counts = { errors: 0, warnings: 0, infos: 0 };
   for (const f of o.findings)
     counts[f.severity === 'error' ? 'errors' : f.severity === 'warning' ? 'warnings' : 'infos']++;
@@ -175,20 +183,7 @@ export function jsonOutcome(o: FileOutcome): string {
     findings: o.findings.map(toJson),
   };
   // A string's own line breaks are escaped: every line break here is the layout's.
-  return `    ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ')}`;
-}
-
-/**
- * The JSON document of these entries (jsonOutcome's), as lines: the same text as JSON.stringify of the
- * whole with an indent of 2, in pieces that need not be joined into one string first.
- */
-export function jsonDocument(entries: readonly string[]): string[] {
-  if (entries.length === 0) return [jsonDocumentHead(0)];
-  return [
-    jsonDocumentHead(entries.length),
-    ...entries.map((e, i) => (i < entries.length - 1 ? `${e},` : e)),
-    JSON_DOCUMENT_TAIL,
-  ];
+  return `    ${JSON.stringify(entry, null, 2).replace(/\n/g, '\n    ')}${last ? '' : ','}`;
 }
 
 /** The JSON document's lines before its first entry; with none, the whole document. */

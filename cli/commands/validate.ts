@@ -52,7 +52,7 @@ import {
   formatOutcomes,
   JSON_DOCUMENT_TAIL,
   jsonDocumentHead,
-  jsonOutcome,
+  jsonEntry,
   OUTPUT_FORMATS,
   type OutputFormat,
   summarize,
@@ -187,8 +187,8 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
   const entryDone =
     entries &&
     ((i: number, r: FileResult | string): void => {
-      const text = jsonOutcome(outcomeFor(positionals[i] as string, r, true));
-      entries[i] = Buffer.from(`${text}${i < positionals.length - 1 ? ',' : ''}\n`, 'utf8');
+      const text = jsonEntry(outcomeFor(positionals[i] as string, r, true), i === positionals.length - 1);
+      entries[i] = Buffer.from(`${text}\n`, 'utf8');
     });
 
   let results: (FileResult | CvsError | string)[];

@@ -430,6 +430,9 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
       !blocks.every((c) => Number.isInteger(c) && c >= 0 && c <= 0xffffffff)
     )
       return undefined;
+    // Closed below (finally) unless the entry is returned.
+    const read = new ReleaseBody(fd, bodyStart, bodySize, block as number, blocks as number[]);
+    body = read;
     const inBody = (v: unknown): v is [number, number][] =>
       Array.isArray(v) &&
       v.every(
@@ -478,7 +481,7 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
     }
     const treeText = (ref: number): string => {
       const span = trees[ref];
-      return span ? (body as ReleaseBody).text(span[0], span[1]) : '';
+      return span ? read.text(span[0], span[1]) : '';
     };
     const nsOf = leadNs as string[];
     if (!Array.isArray(diagnostics) || !diagnostics.every(isDiagnostic)) return undefined;
@@ -494,15 +497,13 @@ export function readRelease(cacheDir: string, key: ReleaseKey, layout: RuleLayou
           let t = texts[i];
           if (t === undefined) {
             const [from, to] = spans[i] as [number, number];
-            t = (body as ReleaseBody).text(from, to);
+            t = read.text(from, to);
             texts[i] = t;
           }
           return t;
         },
       };
     };
-    body = new ReleaseBody(fd, bodyStart, bodySize, block as number, blocks as number[]);
-    const read = body;
     const entry: ReleaseEntry = {
       serial: ++entriesRead,
       patterns: textsOf(ranges),

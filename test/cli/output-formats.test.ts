@@ -6,8 +6,9 @@ import {
   type FileOutcome,
   formatFindings,
   formatOutcomes,
-  jsonDocument,
-  jsonOutcome,
+  JSON_DOCUMENT_TAIL,
+  jsonDocumentHead,
+  jsonEntry,
   summarize,
   TOOL_VERSION,
 } from '../../cli/output-formats';
@@ -182,7 +183,17 @@ describe('the JSON document of several files, made entry by entry', () => {
   test('is the text of the whole document, byte for byte, however many files and whatever they hold', () => {
     for (const files of cases) {
       assert.equal(formatOutcomes(files, 'json'), whole(files));
-      assert.equal(jsonDocument(files.map(jsonOutcome)).join('\n'), whole(files));
+      // As a batch writes it: the head, each entry as its notice is done, the tail.
+      if (files.length > 0)
+        assert.equal(
+          [
+            jsonDocumentHead(files.length),
+            ...files.map((o, i) => jsonEntry(o, i === files.length - 1)),
+            JSON_DOCUMENT_TAIL,
+          ].join('\n'),
+          whole(files),
+        );
+      else assert.equal(jsonDocumentHead(0), whole(files));
     }
   });
 });
