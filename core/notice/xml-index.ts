@@ -57,10 +57,57 @@ export interface XmlSyntaxError {
   relatedOffset?: number;
 }
 
+/** An expanded name as a document writes it: the qualified name, its local part and namespace URI. */
+export interface WrittenName {
+  readonly qname: string;
+  readonly local: string;
+  /** '' when in no namespace. */
+  readonly ns: string;
+}
+
+/**
+ * The elements and attributes of an index as columns of numbers, by index in document order (the same
+ * indexes as `XmlIndex.elements`). What reads every element of a large notice (the XPath data model)
+ * reads these: typed arrays hold no objects for the collector to copy, where one object per element and
+ * attribute was, with the indexing itself, a fifth of a rule run. Never mutate. The arrays may be longer
+ * than `count`/`attributeCount`: read below those.
+ */
+export interface ElementTable {
+  readonly count: number;
+  /** Offset of the `<` of each element's start tag (its document order). */
+  readonly start: Int32Array;
+  readonly nameEnd: Int32Array;
+  readonly startTagEnd: Int32Array;
+  /** Offset just after the end tag or `/>`; -1 when the element was never closed. */
+  readonly end: Int32Array;
+  /** Index of the parent, -1 for a root. */
+  readonly parent: Int32Array;
+  /** Index of the last element of each element's subtree (itself when it has none). */
+  readonly last: Int32Array;
+  /** Each element's name: an index into `names`. */
+  readonly name: Int32Array;
+  /** Element k's attributes are attributes firstAttribute[k] to firstAttribute[k + 1] - 1. */
+  readonly firstAttribute: Int32Array;
+  readonly attributeCount: number;
+  readonly attributeStart: Int32Array;
+  readonly attributeNameEnd: Int32Array;
+  readonly attributeValueStart: Int32Array;
+  readonly attributeValueEnd: Int32Array;
+  /** Each attribute's name: an index into `names` (namespace declarations have XMLNS_NS). */
+  readonly attributeName: Int32Array;
+  /** The document's distinct names, each qualified name with the namespace it resolved to. */
+  readonly names: readonly WrittenName[];
+}
+
 export interface XmlIndex {
   text: string;
-  /** Elements in document order; elements[0] is the root when there is one. */
-  elements: XmlElement[];
+  /**
+   * Elements in document order; elements[0] is the root when there is one. Made from `table` on the
+   * first read, then the same objects on every read.
+   */
+  readonly elements: XmlElement[];
+  /** The same elements as columns of numbers. */
+  readonly table: ElementTable;
   /** Well-formedness errors, first one first; empty for a well-formed document. */
   errors: XmlSyntaxError[];
   /** Zero-based line and UTF-16 column of an offset. */
@@ -243,6 +290,9 @@ class Name {
   firstAttribute: Name | undefined = undefined;
   /** The attribute that followed this one last time. */
   nextAttribute: Name | undefined = undefined;
+  /** Its index in the table's names when it last resolved to `tableNs` (-1 before the first time). */
+  tableId = -1;
+  tableNs = '';
 
   constructor(
     readonly qname: string,
@@ -428,18 +478,15 @@ const EMPTY_ATTRIBUTES: XmlAttribute[] = Object.freeze([]) as unknown as XmlAttr
 const NO_CHILDREN: number[] = Object.freeze([]) as unknown as number[];
 
 /**
- * An element as the index records it. `children` is worked out on first use, from the parent links:
- * most elements' children are never asked for, and one array per parent was an eighth of the work.
- * The bookkeeping is in private (#) fields, so that keys, spreads and JSON see the same data properties
- * as before; toJSON puts `children` back where a plain object had it.
+ * An element as `XmlIndex.elements` gives it, made from the index's table on the first read of
+ * `elements`. `children` is worked out on first use. The bookkeeping is in private (#) fields, so that
+ * keys, spreads and JSON see the same data properties as before; toJSON puts `children` back where a
+ * plain object had it.
  */
 class IndexedElement implements XmlElement {
   #kids: number[] | undefined = undefined;
-  /** The index's elements and this one's place in them. */
-  readonly #all: XmlElement[];
+  readonly #table: ElementTable;
   readonly #at: number;
-  /** Index of the last element of this one's subtree (itself when it has none), set when it closes. */
-  #last: number;
 
   constructor(
     public qname: string,
@@ -451,33 +498,17 @@ class IndexedElement implements XmlElement {
     public end: number,
     public parent: number,
     public attributes: XmlAttribute[],
-    all: XmlElement[],
+    table: ElementTable,
     at: number,
   ) {
-    this.#all = all;
+    this.#table = table;
     this.#at = at;
-    this.#last = at;
-  }
-
-  /** Called by the scanner when the element closes: the subtree ends at `last`. */
-  endSubtree(last: number): void {
-    this.#last = last;
   }
 
   /** Indexes of the child elements, in document order (the same array on every read). */
   get children(): number[] {
-    if (this.#kids !== undefined) return this.#kids;
-    // The subtree is contiguous in document order: the first child follows this element, and each
-    // next child follows the previous one's subtree. Jumping over subtrees keeps this linear in the
-    // number of children, however deep the notice (a scan of the subtree was quadratic in its depth).
-    const all = this.#all as IndexedElement[];
-    let kids = NO_CHILDREN;
-    for (let k = this.#at + 1; k <= this.#last; k = all[k].#last + 1) {
-      if (kids === NO_CHILDREN) kids = [];
-      kids.push(k);
-    }
-    this.#kids = kids;
-    return kids;
+    if (this.#kids === undefined) this.#kids = childrenOf(this.#table, this.#at);
+    return this.#kids;
   }
 
   set children(value: number[]) {
@@ -500,12 +531,220 @@ class IndexedElement implements XmlElement {
   }
 }
 
+/** The child elements of element k (of the document when k is -1), in document order. */
+export function childrenOf(table: ElementTable, k: number): number[] {
+  // The subtree is contiguous in document order: the first child follows the element, and each next
+  // child follows the previous one's subtree. Jumping over subtrees keeps this linear in the number of
+  // children, however deep the notice (a scan of the subtree was quadratic in its depth).
+  const last = table.last;
+  const to = k < 0 ? table.count - 1 : last[k];
+  let kids = NO_CHILDREN;
+  for (let c = k + 1; c <= to; c = last[c] + 1) {
+    if (kids === NO_CHILDREN) kids = [];
+    kids.push(c);
+  }
+  return kids;
+}
+
+/** Columns that grow as the scanner appends elements and attributes (see ElementTable). */
+class GrowingTable implements ElementTable {
+  count = 0;
+  start: Int32Array;
+  nameEnd: Int32Array;
+  startTagEnd: Int32Array;
+  end: Int32Array;
+  parent: Int32Array;
+  last: Int32Array;
+  name: Int32Array;
+  firstAttribute: Int32Array;
+  attributeCount = 0;
+  attributeStart: Int32Array;
+  attributeNameEnd: Int32Array;
+  attributeValueStart: Int32Array;
+  attributeValueEnd: Int32Array;
+  attributeName: Int32Array;
+  readonly names: WrittenName[] = [];
+  /** Names other than a Name's usual resolution (a prefix bound to another URI), by URI and qname. */
+  readonly #otherNames = new Map<string, number>();
+
+  constructor(textLength: number) {
+    // Notices run at about 40 characters per element: a first guess that rarely needs to grow.
+    const elements = Math.max(64, textLength >> 5);
+    this.start = new Int32Array(elements);
+    this.nameEnd = new Int32Array(elements);
+    this.startTagEnd = new Int32Array(elements);
+    this.end = new Int32Array(elements);
+    this.parent = new Int32Array(elements);
+    this.last = new Int32Array(elements);
+    this.name = new Int32Array(elements);
+    this.firstAttribute = new Int32Array(elements + 1);
+    const attributes = Math.max(64, textLength >> 6);
+    this.attributeStart = new Int32Array(attributes);
+    this.attributeNameEnd = new Int32Array(attributes);
+    this.attributeValueStart = new Int32Array(attributes);
+    this.attributeValueEnd = new Int32Array(attributes);
+    this.attributeName = new Int32Array(attributes);
+  }
+
+  /** The index in `names` of this name resolved to `ns`. */
+  nameOf(name: Name, ns: string): number {
+    if (name.tableId >= 0 && name.tableNs === ns) return name.tableId;
+    let id: number | undefined;
+    if (name.tableId >= 0) {
+      // The same qualified name in another namespace: rare, looked up by both.
+      const key = `${ns} ${name.qname}`;
+      id = this.#otherNames.get(key);
+      if (id === undefined) {
+        id = this.#add(name, ns);
+        this.#otherNames.set(key, id);
+      }
+    } else id = this.#add(name, ns);
+    name.tableId = id;
+    name.tableNs = ns;
+    return id;
+  }
+
+  #add(name: Name, ns: string): number {
+    this.names.push({ qname: name.qname, local: name.local, ns });
+    return this.names.length - 1;
+  }
+
+  /** Appends an element whose attributes are the last ones appended since `firstAttribute`; returns its index. */
+  addElement(
+    name: number,
+    start: number,
+    nameEnd: number,
+    startTagEnd: number,
+    end: number,
+    parent: number,
+    firstAttribute: number,
+  ): number {
+    const k = this.count;
+    if (k === this.start.length) this.#growElements();
+    this.name[k] = name;
+    this.start[k] = start;
+    this.nameEnd[k] = nameEnd;
+    this.startTagEnd[k] = startTagEnd;
+    this.end[k] = end;
+    this.parent[k] = parent;
+    this.last[k] = k;
+    this.firstAttribute[k] = firstAttribute;
+    this.firstAttribute[k + 1] = this.attributeCount;
+    this.count = k + 1;
+    return k;
+  }
+
+  /** Appends an attribute (its name is set when the tag is complete); returns its index. */
+  addAttribute(start: number, nameEnd: number, valueStart: number, valueEnd: number): number {
+    const a = this.attributeCount;
+    if (a === this.attributeStart.length) this.#growAttributes();
+    this.attributeStart[a] = start;
+    this.attributeNameEnd[a] = nameEnd;
+    this.attributeValueStart[a] = valueStart;
+    this.attributeValueEnd[a] = valueEnd;
+    this.attributeCount = a + 1;
+    return a;
+  }
+
+  #growElements(): void {
+    const size = this.start.length * 2;
+    this.start = grown(this.start, size);
+    this.nameEnd = grown(this.nameEnd, size);
+    this.startTagEnd = grown(this.startTagEnd, size);
+    this.end = grown(this.end, size);
+    this.parent = grown(this.parent, size);
+    this.last = grown(this.last, size);
+    this.name = grown(this.name, size);
+    this.firstAttribute = grown(this.firstAttribute, size + 1);
+  }
+
+  #growAttributes(): void {
+    const size = this.attributeStart.length * 2;
+    this.attributeStart = grown(this.attributeStart, size);
+    this.attributeNameEnd = grown(this.attributeNameEnd, size);
+    this.attributeValueStart = grown(this.attributeValueStart, size);
+    this.attributeValueEnd = grown(this.attributeValueEnd, size);
+    this.attributeName = grown(this.attributeName, size);
+  }
+}
+
+function grown(a: Int32Array, size: number): Int32Array {
+  const b = new Int32Array(size);
+  b.set(a);
+  return b;
+}
+
+/** What indexXml returns: the table, the errors, and the element objects made on first read. */
+class TableIndex implements XmlIndex {
+  #elements: XmlElement[] | undefined;
+
+  constructor(
+    readonly text: string,
+    readonly table: ElementTable,
+    readonly errors: XmlSyntaxError[],
+    private readonly lines: LineTable,
+  ) {}
+
+  get elements(): XmlElement[] {
+    if (this.#elements === undefined) this.#elements = elementObjects(this.table);
+    return this.#elements;
+  }
+
+  positionAt(offset: number): { line: number; character: number } {
+    return this.lines.positionAt(offset);
+  }
+
+  offsetAt(line: number, character: number): number {
+    return this.lines.offsetAt(line, character);
+  }
+}
+
+function elementObjects(t: ElementTable): XmlElement[] {
+  const out: XmlElement[] = new Array(t.count);
+  const names = t.names;
+  for (let k = 0; k < t.count; k++) {
+    const from = t.firstAttribute[k];
+    const to = t.firstAttribute[k + 1];
+    let attributes = EMPTY_ATTRIBUTES;
+    if (to > from) {
+      attributes = new Array(to - from);
+      for (let a = from; a < to; a++) {
+        const an = names[t.attributeName[a]];
+        attributes[a - from] = {
+          qname: an.qname,
+          local: an.local,
+          ns: an.ns,
+          start: t.attributeStart[a],
+          nameEnd: t.attributeNameEnd[a],
+          valueStart: t.attributeValueStart[a],
+          valueEnd: t.attributeValueEnd[a],
+        };
+      }
+    }
+    const en = names[t.name[k]];
+    out[k] = new IndexedElement(
+      en.qname,
+      en.local,
+      en.ns,
+      t.start[k],
+      t.nameEnd[k],
+      t.startTagEnd[k],
+      t.end[k],
+      t.parent[k],
+      attributes,
+      t,
+      k,
+    );
+  }
+  return out;
+}
+
 export function indexXml(text: string): XmlIndex {
   const n = text.length;
   const codes = codeUnits(text);
   // The same code units read two at a time (aligned pairs), to compare names 32 bits at a time.
   const pairs = new Int32Array(codes.buffer, codes.byteOffset, n >> 1);
-  const elements: IndexedElement[] = [];
+  const table = new GrowingTable(n);
   const errors: XmlSyntaxError[] = [];
   const lines = new LineTable(text);
   const names = new NameTable();
@@ -521,10 +760,10 @@ export function indexXml(text: string): XmlIndex {
   const lastChildName: (Name | undefined)[] = [undefined];
   /** Changes whenever a binding does, so that a name's resolved namespace can be cached on the name. */
   let bindingsVersion = 0;
-  /** Attributes of the start tag being read; copied into an exact-size array per element. */
-  const scratch: XmlAttribute[] = [];
-  /** The interned names of `scratch`, for the duplicate check. */
+  /** The interned names of the start tag's attributes so far (for the duplicate check), and the
+   * namespace each has before prefixes are resolved at the end of the tag. */
   const scratchNames: Name[] = [];
+  const scratchNs: string[] = [];
   let scratchCount = 0;
   /** Searches of the open elements for a stray end tag's name that found none (each costs the depth). */
   let failedSearches = 0;
@@ -617,9 +856,8 @@ export function indexXml(text: string): XmlIndex {
     const idx = stack.pop() as number;
     openNames.pop();
     const mark = marks.pop() as number;
-    const el = elements[idx];
-    el.end = end;
-    el.endSubtree(elements.length - 1);
+    table.end[idx] = end;
+    table.last[idx] = table.count - 1;
     while (undoPrefix.length > mark) {
       const p = undoPrefix.pop() as string;
       const uri = undoUri.pop();
@@ -693,7 +931,8 @@ export function indexXml(text: string): XmlIndex {
           continue;
         }
       }
-      const top = stack.length > 0 ? elements[stack[stack.length - 1]] : undefined;
+      const top = stack.length > 0 ? openNames[stack.length - 1] : undefined;
+      const topStart = stack.length > 0 ? table.start[stack[stack.length - 1]] : -1;
       let j = i + 2;
       while (j < n && isNameChar(text.charCodeAt(j))) j++;
       const nameStart = i + 2;
@@ -717,23 +956,23 @@ export function indexXml(text: string): XmlIndex {
         closeTop(tagEnd);
       } else {
         err(
-          `end tag </${shown(name)}> does not match start tag <${shown(top.qname)}> opened at line ${lineOf(top.start)}`,
+          `end tag </${shown(name)}> does not match start tag <${shown(top.qname)}> opened at line ${lineOf(topStart)}`,
           i,
-          top.start,
+          topStart,
         );
         // Recover as editors expect: if an outer element has that name, the inner ones were left open.
         // A search that succeeds closes what it passes; one that fails costs the depth for nothing, so
         // after MAX_ERRORS of those stray end tags are only reported: the whole pass stays linear.
         let k = failedSearches < MAX_ERRORS ? stack.length - 1 : -1;
-        while (k >= 0 && elements[stack[k]].qname !== name) k--;
+        while (k >= 0 && openNames[k].qname !== name) k--;
         if (k < 0) failedSearches++;
         if (k >= 0) {
           while (stack.length - 1 > k) {
-            const inner = elements[stack[stack.length - 1]];
+            const innerStart = table.start[stack[stack.length - 1]];
             err(
-              `element <${shown(inner.qname)}> opened at line ${lineOf(inner.start)} is not closed`,
+              `element <${shown(openNames[stack.length - 1].qname)}> opened at line ${lineOf(innerStart)} is not closed`,
               i,
-              inner.start,
+              innerStart,
             );
             closeTop(-1);
           }
@@ -810,7 +1049,7 @@ export function indexXml(text: string): XmlIndex {
     lastChildName[depth] = info;
     if (rootClosed)
       err(`a second root element <${shown(info.qname)}>: a document has exactly one root element`, start);
-    let attributes = EMPTY_ATTRIBUTES;
+    const firstAttribute = table.attributeCount;
     let selfClosing = false;
     let startTagEnd = -1;
     let declaresNs = false;
@@ -954,15 +1193,8 @@ export function indexXml(text: string): XmlIndex {
         }
       } else if (aInfo.prefix !== '') attributePrefixed = true;
       scratchNames[scratchCount] = aInfo;
-      scratch[scratchCount++] = {
-        qname: aInfo.qname,
-        local: aInfo.local,
-        ns,
-        start: aStart,
-        nameEnd: aNameEnd,
-        valueStart,
-        valueEnd,
-      };
+      scratchNs[scratchCount++] = ns;
+      table.addAttribute(aStart, aNameEnd, valueStart, valueEnd);
       if (j >= n) {
         err(`start tag <${shown(info.qname)}> is not closed with '>' before the end of the file`, n, start);
         startTagEnd = n;
@@ -988,41 +1220,32 @@ export function indexXml(text: string): XmlIndex {
       info.ns = ns;
       info.nsVersion = bindingsVersion;
     }
-    if (scratchCount > 0) {
-      attributes = scratchCount === 1 ? [scratch[0]] : scratch.slice(0, scratchCount);
-      scratchCount = 0;
-    }
-    if (attributePrefixed) {
-      for (const a of attributes) {
-        const p = a.qname === a.local ? '' : a.qname.slice(0, a.qname.length - a.local.length - 1);
-        if (p === '' || p === 'xmlns') continue;
-        const bound = bindings.get(p);
+    for (let k = 0; k < scratchCount; k++) {
+      const a = scratchNames[k];
+      let aNs = scratchNs[k];
+      if (attributePrefixed && a.prefix !== '' && a.prefix !== 'xmlns') {
+        const bound = bindings.get(a.prefix);
         if (bound === undefined) {
           err(
-            `unbound namespace prefix '${shown(p)}' in attribute '${shown(a.qname)}': declare xmlns:${shown(p)}="..."`,
-            a.start,
+            `unbound namespace prefix '${shown(a.prefix)}' in attribute '${shown(a.qname)}': declare xmlns:${shown(a.prefix)}="..."`,
+            table.attributeStart[firstAttribute + k],
           );
-        } else a.ns = bound;
+        } else aNs = bound;
       }
+      table.attributeName[firstAttribute + k] = table.nameOf(a, aNs);
     }
+    scratchCount = 0;
     if (nameEnd === start + 1) err('element name expected after <', start);
 
     const parent = stack.length > 0 ? stack[stack.length - 1] : -1;
-    const idx = elements.length;
-    elements.push(
-      new IndexedElement(
-        info.qname,
-        info.local,
-        ns,
-        start,
-        nameEnd,
-        startTagEnd,
-        selfClosing ? startTagEnd : -1,
-        parent,
-        attributes,
-        elements,
-        idx,
-      ),
+    const idx = table.addElement(
+      table.nameOf(info, ns),
+      start,
+      nameEnd,
+      startTagEnd,
+      selfClosing ? startTagEnd : -1,
+      parent,
+      firstAttribute,
     );
     rootSeen = true;
     if (selfClosing) {
@@ -1047,11 +1270,11 @@ export function indexXml(text: string): XmlIndex {
   }
 
   while (stack.length > 0) {
-    const el = elements[stack[stack.length - 1]];
+    const elStart = table.start[stack[stack.length - 1]];
     err(
-      `element <${shown(el.qname)}> opened at line ${lineOf(el.start)} is not closed at the end of the file`,
+      `element <${shown(openNames[stack.length - 1].qname)}> opened at line ${lineOf(elStart)} is not closed at the end of the file`,
       n,
-      el.start,
+      elStart,
     );
     closeTop(-1);
   }
@@ -1064,13 +1287,7 @@ export function indexXml(text: string): XmlIndex {
     for (const e of merged) errors.push(e);
   }
 
-  return {
-    text,
-    elements,
-    errors,
-    positionAt: (offset) => lines.positionAt(offset),
-    offsetAt: (line, character) => lines.offsetAt(line, character),
-  };
+  return new TableIndex(text, table, errors, lines);
 }
 
 /** Errors for the characters XML 1.0 forbids; the first MAX_CHAR_ERRORS, then one that says more follow. */
@@ -1094,9 +1311,14 @@ function forbiddenCharacters(text: string): XmlSyntaxError[] {
 
 /** Offset of the `<` of an element's end tag (= startTagEnd for `<x/>`); -1 when it was never closed. */
 export function contentEnd(index: XmlIndex, element: XmlElement): number {
-  if (element.end < 0) return -1;
-  if (element.end === element.startTagEnd) return element.startTagEnd;
-  return index.text.lastIndexOf('<', element.end - 1);
+  return contentEndOf(index.text, element.startTagEnd, element.end);
+}
+
+/** contentEnd of the element whose start tag ends at `startTagEnd` and which ends at `end`. */
+export function contentEndOf(text: string, startTagEnd: number, end: number): number {
+  if (end < 0) return -1;
+  if (end === startTagEnd) return startTagEnd;
+  return text.lastIndexOf('<', end - 1);
 }
 
 const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
@@ -1156,9 +1378,14 @@ export function findAttribute(element: XmlElement, local: string, ns = ''): XmlA
  * comments and processing instructions left out. '' for an element that was never closed.
  */
 export function textContent(index: XmlIndex, element: XmlElement): string {
-  const to = contentEnd(index, element);
-  if (to < element.startTagEnd) return '';
-  return characterData(index.text, element.startTagEnd, to);
+  return textContentOf(index.text, element.startTagEnd, element.end);
+}
+
+/** textContent of the element whose start tag ends at `startTagEnd` and which ends at `end`. */
+export function textContentOf(text: string, startTagEnd: number, end: number): string {
+  const to = contentEndOf(text, startTagEnd, end);
+  if (to < startTagEnd) return '';
+  return characterData(text, startTagEnd, to);
 }
 
 /**

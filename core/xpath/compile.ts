@@ -566,10 +566,12 @@ function literalStrings(a: Ast): string[] | undefined {
 
 /** The qualified name of an element or attribute as written in the notice (`name()`). */
 function nodeName(n: XNode): string {
-  const elements = n.doc.index.elements;
-  if (n.kind === ELEMENT) return elements[n.el].qname;
+  const t = n.doc.index.table;
+  if (n.kind === ELEMENT) return t.names[t.name[n.el]].qname;
   if (n.kind === ATTRIBUTE && n.parent) {
-    for (const a of elements[n.parent.el].attributes) if (a.start === n.order) return a.qname;
+    const owner = n.parent.el;
+    for (let a = t.firstAttribute[owner]; a < t.firstAttribute[owner + 1]; a++)
+      if (t.attributeStart[a] === n.order) return t.names[t.attributeName[a]].qname;
   }
   return '';
 }

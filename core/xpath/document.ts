@@ -3,7 +3,7 @@
 // and the elements indexed by expanded name so that `//x` never rescans the tree. It wraps the index
 // and never edits it. No `vscode` import here, no I/O.
 
-import { characterData, contentEnd, decodeXmlText, textContent, type XmlIndex } from '../notice';
+import { characterData, contentEndOf, decodeXmlText, textContentOf, type XmlIndex } from '../notice';
 
 export const DOCUMENT = 0;
 export const ELEMENT = 1;
@@ -121,13 +121,14 @@ export class XNode {
     const v = this.val;
     if (typeof v === 'string') return v;
     if (v !== undefined) return v.s;
-    const index = this.doc.index;
+    const doc = this.doc;
+    const t = doc.index.table;
     const s =
       this.kind === ELEMENT
-        ? textContent(index, index.elements[this.el])
+        ? textContentOf(doc.index.text, t.startTagEnd[this.el], t.end[this.el])
         : this.kind === DOCUMENT
-          ? this.doc.root
-            ? this.doc.root.string
+          ? doc.root
+            ? doc.root.string
             : ''
           : '';
     this.val = s;
@@ -219,30 +220,44 @@ export class XDocument {
   /** Elements by interned name: `//x` never rescans. */
   #byName: Map<number, XNode[]> | undefined;
 
+  /**
+   * The interned name (nameId) of each of the index table's names, and whether it is a namespace
+   * declaration (an attribute the model leaves out): the table names each element and attribute by a
+   * small index, so a name resolves once per document, not once per element.
+   */
+  readonly #nameIds: Int32Array;
+  readonly #declaration: Uint8Array;
+
   constructor(readonly index: XmlIndex) {
     this.node = new XNode(this, DOCUMENT, -1, null, 0, -1);
-    const els = index.elements;
-    const count = els.length;
+    const t = index.table;
+    const count = t.count;
+    const names = t.names;
+    const ids = new Int32Array(names.length);
+    const declaration = new Uint8Array(names.length);
+    for (let i = 0; i < names.length; i++) {
+      ids[i] = nameId(names[i].ns, names[i].local);
+      declaration[i] = isNamespaceDeclaration(names[i].qname) ? 1 : 0;
+    }
+    this.#nameIds = ids;
+    this.#declaration = declaration;
     // Every list at its exact length, allocated once: the children of each parent are counted first
     // (a list grown by push keeps room for 16 more and leaves its smaller copies as garbage, and a
     // notice has hundreds of thousands of lists). Slot 0 is the document node, k + 1 element k.
+    const parents = t.parent;
     const kidCount = new Int32Array(count + 1);
-    for (let k = 0; k < count; k++) kidCount[els[k].parent + 1]++;
+    for (let k = 0; k < count; k++) kidCount[parents[k] + 1]++;
     const filled = new Int32Array(count + 1);
     const nodes: XNode[] = new Array(count);
-    // Names repeat: a qualified name resolves once per document to its id (and its namespace, which a
-    // prefix declared again elsewhere may change: then the id is looked up again).
-    const byQname = new Map<string, { ns: string; id: number }>();
+    const starts = t.start;
+    const elementNames = t.name;
+    const firstAttribute = t.firstAttribute;
+    const attributeNames = t.attributeName;
     for (let k = 0; k < count; k++) {
-      const e = els[k];
-      const slot = e.parent + 1;
-      const parent = e.parent < 0 ? this.node : nodes[e.parent];
-      let hit = byQname.get(e.qname);
-      if (hit === undefined || hit.ns !== e.ns) {
-        hit = { ns: e.ns, id: nameId(e.ns, e.local) };
-        byQname.set(e.qname, hit);
-      }
-      const n = new XNode(this, ELEMENT, e.start, parent, hit.id, k);
+      const p = parents[k];
+      const slot = p + 1;
+      const parent = p < 0 ? this.node : nodes[p];
+      const n = new XNode(this, ELEMENT, starts[k], parent, ids[elementNames[k]], k);
       nodes[k] = n;
       const siblings = kidCount[slot];
       if (siblings === 1) {
@@ -253,9 +268,8 @@ export class XDocument {
         parent.kids[filled[slot]++] = n;
       }
       // Attribute nodes are made when first read (`attrs`); an element without any keeps NONE.
-      const attributes = e.attributes;
-      for (let a = 0; a < attributes.length; a++) {
-        if (!isNamespaceDeclaration(attributes[a].qname)) {
+      for (let a = firstAttribute[k]; a < firstAttribute[k + 1]; a++) {
+        if (declaration[attributeNames[a]] === 0) {
           n.attrList = undefined;
           break;
         }
@@ -265,34 +279,18 @@ export class XDocument {
     this.root = this.node.kids[0];
   }
 
-  /** Attribute names by qualified name, for this document (as the constructor does for elements). */
-  #attributeNames: Map<string, { ns: string; id: number }> | undefined;
-
-  #attributeName(a: { qname: string; ns: string; local: string }): number {
-    let names = this.#attributeNames;
-    if (names === undefined) {
-      names = new Map();
-      this.#attributeNames = names;
-    }
-    let hit = names.get(a.qname);
-    if (hit === undefined || hit.ns !== a.ns) {
-      hit = { ns: a.ns, id: nameId(a.ns, a.local) };
-      names.set(a.qname, hit);
-    }
-    return hit.id;
-  }
-
   /** The attribute nodes of an element (namespace declarations left out), in document order. */
   attributesOf(n: XNode): XNode[] {
     if (n.kind !== ELEMENT) return NONE;
     const index = this.index;
-    const attributes = index.elements[n.el].attributes;
+    const t = index.table;
+    const names = t.attributeName;
+    const ids = this.#nameIds;
     let out: XNode[] = NONE;
-    for (let k = 0; k < attributes.length; k++) {
-      const a = attributes[k];
-      if (isNamespaceDeclaration(a.qname)) continue;
-      const value = decodeAttr(index, a.valueStart, a.valueEnd);
-      const an = new XNode(this, ATTRIBUTE, a.start, n, this.#attributeName(a), -1, value);
+    for (let a = t.firstAttribute[n.el]; a < t.firstAttribute[n.el + 1]; a++) {
+      if (this.#declaration[names[a]] === 1) continue;
+      const value = decodeAttr(index.text, t.attributeValueStart[a], t.attributeValueEnd[a]);
+      const an = new XNode(this, ATTRIBUTE, t.attributeStart[a], n, ids[names[a]], -1, value);
       if (out === NONE) out = [an];
       else out.push(an);
     }
@@ -321,24 +319,24 @@ export class XDocument {
   }
 
   textChildren(n: XNode): XNode[] {
-    const index = this.index;
-    const e = index.elements[n.el];
-    const end = contentEnd(index, e);
+    const text = this.index.text;
+    const t = this.index.table;
+    const end = contentEndOf(text, t.startTagEnd[n.el], t.end[n.el]);
     if (end < 0) return NONE;
     let out: XNode[] = NONE;
-    let from = e.startTagEnd;
+    let from = t.startTagEnd[n.el];
     const push = (a: number, b: number): void => {
       if (b <= a) return;
-      const value = characterData(index.text, a, b);
+      const value = characterData(text, a, b);
       if (value === '') return;
       const t = new XNode(this, TEXT, a, n, 0, -1, value);
       if (out === NONE) out = [t];
       else out.push(t);
     };
     for (const kid of n.kids) {
-      const ke = index.elements[kid.el];
-      push(from, ke.start);
-      from = ke.end < 0 ? end : ke.end;
+      push(from, t.start[kid.el]);
+      const kidEnd = t.end[kid.el];
+      from = kidEnd < 0 ? end : kidEnd;
     }
     push(from, end);
     return out;
@@ -349,9 +347,9 @@ function isNamespaceDeclaration(qname: string): boolean {
   return qname === 'xmlns' || qname.startsWith('xmlns:');
 }
 
-function decodeAttr(index: XmlIndex, start: number, end: number): string {
+function decodeAttr(text: string, start: number, end: number): string {
   // Attribute-value normalization (XML 1.0 §3.3.3): literal white space characters read as spaces.
-  const raw = index.text.slice(start, end);
+  const raw = text.slice(start, end);
   const spaced = /[\t\r\n]/.test(raw) ? raw.replace(/\r\n|[\t\r\n]/g, ' ') : raw;
   return decodeXmlText(spaced, 0, spaced.length);
 }
@@ -375,9 +373,10 @@ export function nodeRef(n: XNode): NodeRef | undefined {
   const owner = n.parent;
   if (!owner || owner.kind !== ELEMENT) return undefined;
   if (n.kind === ATTRIBUTE) {
-    const attrs = n.doc.index.elements[owner.el].attributes;
-    for (let a = 0; a < attrs.length; a++)
-      if (attrs[a].start === n.order) return { element: owner.el, attribute: a, start: n.order };
+    const t = n.doc.index.table;
+    const first = t.firstAttribute[owner.el];
+    for (let a = first; a < t.firstAttribute[owner.el + 1]; a++)
+      if (t.attributeStart[a] === n.order) return { element: owner.el, attribute: a - first, start: n.order };
   }
   // A text node: the finding goes on its element, as the SVRL location `…/text()` is placed.
   return { element: owner.el, start: owner.order };
