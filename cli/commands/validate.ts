@@ -307,7 +307,7 @@ function readNotice(file: string, io: CliIo, local = false): PreparedNotice | st
     throw e;
   }
   const notice = prepareNotice(text, bytes);
-  const root = notice.index.elements[0];
+  const root = notice.index.element(0);
   if (root && !notice.kind)
     return `not an eForms notice (its root is <${root.qname}>${root.ns ? ` in ${root.ns}` : ''}, not ContractNotice, ContractAwardNotice, PriorInformationNotice or BusinessRegistrationInformationNotice in the eForms namespaces)`;
   return notice;

@@ -206,18 +206,20 @@ function ownerOf(index: XmlIndex, f: Finding): XmlElement | undefined {
   if (offset === undefined) return undefined;
   // Elements are in document order of their start: the last one starting before the offset, or an
   // ancestor of it, is the one whose start tag holds it.
-  const els = index.elements;
+  // Read from the table: a batch places every finding, and objects for all elements cost more.
+  const t = index.table;
   let lo = 0;
-  let hi = els.length - 1;
+  let hi = t.count - 1;
   let at = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if ((els[mid] as XmlElement).start <= offset) {
+    if (t.start[mid] <= offset) {
       at = mid;
       lo = mid + 1;
     } else hi = mid - 1;
   }
-  for (let e = els[at]; e; e = els[e.parent]) if (e.start <= offset && offset < e.startTagEnd) return e;
+  for (let k = at; k >= 0; k = t.parent[k])
+    if (t.start[k] <= offset && offset < t.startTagEnd[k]) return index.element(k);
   return undefined;
 }
 
@@ -227,16 +229,15 @@ function elementAt(index: XmlIndex, f: Finding): XmlElement | undefined {
   if (offset === undefined) return undefined;
   // Elements are in document order of their start: the first one starting at the offset, found by
   // halving (a map of every element's start, built per notice, cost more than all the lookups).
-  const els = index.elements;
+  const t = index.table;
   let lo = 0;
-  let hi = els.length;
+  let hi = t.count;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if ((els[mid] as XmlElement).start < offset) lo = mid + 1;
+    if (t.start[mid] < offset) lo = mid + 1;
     else hi = mid;
   }
-  const e = els[lo];
-  return e !== undefined && e.start === offset ? e : undefined;
+  return lo < t.count && t.start[lo] === offset ? index.element(lo) : undefined;
 }
 
 /** The offset of a resolved finding's start; undefined when it is not placed or not in this text. */

@@ -23,14 +23,15 @@ export type Place =
 export function placeAt(index: XmlIndex, offset: number): Place | undefined {
   let at = -1;
   let i = 0;
-  const els = index.elements;
-  const root = els[0];
+  // Objects only for the elements on the way down; the children's starts are read from the table.
+  const starts = index.table.start;
+  const root = index.element(0);
   if (!root || offset < root.start) return undefined;
   if (root.end >= 0 && offset > root.end) return undefined;
   at = 0;
   // Descend: the deepest element whose extent holds the offset.
   for (;;) {
-    const e = els[at] as XmlElement;
+    const e = index.element(at) as XmlElement;
     // Children are in document order: the last one starting at or before the offset is the candidate.
     const kids = e.children;
     let lo = 0;
@@ -38,7 +39,7 @@ export function placeAt(index: XmlIndex, offset: number): Place | undefined {
     let found = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if ((els[kids[mid] as number] as XmlElement).start <= offset) {
+      if (starts[kids[mid] as number] <= offset) {
         found = mid;
         lo = mid + 1;
       } else hi = mid - 1;
@@ -46,8 +47,8 @@ export function placeAt(index: XmlIndex, offset: number): Place | undefined {
     let next = -1;
     if (found >= 0) {
       const c = kids[found] as number;
-      const ch = els[c] as XmlElement;
-      const end = ch.end < 0 ? Number.POSITIVE_INFINITY : ch.end;
+      const chEnd = index.table.end[c];
+      const end = chEnd < 0 ? Number.POSITIVE_INFINITY : chEnd;
       if (offset < end) next = c;
     }
     if (next < 0) break;
@@ -55,7 +56,7 @@ export function placeAt(index: XmlIndex, offset: number): Place | undefined {
     i++;
     if (i > 10000) break;
   }
-  const element = els[at] as XmlElement;
+  const element = index.element(at) as XmlElement;
   if (offset <= element.nameEnd && offset > element.start)
     return { kind: 'element-name', element, index: at };
   if (offset < element.startTagEnd) {
@@ -121,10 +122,9 @@ export function noticeFacts(index: XmlIndex, sdk: SdkKnowledge | undefined): Not
   const cached = perSdk.get(key);
   if (cached) return cached;
   const facts: NoticeFacts = { ids: [], byId: new Map() };
-  const els = index.elements;
   const text = index.text;
-  // The text is searched, not every element visited: the index builds elements lazily, and a
-  // 100-lot notice has tens of thousands of them but only a few places that matter here.
+  // The text is searched, not every element visited: the index makes element objects only when
+  // asked, and a 100-lot notice has tens of thousands of them but only a few places that matter here.
   const sub = noticeSubType(index);
   if (sub) facts.subtype = sub;
   const lang = /<(?:[\w.-]+:)?NoticeLanguageCode\b[^>]*>\s*([A-Za-z]{3})\s*</.exec(text);
@@ -147,7 +147,7 @@ export function noticeFacts(index: XmlIndex, sdk: SdkKnowledge | undefined): Not
     } else {
       definition =
         e.local === 'ID' &&
-        els[e.parent]?.local !== 'ProcurementProjectLotReference' &&
+        index.element(e.parent)?.local !== 'ProcurementProjectLotReference' &&
         isDefinitionShape(index, e);
     }
     const occ: IdOccurrence = { id, element: e, start, end: start + id.length, field, definition };
@@ -162,7 +162,7 @@ export function noticeFacts(index: XmlIndex, sdk: SdkKnowledge | undefined): Not
 
 /** Without an SDK: an id is defined where its parent is the entity (`efac:Organization/.../cbc:ID`). */
 function isDefinitionShape(index: XmlIndex, e: XmlElement): boolean {
-  const parent = index.elements[e.parent];
+  const parent = index.element(e.parent);
   if (!parent) return false;
   const p = canonicalName(parent);
   return (
@@ -173,7 +173,7 @@ function isDefinitionShape(index: XmlIndex, e: XmlElement): boolean {
     p === 'efac:TenderingParty' ||
     (p === 'cac:PartyIdentification' &&
       ['efac:Company', 'efac:TouchPoint'].includes(
-        canonicalName(index.elements[parent.parent] as XmlElement),
+        canonicalName(index.element(parent.parent) as XmlElement),
       ))
   );
 }
@@ -191,13 +191,13 @@ export function entityOf(
     let e: XmlElement | undefined = occ.element;
     while (e && e.parent >= 0) {
       chain.push(e);
-      e = index.elements[e.parent];
+      e = index.element(e.parent);
     }
     chain.reverse();
     const entity = chain[depth - 1];
     if (entity) return { element: entity, node };
   }
-  return { element: index.elements[occ.element.parent] ?? occ.element };
+  return { element: index.element(occ.element.parent) ?? occ.element };
 }
 
 /** The text of the first descendant reached by a relative path of canonical names, or undefined. */
@@ -205,7 +205,7 @@ export function textAt(index: XmlIndex, from: XmlElement, names: readonly string
   let current: XmlElement | undefined = from;
   for (const name of names) {
     const next: XmlElement | undefined = current?.children
-      .map((c) => index.elements[c] as XmlElement)
+      .map((c) => index.element(c) as XmlElement)
       .find((c) => canonicalName(c) === name);
     if (!next) return undefined;
     current = next;
@@ -240,8 +240,12 @@ export function locateField(index: XmlIndex, sdk: SdkKnowledge, fieldId: string)
   const attr = entry.steps[entry.steps.length - 1]?.name.startsWith('@')
     ? entry.steps[entry.steps.length - 1]?.name.slice(1)
     : undefined;
-  for (const e of index.elements) {
-    if (e.local !== local) continue;
+  // The names are read from the table; objects are made only for the elements with that local name.
+  const t = index.table;
+  for (let k = 0; k < t.count; k++) {
+    if (t.names[t.name[k]].local !== local) continue;
+    const e = index.element(k);
+    if (e === undefined) continue;
     if (attr && !e.attributes.some((a) => a.local === attr)) continue;
     if (sdk.identify(index, e, attr)?.id === fieldId) return e;
   }

@@ -877,12 +877,12 @@ function valueAt(index: XmlIndex, element: XmlElement, steps: Ast[]): string | u
     const next: XmlElement[] = [];
     for (const e of at) {
       if (s.axis === 'parent') {
-        const p = index.elements[e.parent];
+        const p = index.element(e.parent);
         if (p) next.push(p);
       } else if (s.axis === 'self') next.push(e);
       else if (s.axis === 'child' && s.test.k === 'name') {
         for (const k of e.children) {
-          const ch = index.elements[k];
+          const ch = index.element(k);
           if (
             ch &&
             (s.test.local === undefined || ch.local === s.test.local) &&

@@ -321,7 +321,7 @@ export class SdkKnowledge {
     let e: XmlElement | undefined = element;
     while (e && e.parent >= 0) {
       chain.push(e);
-      e = index.elements[e.parent];
+      e = index.element(e.parent);
     }
     chain.reverse();
     return { key: chain.map(canonicalName).join('/'), chain };

@@ -209,7 +209,7 @@ function selectValues(index: XmlIndex, from: XmlElement, path: readonly PathStep
     const next: XmlElement[] = [];
     for (const e of current)
       for (const c of e.children) {
-        const child = index.elements[c];
+        const child = index.element(c);
         if (!child || canonicalName(child) !== step.name) continue;
         let keep = true;
         for (const pr of step.predicates) if (evaluatePredicate(index, child, pr) === false) keep = false;

@@ -59,10 +59,10 @@ export interface CustomizationIdElement {
 
 /** The root's cbc:CustomizationID child (matched by namespace URI, never by prefix), if any. */
 export function findCustomizationId(index: XmlIndex): CustomizationIdElement | undefined {
-  const root = index.elements[0];
+  const root = index.element(0);
   if (!root) return undefined;
   for (const c of root.children) {
-    const el = index.elements[c];
+    const el = index.element(c);
     if (el && el.local === 'CustomizationID' && el.ns === UBL_CBC_NS) return contentOf(index, el);
   }
   return undefined;

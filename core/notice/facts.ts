@@ -12,16 +12,16 @@ import { textContent, type XmlIndex } from './xml-index';
  * Cost: a text search for the name, then the elements found there; the index is not walked.
  */
 export function noticeSubType(index: XmlIndex): string | undefined {
-  const { text, elements } = index;
+  const text = index.text;
   const name = 'SubTypeCode';
   for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + name.length)) {
     const lt = text.lastIndexOf('<', at);
     if (lt < 0 || text[lt + 1] === '/') continue;
     const k = elementStartingAt(index, lt);
     if (k < 0) continue;
-    const el = elements[k];
-    if (el.local !== name || el.ns !== NS.cbc) continue;
-    const parent = elements[el.parent];
+    const el = index.element(k);
+    if (el === undefined || el.local !== name || el.ns !== NS.cbc) continue;
+    const parent = index.element(el.parent);
     if (parent?.local !== 'NoticeSubType' || parent.ns !== NS.efac) continue;
     const code = textContent(index, el).trim();
     if (code) return code;
@@ -31,12 +31,12 @@ export function noticeSubType(index: XmlIndex): string | undefined {
 
 /** Index of the element whose start tag begins at `offset`, or -1 (elements are in document order). */
 function elementStartingAt(index: XmlIndex, offset: number): number {
-  const els = index.elements;
+  const t = index.table;
   let lo = 0;
-  let hi = els.length - 1;
+  let hi = t.count - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const s = els[mid].start;
+    const s = t.start[mid];
     if (s === offset) return mid;
     if (s < offset) lo = mid + 1;
     else hi = mid - 1;

@@ -4,7 +4,7 @@
 
 import { businessIdOf } from './business-id';
 import { NS } from './namespaces';
-import { attributeValue, findAttribute, indexXml, textContent } from './xml-index';
+import { attributeValue, findAttribute, hasElementNamed, indexXml, textContent } from './xml-index';
 
 export interface NoticeIdentity {
   /** Local name of the root element (ContractNotice, ContractAwardNotice, PriorInformationNotice…). */
@@ -56,7 +56,7 @@ export function readNoticeIdentity(input: string | Uint8Array): NoticeIdentityRe
       problem: `The notice is not well-formed XML (line ${at.line + 1}, column ${at.character + 1}: ${clip(e.message)}).`,
     };
   }
-  const root = index.elements[0];
+  const root = index.element(0);
   if (!root) return { ok: false, reason: 'unparseable', problem: 'The notice has no root element.' };
   const id: NoticeIdentity = {
     rootName: root.local,
@@ -74,7 +74,8 @@ export function readNoticeIdentity(input: string | Uint8Array): NoticeIdentityRe
   };
   let noticeIdSeen = false;
   for (const c of root.children) {
-    const child = index.elements[c];
+    const child = index.element(c);
+    if (child === undefined) continue;
     if (child.ns === NS.cbc) {
       const value = textContent(index, child).trim();
       switch (child.local) {
@@ -110,13 +111,13 @@ export function readNoticeIdentity(input: string | Uint8Array): NoticeIdentityRe
       }
     } else if (child.ns === NS.cac && child.local === 'AdditionalNoticeLanguage') {
       for (const g of child.children) {
-        const lang = index.elements[g];
-        const v = lang.ns === NS.cbc && lang.local === 'ID' ? textContent(index, lang).trim() : '';
+        const lang = index.element(g);
+        const v = lang !== undefined && lang.ns === NS.cbc && lang.local === 'ID' ? textContent(index, lang).trim() : '';
         if (v) id.languages.push(v);
       }
     }
   }
-  id.isChange = index.elements.some((e) => e.ns === NS.efac && e.local === 'Changes');
+  id.isChange = hasElementNamed(index, NS.efac, 'Changes');
   const m = /^eforms-sdk-(\d+)\.(\d+)(?:\.\d+)?$/.exec(id.customizationId);
   id.sdkVersion = m ? `${m[1]}.${m[2]}` : '';
   const b = businessIdOf(id.noticeId, id.versionId);

@@ -26,6 +26,7 @@ export {
   decodeXmlText,
   type ElementTable,
   findAttribute,
+  hasElementNamed,
   indexXml,
   textContent,
   textContentOf,

@@ -27,6 +27,6 @@ export function noticeKindOfRoot(local: string, ns: string): NoticeKind | undefi
 
 /** The kind of notice the indexed document is, or undefined when its root is not an eForms root. */
 export function noticeKindOf(index: XmlIndex): NoticeKind | undefined {
-  const root = index.elements[0];
+  const root = index.element(0);
   return root ? noticeKindOfRoot(root.local, root.ns) : undefined;
 }

@@ -108,6 +108,11 @@ export interface XmlIndex {
   readonly elements: XmlElement[];
   /** The same elements as columns of numbers. */
   readonly table: ElementTable;
+  /**
+   * Element k (the same object as `elements[k]`), or undefined when there is none: what reads a few
+   * elements (the root and its children) gets them without making an object for every element.
+   */
+  element(k: number): XmlElement | undefined;
   /** Well-formedness errors, first one first; empty for a well-formed document. */
   errors: XmlSyntaxError[];
   /** Zero-based line and UTF-16 column of an offset. */
@@ -677,6 +682,8 @@ function grown(a: Int32Array, size: number): Int32Array {
 /** What indexXml returns: the table, the errors, and the element objects made on first read. */
 class TableIndex implements XmlIndex {
   #elements: XmlElement[] | undefined;
+  /** Elements made one by one before `elements` was read, which then reuses them. */
+  #some: Map<number, XmlElement> | undefined;
 
   constructor(
     readonly text: string,
@@ -686,8 +693,27 @@ class TableIndex implements XmlIndex {
   ) {}
 
   get elements(): XmlElement[] {
-    if (this.#elements === undefined) this.#elements = elementObjects(this.table);
-    return this.#elements;
+    let all = this.#elements;
+    if (all === undefined) {
+      const t = this.table;
+      all = new Array(t.count);
+      for (let k = 0; k < t.count; k++) all[k] = this.#some?.get(k) ?? elementObject(t, k);
+      this.#elements = all;
+      this.#some = undefined;
+    }
+    return all;
+  }
+
+  element(k: number): XmlElement | undefined {
+    if (this.#elements !== undefined) return this.#elements[k];
+    if (!Number.isInteger(k) || k < 0 || k >= this.table.count) return undefined;
+    if (this.#some === undefined) this.#some = new Map();
+    let e = this.#some.get(k);
+    if (e === undefined) {
+      e = elementObject(this.table, k);
+      this.#some.set(k, e);
+    }
+    return e;
   }
 
   positionAt(offset: number): { line: number; character: number } {
@@ -699,44 +725,40 @@ class TableIndex implements XmlIndex {
   }
 }
 
-function elementObjects(t: ElementTable): XmlElement[] {
-  const out: XmlElement[] = new Array(t.count);
+function elementObject(t: ElementTable, k: number): XmlElement {
   const names = t.names;
-  for (let k = 0; k < t.count; k++) {
-    const from = t.firstAttribute[k];
-    const to = t.firstAttribute[k + 1];
-    let attributes = EMPTY_ATTRIBUTES;
-    if (to > from) {
-      attributes = new Array(to - from);
-      for (let a = from; a < to; a++) {
-        const an = names[t.attributeName[a]];
-        attributes[a - from] = {
-          qname: an.qname,
-          local: an.local,
-          ns: an.ns,
-          start: t.attributeStart[a],
-          nameEnd: t.attributeNameEnd[a],
-          valueStart: t.attributeValueStart[a],
-          valueEnd: t.attributeValueEnd[a],
-        };
-      }
+  const from = t.firstAttribute[k];
+  const to = t.firstAttribute[k + 1];
+  let attributes = EMPTY_ATTRIBUTES;
+  if (to > from) {
+    attributes = new Array(to - from);
+    for (let a = from; a < to; a++) {
+      const an = names[t.attributeName[a]];
+      attributes[a - from] = {
+        qname: an.qname,
+        local: an.local,
+        ns: an.ns,
+        start: t.attributeStart[a],
+        nameEnd: t.attributeNameEnd[a],
+        valueStart: t.attributeValueStart[a],
+        valueEnd: t.attributeValueEnd[a],
+      };
     }
-    const en = names[t.name[k]];
-    out[k] = new IndexedElement(
-      en.qname,
-      en.local,
-      en.ns,
-      t.start[k],
-      t.nameEnd[k],
-      t.startTagEnd[k],
-      t.end[k],
-      t.parent[k],
-      attributes,
-      t,
-      k,
-    );
   }
-  return out;
+  const en = names[t.name[k]];
+  return new IndexedElement(
+    en.qname,
+    en.local,
+    en.ns,
+    t.start[k],
+    t.nameEnd[k],
+    t.startTagEnd[k],
+    t.end[k],
+    t.parent[k],
+    attributes,
+    t,
+    k,
+  );
 }
 
 export function indexXml(text: string): XmlIndex {
@@ -1360,6 +1382,21 @@ export function decodeXmlText(text: string, start: number, end: number): string 
     i = stop;
   }
   return out;
+}
+
+/** Whether the document has an element with this namespace URI and local name. */
+export function hasElementNamed(index: XmlIndex, ns: string, local: string): boolean {
+  const t = index.table;
+  const wanted = new Uint8Array(t.names.length);
+  let any = false;
+  t.names.forEach((n, i) => {
+    if (n.ns === ns && n.local === local) {
+      wanted[i] = 1;
+      any = true;
+    }
+  });
+  if (any) for (let k = 0; k < t.count; k++) if (wanted[t.name[k]] === 1) return true;
+  return false;
 }
 
 /** Value of an attribute, entities decoded. */

@@ -202,7 +202,7 @@ export function mapSvrl(index: XmlIndex, report: SvrlReport, options: { language
 
 /** The node a NodeRef names, if this index still has it there (the same text, or one edited elsewhere). */
 function nodeIn(index: XmlIndex, ref: NodeRef): LocNode | undefined {
-  const el = index.elements[ref.element];
+  const el = index.element(ref.element);
   if (el === undefined) return undefined;
   if (ref.attribute === undefined) return el.start === ref.start ? { el: ref.element, attr: -1 } : undefined;
   const at = el.attributes[ref.attribute];
@@ -219,7 +219,8 @@ function presence(evaluator: LocationReader, path: string, node: LocNode): Child
 }
 
 function rangeOfNode(index: XmlIndex, node: LocNode): Range {
-  const el = index.elements[node.el];
+  const el = index.element(node.el);
+  if (el === undefined) return rangeOfRoot(index);
   if (node.attr >= 0) {
     const a = el.attributes[node.attr];
     return { start: index.positionAt(a.start), end: index.positionAt(a.nameEnd) };
@@ -229,7 +230,7 @@ function rangeOfNode(index: XmlIndex, node: LocNode): Range {
 
 /** The root start tag's name, or the start of the text when the notice has no element at all. */
 export function rangeOfRoot(index: XmlIndex): Range {
-  const root = index.elements[0];
+  const root = index.element(0);
   if (root === undefined) {
     const p = index.positionAt(0);
     return { start: p, end: p };

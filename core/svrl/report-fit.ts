@@ -22,7 +22,7 @@ export function reportMisfits(
   findings: readonly Finding[],
 ): ReportMisfit[] {
   const out: ReportMisfit[] = [];
-  const root = index.elements[0];
+  const root = index.element(0);
   const first = report.assertions.find((a) => a.location.startsWith('/'))?.location;
   if (root && first) {
     // `/cn:ContractNotice[1]/…` or `/*:ContractNotice[namespace-uri()='…'][1]/…`

@@ -22,7 +22,7 @@ export function localFindings(index: XmlIndex): Finding[] {
   const out: Finding[] = [];
   const first = index.errors[0];
   if (first) out.push(syntaxFinding(index, first.offset, first.message));
-  const root = index.elements[0];
+  const root = index.element(0);
   if (!root) return out;
   const cid = findCustomizationId(index);
   if (!cid) {

@@ -9,7 +9,7 @@
 // It must never parse XPath text itself, nor hold the caller for long: work is counted, and a location
 // past its share is refused with LocationUnsupported, as is any form it does not evaluate. No I/O.
 
-import { INPUT_LIMITS, type XmlIndex } from '../notice';
+import { childrenOf, INPUT_LIMITS, type XmlIndex } from '../notice';
 import { type Compiled, compile, ebv, Runtime, XPathUnsupportedError } from './compile';
 import { XDocument, type XNode } from './document';
 import { type Ast, type NodeTest, parseXPath, XPathSyntaxError } from './parser';
@@ -79,9 +79,9 @@ export class LocationReader {
     private readonly index: XmlIndex,
     private readonly namespaces: ReadonlyMap<string, string>,
   ) {
-    this.roots = [];
-    for (let k = 0; k < index.elements.length; k++) if (index.elements[k].parent === -1) this.roots.push(k);
-    this.perLocation = 16 * (index.elements.length + 1) + (index.text.length >> 2) + 100_000;
+    // Read from the index's table: a location reader makes no object per element.
+    this.roots = childrenOf(index.table, -1);
+    this.perLocation = 16 * (index.table.count + 1) + (index.text.length >> 2) + 100_000;
     this.allowance = 2 * this.perLocation;
   }
 
@@ -107,7 +107,7 @@ export class LocationReader {
       for (const n of nodes) {
         if (step.axis === 'descendant' && n.attr < 0) {
           if (n.el <= coveredUntil) continue;
-          coveredUntil = n.el < 0 ? this.index.elements.length : this.subtreeEnd(n.el);
+          coveredUntil = n.el < 0 ? this.index.table.count : this.subtreeEnd(n.el);
         }
         for (const m of this.applyStep(n, step)) next.push(m);
       }
@@ -214,13 +214,11 @@ export class LocationReader {
       throw new LocationUnsupported('too costly');
   }
 
-  /** Index of the last element of `el`'s subtree: the subtree is the run of elements whose parent is in it. */
+  /** Index of the last element of `el`'s subtree, charged as the walk over it that it replaces. */
   private subtreeEnd(el: number): number {
-    const elements = this.index.elements;
-    let k = el + 1;
-    while (k < elements.length && elements[k].parent >= el) k++;
-    this.spend(k - el);
-    return k - 1;
+    const last = this.index.table.last[el];
+    this.spend(last - el + 1);
+    return last;
   }
 
   /** The children of `el` that match the step's name test, listed once per parent and name test. */
@@ -228,12 +226,12 @@ export class LocationReader {
     const key = `${el}|${anyNs || step.ns === null ? '*' : this.nsId(step.ns)}|${step.local ?? '*'}`;
     let list = this.childCache.get(key);
     if (list !== undefined) return list;
-    const elements = this.index.elements;
-    const kids = el === -1 ? this.roots : elements[el].children;
+    const t = this.index.table;
+    const kids = el === -1 ? this.roots : childrenOf(t, el);
     this.spend(kids.length);
     list = [];
     for (let i = 0; i < kids.length; i++) {
-      const e = elements[kids[i]];
+      const e = t.names[t.name[kids[i]]];
       if ((step.local === null || e.local === step.local) && (anyNs || step.ns === null || e.ns === step.ns))
         list.push({ el: kids[i], attr: -1 });
     }
@@ -251,22 +249,22 @@ export class LocationReader {
   }
 
   private applyStep(node: LocNode, step: Step): LocNode[] {
-    const elements = this.index.elements;
+    const t = this.index.table;
     const candidates: LocNode[] = [];
     if (step.axis === 'self') candidates.push(node);
     else if (step.axis === 'parent') {
       if (node.attr >= 0) candidates.push({ el: node.el, attr: -1 });
-      else if (node.el >= 0) candidates.push({ el: elements[node.el].parent, attr: -1 });
+      else if (node.el >= 0) candidates.push({ el: t.parent[node.el], attr: -1 });
     } else if (node.attr >= 0) {
       // Attributes have no children, attributes or descendants.
     } else if (step.axis === 'attribute') {
       if (node.el < 0) return [];
-      const attrs = elements[node.el].attributes;
-      for (let a = 0; a < attrs.length; a++) {
-        const at = attrs[a];
+      const first = t.firstAttribute[node.el];
+      for (let a = first; a < t.firstAttribute[node.el + 1]; a++) {
+        const at = t.names[t.attributeName[a]];
         if (at.ns === 'http://www.w3.org/2000/xmlns/') continue;
         if ((step.local === null || at.local === step.local) && (step.ns === null || at.ns === step.ns))
-          candidates.push({ el: node.el, attr: a });
+          candidates.push({ el: node.el, attr: a - first });
       }
     } else if (step.axis === 'child') {
       let list = this.matchingChildren(node.el, step, false);
@@ -287,8 +285,9 @@ export class LocationReader {
       const pick = (anyNs: boolean): void => {
         const from = node.el + 1;
         let k = from;
-        for (; k < elements.length && (node.el < 0 || elements[k].parent >= node.el); k++) {
-          const e = elements[k];
+        const to = node.el < 0 ? t.count - 1 : t.last[node.el];
+        for (; k <= to; k++) {
+          const e = t.names[t.name[k]];
           if (
             (step.local === null || e.local === step.local) &&
             (anyNs || step.ns === null || e.ns === step.ns)
@@ -353,7 +352,8 @@ export class LocationReader {
     let found = this.nodeOf.get(key);
     if (found === undefined) {
       // The data model leaves namespace declarations out: find the attribute by its offset.
-      const start = this.index.elements[n.el].attributes[n.attr].start;
+      const t = this.index.table;
+      const start = t.attributeStart[t.firstAttribute[n.el] + n.attr];
       found = element.attrs.find((a) => a.order === start) ?? element;
       this.nodeOf.set(key, found);
     }
