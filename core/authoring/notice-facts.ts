@@ -172,9 +172,7 @@ function isDefinitionShape(index: XmlIndex, e: XmlElement): boolean {
     p === 'efac:SettledContract' ||
     p === 'efac:TenderingParty' ||
     (p === 'cac:PartyIdentification' &&
-      ['efac:Company', 'efac:TouchPoint'].includes(
-        canonicalName(index.element(parent.parent) as XmlElement),
-      ))
+      ['efac:Company', 'efac:TouchPoint'].includes(canonicalName(index.element(parent.parent) as XmlElement)))
   );
 }
 

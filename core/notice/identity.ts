@@ -112,7 +112,10 @@ export function readNoticeIdentity(input: string | Uint8Array): NoticeIdentityRe
     } else if (child.ns === NS.cac && child.local === 'AdditionalNoticeLanguage') {
       for (const g of child.children) {
         const lang = index.element(g);
-        const v = lang !== undefined && lang.ns === NS.cbc && lang.local === 'ID' ? textContent(index, lang).trim() : '';
+        const v =
+          lang !== undefined && lang.ns === NS.cbc && lang.local === 'ID'
+            ? textContent(index, lang).trim()
+            : '';
         if (v) id.languages.push(v);
       }
     }
