@@ -5,8 +5,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import {
+  childrenOf,
   contentEnd,
   decodeXmlText,
+  hasElementNamed,
   indexXml,
   textContent,
   XML_NS,
@@ -413,5 +415,101 @@ describe('indexXml: hostile input stays linear and honest', () => {
     const index = indexXml(`<r>${'\u0001'.repeat(100_000)}</r>`);
     assert.equal(index.errors.length, 6);
     assert.equal(index.errors[5].message, 'more characters that XML 1.0 forbids follow');
+  });
+});
+
+// The table is what the XPath model and the placing of findings read; the element objects are made
+// from it. Its links are checked here against the parent links alone (computed another way), on a
+// real notice and on broken and cut copies of it, where recovery closes elements early.
+describe('indexXml: the element table', () => {
+  /** Children and subtree ends worked out from the parent links only, by a stack walk. */
+  function fromParents(index: XmlIndex): { kids: number[][]; last: number[] } {
+    const t = index.table;
+    const kids: number[][] = Array.from({ length: t.count + 1 }, () => []);
+    const last: number[] = [];
+    for (let k = 0; k < t.count; k++) {
+      kids[t.parent[k] + 1].push(k);
+      last[k] = k;
+      for (let p = t.parent[k]; p >= 0; p = t.parent[p]) last[p] = k;
+    }
+    return { kids, last };
+  }
+
+  function checkTable(index: XmlIndex): void {
+    const t = index.table;
+    const { kids, last } = fromParents(index);
+    assert.deepEqual(childrenOf(t, -1), kids[0], "the document node's children");
+    for (let k = 0; k < t.count; k++) {
+      assert.deepEqual(childrenOf(t, k), kids[k + 1], `children of element ${k}`);
+      assert.equal(t.last[k], last[k], `subtree end of element ${k}`);
+    }
+  }
+
+  const variants = (text: string): string[] => [
+    text,
+    text.slice(0, Math.floor(text.length / 3)),
+    // An end tag removed and one renamed: the index recovers by closing what it passes.
+    text.replace(/<\/cbc:ID>/, ''),
+    text.replace(/<\/cac:ProcurementProject>/, '</cac:Other>'),
+  ];
+
+  test('children and subtree ends agree with the parent links', { skip: skipUnless(SAMPLES_DIR) }, () => {
+    const text = readFileSync(join(SAMPLES_DIR, 'notices', 'cn_24_maximal.xml'), 'utf8');
+    for (const v of variants(text)) checkTable(indexXml(v));
+  });
+
+  test('element(k) is the object elements[k] is, before and after the whole list is read', () => {
+    const text = '<r:R xmlns:r="urn:r"><a x="1"/><b><c/></b><a/></r:R>';
+    const index = indexXml(text);
+    const early = [index.element(2), index.element(0)];
+    assert.equal(index.element(9), undefined);
+    assert.equal(index.element(-1), undefined);
+    assert.equal(index.element(1.5), undefined);
+    const all = index.elements;
+    assert.equal(all.length, 5);
+    assert.equal(all[2], early[0]);
+    assert.equal(all[0], early[1]);
+    assert.equal(index.element(4), all[4]);
+    assert.deepEqual(
+      all.map((e) => [e.qname, e.ns, e.parent, e.children]),
+      [
+        ['r:R', 'urn:r', -1, [1, 2, 4]],
+        ['a', '', 0, []],
+        ['b', '', 0, [3]],
+        ['c', '', 2, []],
+        ['a', '', 0, []],
+      ],
+    );
+    assert.deepEqual(
+      all[1].attributes.map((a) => [a.qname, text.slice(a.valueStart, a.valueEnd)]),
+      [['x', '1']],
+    );
+  });
+
+  test('a qualified name bound to two namespaces gets two names', () => {
+    const text = '<p:a xmlns:p="urn:1"><p:a xmlns:p="urn:2" p:x="v"/><p:a p:x="w"/></p:a>';
+    const index = indexXml(text);
+    const t = index.table;
+    const names = Array.from({ length: t.count }, (_, k) => t.names[t.name[k]]);
+    assert.deepEqual(
+      names.map((n) => [n.qname, n.ns]),
+      [
+        ['p:a', 'urn:1'],
+        ['p:a', 'urn:2'],
+        ['p:a', 'urn:1'],
+      ],
+    );
+    assert.deepEqual(
+      index.elements.map((e) => e.attributes.filter((a) => a.local === 'x').map((a) => a.ns)),
+      [[], ['urn:2'], ['urn:1']],
+    );
+  });
+
+  test('hasElementNamed matches namespace and local name, not the prefix or an attribute', () => {
+    const index = indexXml('<r xmlns:e="urn:e" xmlns:f="urn:f" e:Changes="1"><f:Changes/><e:Other/></r>');
+    assert.equal(hasElementNamed(index, 'urn:f', 'Changes'), true);
+    assert.equal(hasElementNamed(index, 'urn:e', 'Changes'), false, 'only an attribute has that name');
+    assert.equal(hasElementNamed(index, 'urn:e', 'Other'), true);
+    assert.equal(hasElementNamed(index, '', 'Changes'), false);
   });
 });
