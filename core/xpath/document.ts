@@ -10,6 +10,9 @@ export const ELEMENT = 1;
 export const ATTRIBUTE = 2;
 export const TEXT = 3;
 
+/** `el` of a node that is not an element is NOT_ELEMENT minus its kind (see XNode.el). */
+const NOT_ELEMENT = -1;
+
 /** Shared by every node without children or attributes: most leaves have none, and a notice can have
  * tens of thousands of nodes, so one array each would be garbage to collect on every keystroke. */
 const NONE: XNode[] = [];
@@ -57,8 +60,6 @@ export class XNode {
   kids: XNode[] = NONE;
   /** The attribute nodes once made (see `attrs`); NONE when the element has none. */
   attrList: XNode[] | undefined = NONE;
-  /** Scratch for the engine: which pattern run has claimed this node. */
-  mark = 0;
   /** The string value once read (a string), or the untypedAtomic made of it once atomized (an object
    * with the string as `s`, values.ts): comparisons atomize the same nodes many times. */
   val: string | { readonly s: string } | undefined;
@@ -68,17 +69,26 @@ export class XNode {
 
   constructor(
     readonly doc: XDocument,
-    readonly kind: 0 | 1 | 2 | 3,
     /** Document order: the offset of the node in the text (-1 for the document node). */
     readonly order: number,
     readonly parent: XNode | null,
     /** The interned expanded name (nameId); 0 for the document and text nodes. */
     readonly name: number,
-    /** Index in XmlIndex.elements for an element, -1 otherwise. */
+    /**
+     * Index in XmlIndex.elements for an element; for the other nodes, their kind: NOT_ELEMENT - kind
+     * (-1 the document node, -3 an attribute, -4 a text node). One field for both: a large notice has
+     * millions of nodes, and each field costs 8 bytes on every one of them.
+     */
     readonly el: number,
     value?: string,
   ) {
     this.val = value;
+  }
+
+  /** DOCUMENT, ELEMENT, ATTRIBUTE or TEXT. */
+  get kind(): 0 | 1 | 2 | 3 {
+    const e = this.el;
+    return e >= 0 ? ELEMENT : ((NOT_ELEMENT - e) as 0 | 2 | 3);
   }
 
   /**
@@ -229,7 +239,7 @@ export class XDocument {
   readonly #declaration: Uint8Array;
 
   constructor(readonly index: XmlIndex) {
-    this.node = new XNode(this, DOCUMENT, -1, null, 0, -1);
+    this.node = new XNode(this, -1, null, 0, NOT_ELEMENT - DOCUMENT);
     const t = index.table;
     const count = t.count;
     const names = t.names;
@@ -257,7 +267,7 @@ export class XDocument {
       const p = parents[k];
       const slot = p + 1;
       const parent = p < 0 ? this.node : nodes[p];
-      const n = new XNode(this, ELEMENT, starts[k], parent, ids[elementNames[k]], k);
+      const n = new XNode(this, starts[k], parent, ids[elementNames[k]], k);
       nodes[k] = n;
       const siblings = kidCount[slot];
       if (siblings === 1) {
@@ -290,7 +300,7 @@ export class XDocument {
     for (let a = t.firstAttribute[n.el]; a < t.firstAttribute[n.el + 1]; a++) {
       if (this.#declaration[names[a]] === 1) continue;
       const value = decodeAttr(index.text, t.attributeValueStart[a], t.attributeValueEnd[a]);
-      const an = new XNode(this, ATTRIBUTE, t.attributeStart[a], n, ids[names[a]], -1, value);
+      const an = new XNode(this, t.attributeStart[a], n, ids[names[a]], NOT_ELEMENT - ATTRIBUTE, value);
       if (out === NONE) out = [an];
       else out.push(an);
     }
@@ -329,7 +339,7 @@ export class XDocument {
       if (b <= a) return;
       const value = characterData(text, a, b);
       if (value === '') return;
-      const t = new XNode(this, TEXT, a, n, 0, -1, value);
+      const t = new XNode(this, a, n, 0, NOT_ELEMENT - TEXT, value);
       if (out === NONE) out = [t];
       else out.push(t);
     };
