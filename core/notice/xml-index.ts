@@ -679,6 +679,59 @@ function grown(a: Int32Array, size: number): Int32Array {
   return b;
 }
 
+/**
+ * The table as plain data of its exact length, for another thread: a structured clone copies typed
+ * arrays as they are, so a worker gets the index without scanning the text again (indexFromTable).
+ */
+export function tableData(t: ElementTable): ElementTable {
+  return {
+    count: t.count,
+    start: t.start.slice(0, t.count),
+    nameEnd: t.nameEnd.slice(0, t.count),
+    startTagEnd: t.startTagEnd.slice(0, t.count),
+    end: t.end.slice(0, t.count),
+    parent: t.parent.slice(0, t.count),
+    last: t.last.slice(0, t.count),
+    name: t.name.slice(0, t.count),
+    firstAttribute: t.firstAttribute.slice(0, t.count + 1),
+    attributeCount: t.attributeCount,
+    attributeStart: t.attributeStart.slice(0, t.attributeCount),
+    attributeNameEnd: t.attributeNameEnd.slice(0, t.attributeCount),
+    attributeValueStart: t.attributeValueStart.slice(0, t.attributeCount),
+    attributeValueEnd: t.attributeValueEnd.slice(0, t.attributeCount),
+    attributeName: t.attributeName.slice(0, t.attributeCount),
+    names: t.names.map((n) => ({ qname: n.qname, local: n.local, ns: n.ns })),
+  };
+}
+
+/**
+ * The index of `text` from a table indexXml made of the same text in another thread (tableData) and
+ * its errors; undefined when what came is not such a table, and the caller indexes the text itself.
+ */
+export function indexFromTable(text: string, table: unknown, errors: unknown): XmlIndex | undefined {
+  if (!isTableData(table) || !Array.isArray(errors)) return undefined;
+  return new TableIndex(text, table, errors as XmlSyntaxError[], new LineTable(text));
+}
+
+function isTableData(t: unknown): t is ElementTable {
+  if (typeof t !== 'object' || t === null) return false;
+  const d = t as Record<string, unknown>;
+  const count = d.count;
+  const attributes = d.attributeCount;
+  if (typeof count !== 'number' || typeof attributes !== 'number' || !Array.isArray(d.names)) return false;
+  const sized = (key: string, length: number): boolean => {
+    const a = d[key];
+    return a instanceof Int32Array && a.length === length;
+  };
+  return (
+    ['start', 'nameEnd', 'startTagEnd', 'end', 'parent', 'last', 'name'].every((k) => sized(k, count)) &&
+    sized('firstAttribute', count + 1) &&
+    ['attributeStart', 'attributeNameEnd', 'attributeValueStart', 'attributeValueEnd', 'attributeName'].every(
+      (k) => sized(k, attributes),
+    )
+  );
+}
+
 /** What indexXml returns: the table, the errors, and the element objects made on first read. */
 class TableIndex implements XmlIndex {
   #elements: XmlElement[] | undefined;

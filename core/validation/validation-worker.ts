@@ -4,7 +4,7 @@
 // dist/validation-worker.js beside server.js and cli.js. No `vscode` import here.
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { indexXml } from '../notice';
+import { indexFromTable, indexXml } from '../notice';
 import { SdkError } from '../sdk';
 import { LocalSdkValidator } from './local-validator';
 import type { JobMessage, ResultMessage, WorkerData } from './worker-pool';
@@ -58,7 +58,7 @@ async function run(job: JobMessage): Promise<ResultMessage> {
       });
       validators.set(id, v);
     }
-    const index = indexXml(job.text);
+    const index = indexFromTable(job.text, job.table, job.errors) ?? indexXml(job.text);
     const report = await v.validate({
       ...job.input,
       index,

@@ -13,6 +13,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { type ElementTable, tableData, type XmlIndex, type XmlSyntaxError } from '../notice';
 import type { SdkSources } from '../sdk';
 import { SdkError, type SdkErrorFields, type SdkErrorKind } from '../sdk';
 import { abortError } from './abort';
@@ -28,6 +29,12 @@ export type WorkerSources = Omit<SdkSources, 'download'> & {
 export interface JobMessage {
   id: number;
   text: string;
+  /**
+   * The index the caller made of `text` (tableData) and its errors, when it had one: the worker reads
+   * the notice from it instead of scanning the text again.
+   */
+  table?: ElementTable;
+  errors?: XmlSyntaxError[];
   input: WorkerInput;
   sources: WorkerSources;
   ruleCacheDir?: string;
@@ -151,8 +158,9 @@ export class WorkerPool {
     return this.idle.length + this.busy.size;
   }
 
+  /** Runs the rules on a notice: its text, or the index the caller made of it (then sent along). */
   run(
-    text: string,
+    notice: string | XmlIndex,
     input: WorkerInput,
     sources: WorkerSources,
     ruleCacheDir?: string,
@@ -168,7 +176,19 @@ export class WorkerPool {
       );
     if (signal?.aborted) return Promise.reject(abortError());
     const cancel = new SharedArrayBuffer(4);
-    const msg: JobMessage = { id: this.nextId++, text, input, sources, ruleCacheDir, cancel };
+    const msg: JobMessage =
+      typeof notice === 'string'
+        ? { id: this.nextId++, text: notice, input, sources, ruleCacheDir, cancel }
+        : {
+            id: this.nextId++,
+            text: notice.text,
+            table: tableData(notice.table),
+            errors: notice.errors,
+            input,
+            sources,
+            ruleCacheDir,
+            cancel,
+          };
     return new Promise<EngineReport>((resolve, reject) => {
       const job: Job = { msg, affinity, budgetMs, timers: [], resolve, reject };
       signal?.addEventListener(
@@ -432,7 +452,7 @@ export class WorkerValidator implements Validator {
   validate(input: ValidationInput): Promise<EngineReport> {
     const { index, bytes: _b, signal, isCancelled: _c, ...rest } = input;
     return this.pool.run(
-      index.text,
+      index,
       rest,
       this.sources,
       this.ruleCacheDir,

@@ -9,7 +9,9 @@ import {
   contentEnd,
   decodeXmlText,
   hasElementNamed,
+  indexFromTable,
   indexXml,
+  tableData,
   textContent,
   XML_NS,
   type XmlElement,
@@ -511,5 +513,34 @@ describe('indexXml: the element table', () => {
     assert.equal(hasElementNamed(index, 'urn:e', 'Changes'), false, 'only an attribute has that name');
     assert.equal(hasElementNamed(index, 'urn:e', 'Other'), true);
     assert.equal(hasElementNamed(index, '', 'Changes'), false);
+  });
+
+  test('a table sent to another thread gives the same index there, and a malformed one none', {
+    skip: skipUnless(SAMPLES_DIR),
+  }, () => {
+    const text = readFileSync(join(SAMPLES_DIR, 'notices', 'cn_24_maximal.xml'), 'utf8');
+    for (const v of variants(text)) {
+      const here = indexXml(v);
+      // What postMessage does to it: a structured clone.
+      const sent = structuredClone({ table: tableData(here.table), errors: here.errors });
+      const there = indexFromTable(v, sent.table, sent.errors);
+      assert.ok(there);
+      assert.deepEqual(JSON.parse(JSON.stringify(there.elements)), JSON.parse(JSON.stringify(here.elements)));
+      assert.deepEqual(there.errors, here.errors);
+      assert.deepEqual(there.positionAt(v.length >> 1), here.positionAt(v.length >> 1));
+    }
+    const good = tableData(indexXml(text).table);
+    assert.equal(indexFromTable(text, undefined, []), undefined);
+    assert.equal(indexFromTable(text, good, undefined), undefined);
+    assert.equal(
+      indexFromTable(text, { ...good, count: good.count + 1 }, []),
+      undefined,
+      'columns shorter than the count',
+    );
+    assert.equal(
+      indexFromTable(text, { ...good, parent: Array.from(good.parent) }, []),
+      undefined,
+      'not a typed array',
+    );
   });
 });
