@@ -6,13 +6,16 @@
 // own result, tender and contract, all cross-referenced by new ids, so that the rules of
 // validation-stage-4-29.sch that climb from each result and scan every lot see N of each. Each kind runs
 // in a child process of its own (this file, run with the kind's number), so that neither pays for the
-// other's heap.
+// other's heap. Beside each size, a plain walk over every node of the notice's model, and the same walk
+// over the index's columns, timed per node: what a pass over the notice costs from memory alone, the
+// floor under the rules' per-lot cost.
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { indexXml } from '../../core/notice/xml-index';
+import { type ElementTable, indexXml } from '../../core/notice/xml-index';
 import { loadRuleSet } from '../../core/schematron';
+import { XDocument, type XNode } from '../../core/xpath';
 import { SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 import { type BenchSection, median } from './bench-kit';
 
@@ -108,6 +111,50 @@ const KINDS = [
   },
 ];
 
+/** Elements named `name`, found by a depth-first walk of the model's nodes (their names and children). */
+function walkNodes(root: XNode, name: number): number {
+  let found = 0;
+  const stack = [root];
+  while (stack.length > 0) {
+    const n = stack.pop() as XNode;
+    if (n.name === name) found++;
+    const kids = n.kids;
+    for (let i = 0; i < kids.length; i++) stack.push(kids[i]);
+  }
+  return found;
+}
+
+/** The same walk over the index's columns (names and subtree ends in typed arrays). */
+function walkColumns(t: ElementTable, name: number): number {
+  let found = 0;
+  const stack = [-1];
+  while (stack.length > 0) {
+    const k = stack.pop() as number;
+    if (k >= 0 && t.name[k] === name) found++;
+    const to = k < 0 ? t.count - 1 : t.last[k];
+    for (let c = k + 1; c <= to; c = t.last[c] + 1) stack.push(c);
+  }
+  return found;
+}
+
+/** Nanoseconds per element of each walk, median of a few rounds. */
+function walks(text: string): { nodes: number; columns: number } {
+  const index = indexXml(text);
+  const doc = new XDocument(index);
+  const count = index.table.count;
+  const rounds = count > 200_000 ? 3 : count > 20_000 ? 15 : 200;
+  const per = (walk: () => number): number => {
+    const times: number[] = [];
+    for (let r = 0; r < rounds + 2; r++) {
+      const t0 = process.hrtime.bigint();
+      walk();
+      if (r >= 2) times.push(Number(process.hrtime.bigint() - t0) / count);
+    }
+    return median(times);
+  };
+  return { nodes: per(() => walkNodes(doc.node, -1)), columns: per(() => walkColumns(index.table, -1)) };
+}
+
 /** The rows of one kind of notice at each size, and the sizes whose per-lot cost misses the goal. */
 async function scaleKind(
   k: (typeof KINDS)[number],
@@ -152,6 +199,7 @@ async function scaleKind(
       failures,
       'rss MB': Math.round(process.memoryUsage().rss / 1048576),
     };
+
     if (base === undefined) base = { n, cpu: t.cpu };
     else {
       const marginal = ((t.cpu - base.cpu) * 1000) / (n - base.n);
@@ -165,6 +213,12 @@ async function scaleKind(
         );
     }
     rows.push(row);
+  }
+  // The walks come after every timed run, so that no run pays for collecting what they leave.
+  for (const [i, n] of sizes.entries()) {
+    const walk = walks(k.make(template, n));
+    (rows[i] as Record<string, unknown>)['walk ns/node: model, columns'] =
+      `${walk.nodes.toFixed(1)}, ${walk.columns.toFixed(1)}`;
   }
   return { rows, fails };
 }
