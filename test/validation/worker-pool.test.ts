@@ -14,16 +14,19 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { indexXml } from '../../core/notice';
 import { SdkError } from '../../core/sdk';
 import { type WorkerInput, WorkerPool } from '../../core/validation';
 
 /**
- * Jobs: `echo:X` answers X; `crash` exits the thread; `hold:DIR:N` writes DIR/running-N (and the
+ * Jobs: one sent with the caller's index answers the names of the elements the worker reads from that
+ * table (through indexFromTable, as the real worker does); `echo:X` answers X; `crash` exits the thread; `hold:DIR:N` writes DIR/running-N (and the
  * number of running-* files it saw, itself included, into DIR/max-N), then waits until DIR/release-N
  * exists or its cancel flag is set, removes running-N and answers.
  */
 const SCRIPT = `
 const { parentPort } = require('node:worker_threads');
+const { indexFromTable } = require(${JSON.stringify(join(__dirname, '..', '..', 'core', 'notice', 'xml-index'))});
 const fs = require('node:fs');
 const path = require('node:path');
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -32,6 +35,10 @@ parentPort.on('message', (job) => {
   const t = job.text;
   const ok = (svrl) => parentPort.postMessage({ id: job.id, ok: true, report: {
     engine: 'local', report: { assertions: [] }, svrl, sdkVersion: '', notEvaluated: [] } });
+  if (job.table) {
+    const index = indexFromTable(t, job.table, job.errors);
+    return ok(index ? index.elements.map((e) => e.qname + e.attributes.map((a) => '@' + a.qname).join('')).join(' ') : 'no index');
+  }
   if (t === 'crash') process.exit(3);
   if (t.startsWith('echo:')) return ok(t.slice(5));
   if (t.startsWith('hold:')) {
@@ -71,6 +78,17 @@ describe('WorkerPool', () => {
     mkdirSync(d);
     return d;
   }
+
+  test("a caller's index crosses to the worker as its table: the worker reads the same elements", async () => {
+    const pool = new WorkerPool(1, script);
+    try {
+      const text = '<p:r xmlns:p="urn:p"><a x="1"/><p:b/><c y="2" z="3"><d/></c></p:r>';
+      const report = await pool.run(indexXml(text), INPUT, SOURCES);
+      assert.equal(report.svrl, 'p:r@xmlns:p a@x p:b c@y@z d');
+    } finally {
+      await pool.close();
+    }
+  });
 
   test('answers each job with its own result, in the order the jobs were given', async () => {
     const pool = new WorkerPool(3, script);
