@@ -643,8 +643,7 @@ class RuleSet implements CompiledRuleSet {
     const docCtx = { item: doc.node, pos: 1, size: 1 };
     // The nodes each pattern fires on and their rules, in two lists kept from pattern to pattern (a
     // 100-lot notice fires 34,000 pairs a run: lists grown push by push for every pattern were most of
-    // what the loop allocated); `fired` is their length for the current pattern, and entries past it
-    // (an earlier pattern's) are never read.
+    // what the loop allocated); `fire` fills them for one pattern and returns how many it filled.
     const firedNodes: XNode[] = [];
     const firedRules: CRule[] = [];
     // Which pattern last claimed each element (by element index + 1, the document node at 0): a node is
@@ -653,11 +652,7 @@ class RuleSet implements CompiledRuleSet {
     // a context seldom selects, are claimed in a set.
     const claimedBy = new Int32Array(doc.elements.length + 1);
     let claimedOther: Set<XNode> | undefined;
-    for (const [pi, p] of this.#patterns.entries()) {
-      if (opts.isCancelled?.()) {
-        cancelled = true;
-        break;
-      }
+    const fire = (pi: number, p: CPattern, skipped: NotEvaluated[]): number => {
       let fired = 0;
       const stamp = pi + 1;
       claimedOther?.clear();
@@ -671,7 +666,7 @@ class RuleSet implements CompiledRuleSet {
           nodes = inc ? inc.contexts(pi, r.def, r.ctx, docCtx) : r.ctx(docCtx);
         } catch (e) {
           for (const a of r.asserts)
-            notEvaluated.push({ ruleId: a.def.id, reason: `rule context: ${describe(e)}` });
+            skipped.push({ ruleId: a.def.id, reason: `rule context: ${describe(e)}` });
           continue;
         }
         for (let i = 0; i < nodes.length; i++) {
@@ -691,91 +686,169 @@ class RuleSet implements CompiledRuleSet {
           firedRules[fired++] = r;
         }
       }
-      // Rule by rule, each rule's nodes in document order: the order of the official reports (their
-      // fired rules follow the pattern's rules, not the document; failure-order.test.ts).
-      const pf: SvrlAssertion[] = [];
-      let sinceCheck = 0;
-      // One context object for the pattern: a closure reads it while it runs and never keeps it.
-      const ctx: Ctx = { item: doc.node, pos: 1, size: 1 };
-      for (let f = 0; f < fired; f++) {
-        const node = firedNodes[f];
-        const rule = firedRules[f];
-        // A large notice spends most of a run inside one pattern: look at cancellation there too.
-        if (++sinceCheck === 256) {
-          sinceCheck = 0;
-          if (opts.isCancelled?.()) {
-            cancelled = true;
-            break;
-          }
+      return fired;
+    };
+    // One context object for the run: a closure reads it while it runs and never keeps it.
+    const ctx: Ctx = { item: doc.node, pos: 1, size: 1 };
+    /** A fired rule's lets and asserts at its node: failures into `pf`, asserts not evaluated into `skipped`. */
+    const run = (
+      pi: number,
+      node: XNode,
+      rule: CRule,
+      pf: SvrlAssertion[],
+      skipped: NotEvaluated[],
+    ): void => {
+      if (inc) {
+        const replayed = inc.replay(pi, rule.def, node, pf, skipped);
+        if (replayed >= 0) {
+          evaluated += replayed;
+          return;
         }
-        if (inc) {
-          const replayed = inc.replay(pi, rule.def, node, pf, failures, notEvaluated);
-          if (replayed >= 0) {
-            evaluated += replayed;
-            continue;
-          }
-        }
-        const pf0 = pf.length;
-        const ne0 = notEvaluated.length;
-        const ev0 = evaluated;
-        ctx.item = node;
-        let letsFailed: string | undefined;
-        const lets = rule.lets;
-        for (let li = 0; li < lets.length; li++) {
-          const l = lets[li];
-          try {
-            rt.frame[l.slot] = l.fn(ctx);
-          } catch (e) {
-            letsFailed = describe(e);
-            break;
-          }
-        }
-        // Indexed loops: this one runs for every fired node, and an iterator here allocated when the
-        // function was not optimised.
-        const asserts = rule.asserts;
-        for (let ai = 0; ai < asserts.length; ai++) {
-          const a = asserts[ai];
-          table.compileAssert(rule, a);
-          if (!a.fn) continue;
-          if (letsFailed) {
-            notEvaluated.push({ ruleId: a.def.id, reason: letsFailed });
-            continue;
-          }
-          evaluated++;
-          let ok: boolean;
-          try {
-            ok = a.fn(ctx);
-          } catch (e) {
-            notEvaluated.push({
-              ruleId: a.def.id,
-              reason: `${describe(e)} at ${locationOf(node, this.#prefixes)}`,
-            });
-            continue;
-          }
-          if (ok === (a.def.kind === 'assert')) continue;
-          const diags = a.def.diagnostics
-            .map((d) => this.#diagById.get(d))
-            .filter((d): d is SchDiagnostic => d !== undefined);
-          const f: SvrlAssertion = {
-            kind: a.def.kind === 'assert' ? 'failed-assert' : 'successful-report',
-            id: a.def.id,
-            location: locationOf(node, this.#prefixes),
-            role: a.def.role,
-            test: a.def.test,
-            text: messageFor(a.def, diags, messagesOf()),
-            diagnosticReferences: diags.map((d) => ({ diagnostic: d.id, see: d.see, path: d.text })),
-          };
-          if (a.def.flag !== undefined) f.flag = a.def.flag;
-          // The node itself travels with the failure: the mapping places it without reading location back.
-          const ref = nodeRef(node);
-          if (ref) f.node = ref;
-          pf.push(f);
-          failures.push(f);
-        }
-        inc?.record(pi, rule.def, node, pf, pf0, notEvaluated, ne0, evaluated - ev0);
       }
-      perPattern.push({ id: p.id, failures: pf });
-      if (cancelled) break;
+      const pf0 = pf.length;
+      const ne0 = skipped.length;
+      const ev0 = evaluated;
+      ctx.item = node;
+      let letsFailed: string | undefined;
+      const lets = rule.lets;
+      for (let li = 0; li < lets.length; li++) {
+        const l = lets[li];
+        try {
+          rt.frame[l.slot] = l.fn(ctx);
+        } catch (e) {
+          letsFailed = describe(e);
+          break;
+        }
+      }
+      // Indexed loops: this one runs for every fired node, and an iterator here allocated when the
+      // function was not optimised.
+      const asserts = rule.asserts;
+      for (let ai = 0; ai < asserts.length; ai++) {
+        const a = asserts[ai];
+        table.compileAssert(rule, a);
+        if (!a.fn) continue;
+        if (letsFailed) {
+          skipped.push({ ruleId: a.def.id, reason: letsFailed });
+          continue;
+        }
+        evaluated++;
+        let ok: boolean;
+        try {
+          ok = a.fn(ctx);
+        } catch (e) {
+          skipped.push({
+            ruleId: a.def.id,
+            reason: `${describe(e)} at ${locationOf(node, this.#prefixes)}`,
+          });
+          continue;
+        }
+        if (ok === (a.def.kind === 'assert')) continue;
+        const diags = a.def.diagnostics
+          .map((d) => this.#diagById.get(d))
+          .filter((d): d is SchDiagnostic => d !== undefined);
+        const f: SvrlAssertion = {
+          kind: a.def.kind === 'assert' ? 'failed-assert' : 'successful-report',
+          id: a.def.id,
+          location: locationOf(node, this.#prefixes),
+          role: a.def.role,
+          test: a.def.test,
+          text: messageFor(a.def, diags, messagesOf()),
+          diagnosticReferences: diags.map((d) => ({ diagnostic: d.id, see: d.see, path: d.text })),
+        };
+        if (a.def.flag !== undefined) f.flag = a.def.flag;
+        // The node itself travels with the failure: the mapping places it without reading location back.
+        const ref = nodeRef(node);
+        if (ref) f.node = ref;
+        pf.push(f);
+      }
+      inc?.record(pi, rule.def, node, pf, pf0, skipped, ne0, evaluated - ev0);
+    };
+    let sinceCheck = 0;
+    /** Polled every 256 fired rules: a large notice spends most of a run inside one pattern. */
+    const stopNow = (): boolean => {
+      if (++sinceCheck < 256) return false;
+      sinceCheck = 0;
+      if (opts.isCancelled?.()) cancelled = true;
+      return cancelled;
+    };
+    const chunkChars = Math.max(1, opts.chunkChars ?? CHUNK_CHARS);
+    if (inc || index.text.length <= chunkChars) {
+      for (const [pi, p] of this.#patterns.entries()) {
+        if (opts.isCancelled?.()) {
+          cancelled = true;
+          break;
+        }
+        const fired = fire(pi, p, notEvaluated);
+        // Rule by rule, each rule's nodes in document order: the order of the official reports (their
+        // fired rules follow the pattern's rules, not the document; failure-order.test.ts).
+        const pf: SvrlAssertion[] = [];
+        for (let f = 0; f < fired && !stopNow(); f++) {
+          const from = pf.length;
+          run(pi, firedNodes[f], firedRules[f], pf, notEvaluated);
+          for (let k = from; k < pf.length; k++) failures.push(pf[k]);
+        }
+        perPattern.push({ id: p.id, failures: pf });
+        if (cancelled) break;
+      }
+    } else {
+      // A notice longer than a stretch: every pattern's fired rules are found first, then run stretch by
+      // stretch of the document, each pattern's rules over the stretch's nodes, so that the part of the
+      // model they read stays in the processor's caches from one pattern to the next (a pattern at a
+      // time read the whole model once per pattern). The failures, and the asserts not evaluated, are
+      // then put back in the order of a run pattern by pattern, by the index of their fired rule.
+      const textLength = index.text.length;
+      const plans: Stretched[] = [];
+      for (const [pi, p] of this.#patterns.entries()) {
+        if (opts.isCancelled?.()) {
+          cancelled = true;
+          break;
+        }
+        const contextSkipped: NotEvaluated[] = [];
+        const fired = fire(pi, p, contextSkipped);
+        const rules = firedRules.slice(0, fired);
+        // Each rule's nodes are a run of their own, in document order; where each run ends.
+        const ends: number[] = [];
+        for (let f = 1; f <= fired; f++) if (f === fired || rules[f] !== rules[f - 1]) ends.push(f);
+        plans.push({
+          pi,
+          id: p.id,
+          nodes: firedNodes.slice(0, fired),
+          rules,
+          ends,
+          next: ends.map((_, r) => (r === 0 ? 0 : ends[r - 1])),
+          contextSkipped,
+          pf: [],
+          pfAt: [],
+          skipped: [],
+          skippedAt: [],
+        });
+      }
+      for (let to = chunkChars; !cancelled; to += chunkChars) {
+        const last = to >= textLength;
+        for (const plan of plans) {
+          for (let r = 0; r < plan.ends.length && !cancelled; r++) {
+            let f = plan.next[r];
+            const end = plan.ends[r];
+            for (; f < end && (last || plan.nodes[f].order < to) && !stopNow(); f++) {
+              const pf0 = plan.pf.length;
+              const ne0 = plan.skipped.length;
+              run(plan.pi, plan.nodes[f], plan.rules[f], plan.pf, plan.skipped);
+              for (let k = pf0; k < plan.pf.length; k++) plan.pfAt.push(f);
+              for (let k = ne0; k < plan.skipped.length; k++) plan.skippedAt.push(f);
+            }
+            plan.next[r] = f;
+          }
+          if (cancelled) break;
+        }
+        if (last) break;
+      }
+      for (const plan of plans) {
+        const pf = byFiredRule(plan.pf, plan.pfAt);
+        for (const f of pf) failures.push(f);
+        perPattern.push({ id: plan.id, failures: pf });
+        for (const n of plan.contextSkipped) notEvaluated.push(n);
+        for (const n of byFiredRule(plan.skipped, plan.skippedAt)) notEvaluated.push(n);
+      }
     }
     rt.release();
     const { schema } = this;
@@ -805,6 +878,40 @@ class RuleSet implements CompiledRuleSet {
       assertsEvaluated: evaluated,
     };
   }
+}
+
+/**
+ * Above this many characters, a notice's rules run stretch by stretch (RuleSet.evaluate): about 90 lots
+ * of cn_24_maximal, whose model and values (about 10 MB) stay in this machine's 32 MB cache while every
+ * pattern runs over them.
+ */
+const CHUNK_CHARS = 2_000_000;
+
+/** One pattern of a run in stretches: its fired rules, how far each rule's run of nodes has gone, and
+ * what the run gave, each entry with the index of its fired rule. */
+interface Stretched {
+  pi: number;
+  id: string;
+  nodes: XNode[];
+  rules: CRule[];
+  /** Where each rule's run of nodes ends in `nodes`, and the next node of each run to evaluate. */
+  ends: number[];
+  next: number[];
+  contextSkipped: NotEvaluated[];
+  pf: SvrlAssertion[];
+  pfAt: number[];
+  skipped: NotEvaluated[];
+  skippedAt: number[];
+}
+
+/** `items` ordered by their fired rule's index (`at`), in the order given among equals. */
+function byFiredRule<T>(items: T[], at: number[]): T[] {
+  let sorted = true;
+  for (let i = 1; i < at.length && sorted; i++) if (at[i] < at[i - 1]) sorted = false;
+  if (sorted) return items;
+  const order = items.map((_, i) => i);
+  order.sort((a, b) => at[a] - at[b] || a - b);
+  return order.map((i) => items[i]);
 }
 
 function describe(e: unknown): string {

@@ -495,7 +495,6 @@ class Run implements RunHook {
     rule: SchRule,
     node: XNode,
     pf: SvrlAssertion[],
-    failures: SvrlAssertion[],
     notEvaluated: NotEvaluated[],
   ): number {
     const prev = this.#prev;
@@ -524,7 +523,6 @@ class Run implements RunHook {
         if (ref) g.node = ref;
         else delete g.node;
         pf.push(g);
-        failures.push(g);
       }
       for (const n of rec.notEvaluated)
         notEvaluated.push({ ruleId: n.ruleId, reason: n.located ? `${n.reason} at ${location}` : n.reason });
