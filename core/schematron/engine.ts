@@ -771,7 +771,8 @@ class RuleSet implements CompiledRuleSet {
       if (opts.isCancelled?.()) cancelled = true;
       return cancelled;
     };
-    const chunkChars = Math.max(1, opts.chunkChars ?? CHUNK_CHARS);
+    // A stretch of at least one character (NaN or less: the default), so that the stretches end.
+    const chunkChars = (opts.chunkChars ?? 0) >= 1 ? (opts.chunkChars as number) : CHUNK_CHARS;
     if (inc || index.text.length <= chunkChars) {
       for (const [pi, p] of this.#patterns.entries()) {
         if (opts.isCancelled?.()) {
