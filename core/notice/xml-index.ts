@@ -572,9 +572,15 @@ class GrowingTable implements ElementTable {
   /** Names other than a Name's usual resolution (a prefix bound to another URI), by URI and qname. */
   readonly #otherNames = new Map<string, number>();
 
+  /** No text holds more elements or attributes than this: each takes two characters at least (`<a`, ` a`). */
+  readonly #most: number;
+  readonly #textLength: number;
+
   constructor(textLength: number) {
+    this.#most = (textLength >> 1) + 1;
+    this.#textLength = textLength;
     // Notices run at about 40 characters per element: a first guess that rarely needs to grow.
-    const elements = Math.max(64, textLength >> 5);
+    const elements = Math.min(this.#most, Math.max(64, textLength >> 5));
     this.start = new Int32Array(elements);
     this.nameEnd = new Int32Array(elements);
     this.startTagEnd = new Int32Array(elements);
@@ -583,7 +589,7 @@ class GrowingTable implements ElementTable {
     this.last = new Int32Array(elements);
     this.name = new Int32Array(elements);
     this.firstAttribute = new Int32Array(elements + 1);
-    const attributes = Math.max(64, textLength >> 6);
+    const attributes = Math.min(this.#most, Math.max(64, textLength >> 6));
     this.attributeStart = new Int32Array(attributes);
     this.attributeNameEnd = new Int32Array(attributes);
     this.attributeValueStart = new Int32Array(attributes);
@@ -625,7 +631,7 @@ class GrowingTable implements ElementTable {
     firstAttribute: number,
   ): number {
     const k = this.count;
-    if (k === this.start.length) this.#growElements();
+    if (k === this.start.length) this.#growElements(start);
     this.name[k] = name;
     this.start[k] = start;
     this.nameEnd[k] = nameEnd;
@@ -642,7 +648,7 @@ class GrowingTable implements ElementTable {
   /** Appends an attribute (its name is set when the tag is complete); returns its index. */
   addAttribute(start: number, nameEnd: number, valueStart: number, valueEnd: number): number {
     const a = this.attributeCount;
-    if (a === this.attributeStart.length) this.#growAttributes();
+    if (a === this.attributeStart.length) this.#growAttributes(start);
     this.attributeStart[a] = start;
     this.attributeNameEnd[a] = nameEnd;
     this.attributeValueStart[a] = valueStart;
@@ -651,8 +657,20 @@ class GrowingTable implements ElementTable {
     return a;
   }
 
-  #growElements(): void {
-    const size = this.start.length * 2;
+  /**
+   * The next length of columns full at `length` when the scanner is at offset `at`: what the rest of
+   * the text will hold at the density read so far, with a twentieth to spare, but at most twice as long
+   * and not past what any text can hold, and always an eighth longer at least. A dense hostile text
+   * (`<a/>` 37 million times) gets columns of its size, not twice that.
+   */
+  #grownSize(length: number, at: number): number {
+    const projected = Math.ceil(((length / Math.max(1, at)) * this.#textLength * 21) / 20) + 64;
+    const most = Math.min(length * 2, this.#most);
+    return Math.max(Math.min(projected, most), length + (length >> 3) + 64);
+  }
+
+  #growElements(at: number): void {
+    const size = this.#grownSize(this.start.length, at);
     this.start = grown(this.start, size);
     this.nameEnd = grown(this.nameEnd, size);
     this.startTagEnd = grown(this.startTagEnd, size);
@@ -663,8 +681,8 @@ class GrowingTable implements ElementTable {
     this.firstAttribute = grown(this.firstAttribute, size + 1);
   }
 
-  #growAttributes(): void {
-    const size = this.attributeStart.length * 2;
+  #growAttributes(at: number): void {
+    const size = this.#grownSize(this.attributeStart.length, at);
     this.attributeStart = grown(this.attributeStart, size);
     this.attributeNameEnd = grown(this.attributeNameEnd, size);
     this.attributeValueStart = grown(this.attributeValueStart, size);

@@ -4,7 +4,7 @@
 // dynamic as asked. Compiled rule sets are kept per release, phase and mode. Rules the engine cannot
 // evaluate are named in the report, never skipped silently. No `vscode` import here.
 
-import { noticeSubType, type XmlIndex } from '../notice';
+import { INPUT_LIMITS, noticeSubType, type XmlIndex } from '../notice';
 import {
   type CompiledRuleSet,
   IncrementalRules,
@@ -21,6 +21,19 @@ import type { EngineReport, ValidationInput, Validator } from './validator';
 
 /** The notice's efac:NoticeSubType/cbc:SubTypeCode (`16`, `E3`), or undefined: core/notice's one reader. */
 export const noticeSubTypeOf: (index: XmlIndex) => string | undefined = noticeSubType;
+
+/**
+ * Refuses, before any work, a notice with more elements than the rules' model of it can hold in memory
+ * (INPUT_LIMITS.localNoticeElements): a dense text under the size limit would otherwise exhaust the heap.
+ */
+export function checkElementCount(index: XmlIndex): void {
+  const count = index.table.count;
+  const most = INPUT_LIMITS.localNoticeElements.max;
+  if (count > most)
+    throw new SdkError('engine', {
+      reason: `the notice has ${count.toLocaleString('en-US')} elements, more than the ${most.toLocaleString('en-US')} the local rules can hold in memory`,
+    });
+}
 
 export interface LocalValidatorOptions {
   sources: SdkSources;
@@ -56,6 +69,7 @@ export class LocalSdkValidator implements Validator {
   }
 
   async validate(input: ValidationInput): Promise<EngineReport> {
+    checkElementCount(input.index);
     const want = input.pinned ? { pinned: input.sdkVersion } : { declared: input.sdkVersion || undefined };
     const { release, because } = await resolveSdk(this.o.sources, want);
     if (input.signal?.aborted) throw abortError();

@@ -17,7 +17,7 @@ import { type ElementTable, tableData, type XmlIndex, type XmlSyntaxError } from
 import type { SdkSources } from '../sdk';
 import { SdkError, type SdkErrorFields, type SdkErrorKind } from '../sdk';
 import { abortError } from './abort';
-import { noticeSubTypeOf } from './local-validator';
+import { checkElementCount, noticeSubTypeOf } from './local-validator';
 import type { EngineReport, ValidationInput, Validator } from './validator';
 
 /** The request without what cannot cross threads (the index, the signal, callbacks). */
@@ -449,7 +449,9 @@ export class WorkerValidator implements Validator {
     private readonly budgetMs = 0,
   ) {}
 
-  validate(input: ValidationInput): Promise<EngineReport> {
+  async validate(input: ValidationInput): Promise<EngineReport> {
+    // Here, before its table is copied to a worker.
+    checkElementCount(input.index);
     const { index, bytes: _b, signal, isCancelled: _c, ...rest } = input;
     return this.pool.run(
       index,

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { indexXml } from '../../core/notice/xml-index';
+import { SdkError } from '../../core/sdk';
 import { LocalSdkValidator } from '../../core/validation/local-validator';
 import type { ValidationInput } from '../../core/validation/validator';
 import { REAL_DIR, REFERENCE_TODAY, realNotices, SDKS_DIR } from '../support/real-notices';
@@ -67,5 +68,34 @@ describe('the local validator over a folder of releases', { skip }, () => {
       b.notEvaluated?.map((x) => x.ruleId),
       ['*'],
     );
+  });
+});
+
+describe('a notice with more elements than the local rules can hold', () => {
+  test('is refused with one message before any release is looked for', async () => {
+    // Denser than any notice: 5,000,001 elements in 20 MB, under the 160 MB size limit. No release is
+    // needed: the folder named does not exist, and the refusal must come before it is read.
+    const validator = new LocalSdkValidator({
+      sources: {
+        path: join(tmpdir(), 'eforms-no-such-sdk'),
+        cacheRoot: join(tmpdir(), 'eforms-no-such-cache'),
+      },
+    });
+    const text = `<r>${'<a/>'.repeat(5_000_000)}</r>`;
+    await assert.rejects(validator.validate(input(text, '1.15')), (e: unknown) => {
+      assert.ok(e instanceof SdkError);
+      assert.equal(e.kind, 'engine');
+      assert.equal(
+        e.fields.reason,
+        'the notice has 5,000,001 elements, more than the 5,000,000 the local rules can hold in memory',
+      );
+      return true;
+    });
+    const under = `<r>${'<a/>'.repeat(4_999_999)}</r>`;
+    await assert.rejects(validator.validate(input(under, '1.15')), (e: unknown) => {
+      assert.ok(e instanceof SdkError);
+      assert.notEqual(e.kind, 'engine', 'one element fewer is not refused for its size');
+      return true;
+    });
   });
 });
