@@ -783,11 +783,7 @@ class RuleSet implements CompiledRuleSet {
         // Rule by rule, each rule's nodes in document order: the order of the official reports (their
         // fired rules follow the pattern's rules, not the document; failure-order.test.ts).
         const pf: SvrlAssertion[] = [];
-        for (let f = 0; f < fired && !stopNow(); f++) {
-          const from = pf.length;
-          run(pi, firedNodes[f], firedRules[f], pf, notEvaluated);
-          for (let k = from; k < pf.length; k++) failures.push(pf[k]);
-        }
+        for (let f = 0; f < fired && !stopNow(); f++) run(pi, firedNodes[f], firedRules[f], pf, notEvaluated);
         perPattern.push({ id: p.id, failures: pf });
         if (cancelled) break;
       }
@@ -844,13 +840,13 @@ class RuleSet implements CompiledRuleSet {
         if (last) break;
       }
       for (const plan of plans) {
-        const pf = byFiredRule(plan.pf, plan.pfAt);
-        for (const f of pf) failures.push(f);
-        perPattern.push({ id: plan.id, failures: pf });
+        perPattern.push({ id: plan.id, failures: byFiredRule(plan.pf, plan.pfAt) });
         for (const n of plan.contextSkipped) notEvaluated.push(n);
         for (const n of byFiredRule(plan.skipped, plan.skippedAt)) notEvaluated.push(n);
       }
     }
+    // Every failure once, pattern by pattern, as the report lists them.
+    for (const p of perPattern) for (const f of p.failures) failures.push(f);
     rt.release();
     const { schema } = this;
     const svrl =
