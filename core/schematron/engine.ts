@@ -116,6 +116,8 @@ interface CRule {
   asserts: CAssert[];
   /** The element names its context's leading steps require (leadingNames), found on first need. */
   lead?: number[];
+  /** Its context as found window by window (ExpressionTable.windowedContext): null when it cannot be. */
+  win?: Compiled | null;
   /** Where the disk cache keeps its pattern's trees, and the index of its context's among them. */
   kept?: Kept;
   j: number;
@@ -481,6 +483,33 @@ class ExpressionTable {
     r.scope = scope;
   }
 
+  /**
+   * The rule's context as a large notice's run finds it, one window of the document at a time
+   * (Runtime.setWindow): `/R/A[p]/B/C` as the nodes of `/R/A[p]` in the window, then `B/C` from them
+   * (windowPath), the constant filter applied as in #buildContext. Null when the context is of another
+   * shape or does not compile (the run then takes its nodes from the whole context, window by window).
+   */
+  windowedContext(r: CRule): Compiled | null {
+    if (r.win !== undefined) return r.win;
+    r.win = null;
+    const p = this.#tree(`context:${r.def.context}`, r.kept, r.j);
+    if (!('ast' in p) || p.ast === null || typeof p.ast !== 'object') return null;
+    const split = constantFilter(p.ast);
+    const path = windowPath(split?.base ?? p.ast);
+    if (path === undefined) return null;
+    const scope = this.scope();
+    const base = this.#shared(`w:${JSON.stringify(path)}`, path, scope, compile);
+    if (typeof base !== 'function') return null;
+    if (split === undefined) {
+      r.win = base;
+      return base;
+    }
+    const cond = this.#shared(`c:${JSON.stringify(split.cond)}`, split.cond, scope, compileBoolean);
+    if (typeof cond !== 'function') return null;
+    r.win = filteredBy(base, cond);
+    return r.win;
+  }
+
   compileAssert(r: CRule, a: CAssert): void {
     if (a.compiled) return;
     a.compiled = true;
@@ -509,6 +538,28 @@ function constantFilter(ast: Ast): { base: Ast; cond: Ast } | undefined {
 }
 
 const isConstantTerm = (a: Ast): boolean => a.t === 'var' || a.t === 'str' || a.t === 'num';
+
+const DOWNWARD = new Set(['child', 'attribute', 'self', 'descendant', 'descendant-or-self']);
+
+/**
+ * `/R/A[p]/B/C` as `window(/R/A[p])/B/C`, or undefined for a path of another shape (the SDK writes `*`
+ * for the root element R). Its second step
+ * selects children of the root element, and every later step goes down: each node it selects lies in
+ * the subtree of one of those children, so that the nodes it selects in a window of the document
+ * (a run of the root element's children) are the nodes the steps after the second select from the
+ * children in the window. The 1.15.1 contexts are all of this shape but 55 of 11,216.
+ */
+function windowPath(ast: Ast): Ast | undefined {
+  if (ast.t !== 'path' || !Array.isArray(ast.steps) || ast.steps.length < 3) return undefined;
+  const [s0, s1, s2] = ast.steps;
+  if (s0.t !== 'root') return undefined;
+  if (s1.t !== 'step' || s1.axis !== 'child' || s1.test.k !== 'name') return undefined;
+  if (s2.t !== 'step' || s2.axis !== 'child') return undefined;
+  const rest = ast.steps.slice(3);
+  if (!rest.every((st) => st.t === 'step' && DOWNWARD.has(st.axis))) return undefined;
+  const window: Ast = { t: 'window', of: { t: 'path', steps: ast.steps.slice(0, 3) } };
+  return rest.length === 0 ? window : { t: 'path', steps: [window, ...rest] };
+}
 
 /**
  * `base[cond]` for a cond whose value is the same at every node (constantFilter): the nodes as they
@@ -646,29 +697,41 @@ class RuleSet implements CompiledRuleSet {
     // what the loop allocated); `fire` fills them for one pattern and returns how many it filled.
     const firedNodes: XNode[] = [];
     const firedRules: CRule[] = [];
+    /** The index of each fired rule in its pattern (the order of a run in windows puts results back by it). */
+    const firedRuleAt: number[] = [];
     // Which pattern last claimed each element (by element index + 1, the document node at 0): a node is
     // claimed by the first rule of the pattern that selects it. A column, not a field of every node (a
     // 5,000-lot notice has 1.5 million). Attribute and text nodes, and nodes of another document, which
     // a context seldom selects, are claimed in a set.
     const claimedBy = new Int32Array(doc.elements.length + 1);
     let claimedOther: Set<XNode> | undefined;
-    const fire = (pi: number, p: CPattern, skipped: NotEvaluated[]): number => {
+    /** The nodes of a rule's context, in the whole document: what `fire` takes them from but in windows. */
+    const wholeContext = (pi: number, r: CRule, ctxFn: Compiled): unknown[] =>
+      inc ? inc.contexts(pi, r.def, ctxFn, docCtx) : ctxFn(docCtx);
+    const fire = (
+      pi: number,
+      p: CPattern,
+      skipped: NotEvaluated[],
+      nodesOf: (pi: number, r: CRule, ctxFn: Compiled) => unknown[] | undefined = wholeContext,
+    ): number => {
       let fired = 0;
       const stamp = pi + 1;
       claimedOther?.clear();
-      for (const r of p.rules) {
+      for (let ri = 0; ri < p.rules.length; ri++) {
+        const r = p.rules[ri];
         // A context whose leading steps name an element the notice lacks selects nothing: not compiled, not run.
         if (!inc && !opts.everyContext && table.selectsNothing(r, doc)) continue;
         table.compileRule(r);
         if (!r.ctx || r.unsupported) continue;
-        let nodes: unknown[];
+        let nodes: unknown[] | undefined;
         try {
-          nodes = inc ? inc.contexts(pi, r.def, r.ctx, docCtx) : r.ctx(docCtx);
+          nodes = nodesOf(pi, r, r.ctx);
         } catch (e) {
           for (const a of r.asserts)
             skipped.push({ ruleId: a.def.id, reason: `rule context: ${describe(e)}` });
           continue;
         }
+        if (nodes === undefined) continue;
         for (let i = 0; i < nodes.length; i++) {
           const n = nodes[i];
           if (!(n instanceof XNode)) continue;
@@ -683,6 +746,7 @@ class RuleSet implements CompiledRuleSet {
             claimedOther.add(n);
           }
           firedNodes[fired] = n;
+          firedRuleAt[fired] = ri;
           firedRules[fired++] = r;
         }
       }
@@ -773,7 +837,7 @@ class RuleSet implements CompiledRuleSet {
     };
     // A stretch of at least one character (NaN or less: the default), so that the stretches end.
     const chunkChars = (opts.chunkChars ?? 0) >= 1 ? (opts.chunkChars as number) : CHUNK_CHARS;
-    if (inc || index.text.length <= chunkChars) {
+    const inOneStretch = (): void => {
       for (const [pi, p] of this.#patterns.entries()) {
         if (opts.isCancelled?.()) {
           cancelled = true;
@@ -787,63 +851,130 @@ class RuleSet implements CompiledRuleSet {
         perPattern.push({ id: p.id, failures: pf });
         if (cancelled) break;
       }
-    } else {
-      // A notice longer than a stretch: every pattern's fired rules are found first, then run stretch by
-      // stretch of the document, each pattern's rules over the stretch's nodes, so that the part of the
-      // model they read stays in the processor's caches from one pattern to the next (a pattern at a
-      // time read the whole model once per pattern). The failures, and the asserts not evaluated, are
-      // then put back in the order of a run pattern by pattern, by the index of their fired rule.
-      const textLength = index.text.length;
-      const plans: Stretched[] = [];
-      for (const [pi, p] of this.#patterns.entries()) {
-        if (opts.isCancelled?.()) {
-          cancelled = true;
-          break;
-        }
-        const contextSkipped: NotEvaluated[] = [];
-        const fired = fire(pi, p, contextSkipped);
-        const rules = firedRules.slice(0, fired);
-        // Each rule's nodes are a run of their own, in document order; where each run ends.
-        const ends: number[] = [];
-        for (let f = 1; f <= fired; f++) if (f === fired || rules[f] !== rules[f - 1]) ends.push(f);
-        plans.push({
-          pi,
-          id: p.id,
-          nodes: firedNodes.slice(0, fired),
-          rules,
-          ends,
-          next: ends.map((_, r) => (r === 0 ? 0 : ends[r - 1])),
-          contextSkipped,
-          pf: [],
-          pfAt: [],
-          skipped: [],
-          skippedAt: [],
-        });
-      }
-      for (let to = chunkChars; !cancelled; to += chunkChars) {
-        const last = to >= textLength;
-        for (const plan of plans) {
-          for (let r = 0; r < plan.ends.length && !cancelled; r++) {
-            let f = plan.next[r];
-            const end = plan.ends[r];
-            for (; f < end && (last || plan.nodes[f].order < to) && !stopNow(); f++) {
-              const pf0 = plan.pf.length;
-              const ne0 = plan.skipped.length;
-              run(plan.pi, plan.nodes[f], plan.rules[f], plan.pf, plan.skipped);
-              for (let k = pf0; k < plan.pf.length; k++) plan.pfAt.push(f);
-              for (let k = ne0; k < plan.skipped.length; k++) plan.skippedAt.push(f);
-            }
-            plan.next[r] = f;
+    };
+    /**
+     * A notice longer than a stretch, window by window: each window a run of the root element's children
+     * (a hundred lots or so), whose rule contexts are found first for every pattern (windowedContext:
+     * from the window's lots, not from every lot of the notice), then run stretch by stretch of the
+     * window through every pattern, so that the part of the model they read stays in the processor's
+     * caches from one context, and one pattern, to the next. A node lies in one window, so a pattern's
+     * first rule that selects it is found in that window. The failures, and the asserts not evaluated,
+     * are then put back in the order of a run pattern by pattern: by rule, then window, then fired rule.
+     * False when a context failed in a window: its error is the whole context's, which takes from its
+     * pattern's other rules the nodes it did not claim, so the run starts again in one stretch.
+     */
+    const inWindows = (): boolean => {
+      const bounds = windowStarts(doc, chunkChars);
+      const windows = bounds.length + 1;
+      const patterns = this.#patterns;
+      const outcome = patterns.map((p) => ({
+        id: p.id,
+        contextSkipped: [] as NotEvaluated[],
+        pf: [] as SvrlAssertion[],
+        pfAt: [] as number[],
+        skipped: [] as NotEvaluated[],
+        skippedAt: [] as number[],
+      }));
+      // A context of another shape is found once in the whole document, and its nodes taken window by
+      // window (null: it failed, and its asserts are not evaluated).
+      const byWindow = new Map<CRule, XNode[][] | null>();
+      let failedInWindow = false;
+      let w = 0;
+      const nodesOf = (pi: number, r: CRule): unknown[] | undefined => {
+        const windowed = table.windowedContext(r);
+        if (windowed !== null) {
+          try {
+            return windowed(docCtx);
+          } catch {
+            failedInWindow = true;
+            return undefined;
           }
-          if (cancelled) break;
         }
-        if (last) break;
+        let split = byWindow.get(r);
+        if (split === undefined) {
+          byWindow.set(r, null);
+          split = splitByWindow(wholeContext(pi, r, r.ctx as Compiled), doc, bounds);
+          byWindow.set(r, split);
+        }
+        return split === null ? undefined : split[w];
+      };
+      for (; w < windows && !cancelled; w++) {
+        const windowFrom = w === 0 ? Number.NEGATIVE_INFINITY : bounds[w - 1];
+        const windowTo = w === windows - 1 ? Number.POSITIVE_INFINITY : bounds[w];
+        rt.setWindow(windowFrom, windowTo);
+        const plans: Stretched[] = [];
+        for (const [pi, p] of patterns.entries()) {
+          if (opts.isCancelled?.()) {
+            cancelled = true;
+            break;
+          }
+          const fired = fire(pi, p, outcome[pi].contextSkipped, nodesOf);
+          if (failedInWindow) return false;
+          const rules = firedRules.slice(0, fired);
+          // Each rule's nodes are a run of their own, in document order; where each run ends.
+          const ends: number[] = [];
+          for (let f = 1; f <= fired; f++) if (f === fired || rules[f] !== rules[f - 1]) ends.push(f);
+          plans.push({
+            pi,
+            nodes: firedNodes.slice(0, fired),
+            rules,
+            ruleAt: firedRuleAt.slice(0, fired),
+            ends,
+            next: ends.map((_, r) => (r === 0 ? 0 : ends[r - 1])),
+            pf: [],
+            pfAt: [],
+            skipped: [],
+            skippedAt: [],
+          });
+        }
+        // Stretch by stretch of the window (a window of one child larger than a stretch, as an award
+        // notice's results in its extensions, runs in several).
+        const first = Math.max(0, windowFrom);
+        const end = Math.min(index.text.length, windowTo);
+        for (let to = first + chunkChars; !cancelled; to += chunkChars) {
+          const last = to >= end;
+          for (const plan of plans) {
+            for (let r = 0; r < plan.ends.length && !cancelled; r++) {
+              let f = plan.next[r];
+              const stop = plan.ends[r];
+              for (; f < stop && (last || plan.nodes[f].order < to) && !stopNow(); f++) {
+                const pf0 = plan.pf.length;
+                const ne0 = plan.skipped.length;
+                run(plan.pi, plan.nodes[f], plan.rules[f], plan.pf, plan.skipped);
+                for (let k = pf0; k < plan.pf.length; k++) plan.pfAt.push(f);
+                for (let k = ne0; k < plan.skipped.length; k++) plan.skippedAt.push(f);
+              }
+              plan.next[r] = f;
+            }
+            if (cancelled) break;
+          }
+          if (last) break;
+        }
+        // The window's results in the order of its fired rules, keyed by rule and window for the order
+        // across windows.
+        for (const plan of plans) {
+          const out = outcome[plan.pi];
+          const key = (f: number): number => plan.ruleAt[f] * windows + w;
+          appendByFiredRule(plan.pf, plan.pfAt, key, out.pf, out.pfAt);
+          appendByFiredRule(plan.skipped, plan.skippedAt, key, out.skipped, out.skippedAt);
+        }
       }
-      for (const plan of plans) {
-        perPattern.push({ id: plan.id, failures: byFiredRule(plan.pf, plan.pfAt) });
-        for (const n of plan.contextSkipped) notEvaluated.push(n);
-        for (const n of byFiredRule(plan.skipped, plan.skippedAt)) notEvaluated.push(n);
+      for (const out of outcome) {
+        perPattern.push({ id: out.id, failures: byFiredRule(out.pf, out.pfAt) });
+        for (const n of out.contextSkipped) notEvaluated.push(n);
+        for (const n of byFiredRule(out.skipped, out.skippedAt)) notEvaluated.push(n);
       }
+      return true;
+    };
+    if (inc || index.text.length <= chunkChars) inOneStretch();
+    else if (!inWindows()) {
+      // Everything the windows gave is dropped: the run in one stretch gives the whole report.
+      rt.setWindow(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
+      notEvaluated.length = this.#staticNotEvaluated.length;
+      perPattern.length = 0;
+      evaluated = 0;
+      claimedBy.fill(0);
+      inOneStretch();
     }
     // Every failure once, pattern by pattern, as the report lists them.
     for (const p of perPattern) for (const f of p.failures) failures.push(f);
@@ -884,17 +1015,17 @@ class RuleSet implements CompiledRuleSet {
  */
 const CHUNK_CHARS = 2_000_000;
 
-/** One pattern of a run in stretches: its fired rules, how far each rule's run of nodes has gone, and
- * what the run gave, each entry with the index of its fired rule. */
+/** One pattern of a window run in stretches: its fired rules, how far each rule's run of nodes has gone,
+ * and what the run gave, each entry with the index of its fired rule. */
 interface Stretched {
   pi: number;
-  id: string;
   nodes: XNode[];
   rules: CRule[];
+  /** The index of each fired rule in its pattern. */
+  ruleAt: number[];
   /** Where each rule's run of nodes ends in `nodes`, and the next node of each run to evaluate. */
   ends: number[];
   next: number[];
-  contextSkipped: NotEvaluated[];
   pf: SvrlAssertion[];
   pfAt: number[];
   skipped: NotEvaluated[];
@@ -909,6 +1040,63 @@ function byFiredRule<T>(items: T[], at: number[]): T[] {
   const order = items.map((_, i) => i);
   order.sort((a, b) => at[a] - at[b] || a - b);
   return order.map((i) => items[i]);
+}
+
+/**
+ * `items` appended to `out` in the order of their fired rule's index (`at`, equals in the order given),
+ * each with `key(at)` appended to `outAt`.
+ */
+function appendByFiredRule<T>(
+  items: T[],
+  at: number[],
+  key: (f: number) => number,
+  out: T[],
+  outAt: number[],
+): void {
+  const order = items.map((_, i) => i);
+  order.sort((a, b) => at[a] - at[b] || a - b);
+  for (const i of order) {
+    out.push(items[i]);
+    outAt.push(key(at[i]));
+  }
+}
+
+/**
+ * Where each window of a large notice after the first begins: the order of a child of the root element
+ * at least `chars` characters after the window before began. Every node but the document node, the root
+ * element and what lies in its start tag is in a child's subtree, so it lies in one window.
+ */
+function windowStarts(doc: XDocument, chars: number): number[] {
+  const starts: number[] = [];
+  const root = doc.node.kids[0];
+  if (root === undefined) return starts;
+  let last = root.order;
+  for (const child of root.kids)
+    if (child.order - last >= chars) {
+      starts.push(child.order);
+      last = child.order;
+    }
+  return starts;
+}
+
+/** The nodes of a context found in the whole document, by window (a node of another document in the first). */
+function splitByWindow(nodes: unknown[], doc: XDocument, starts: number[]): XNode[][] {
+  const out: XNode[][] = starts.map(() => []);
+  out.push([]);
+  for (const n of nodes) {
+    if (!(n instanceof XNode)) continue;
+    let w = 0;
+    if (n.doc === doc) {
+      let hi = starts.length;
+      while (w < hi) {
+        const mid = (w + hi) >>> 1;
+        if (starts[mid] <= n.order) w = mid + 1;
+        else hi = mid;
+      }
+    }
+    out[w].push(n);
+  }
+  return out;
 }
 
 function describe(e: unknown): string {

@@ -66,6 +66,11 @@ export class Runtime {
 
   /** Results of absolute paths (and their prefixes) for the current document, by interned key. */
   memo: (Seq | undefined)[] = [];
+  /** Results of paths from a `window` (and their prefixes) for the current window, by interned key. */
+  windowMemo: (Seq | undefined)[] = [];
+  /** The part of the document that `window` expressions see: node orders from (inclusive) and to. */
+  #windowFrom = Number.NEGATIVE_INFINITY;
+  #windowTo = Number.POSITIVE_INFINITY;
   readonly #keys = new Map<string, number>();
 
   /** Indexes K-string → positions over a sequence (keyedFilter), by the sequence and the key's text,
@@ -106,6 +111,7 @@ export class Runtime {
     this.frame = [];
     this.items = [];
     this.memo = new Array(this.#keys.size);
+    this.setWindow(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
     this.#keyIndexes = new WeakMap();
     this.generation++;
     // A run that ended without release() (an error thrown through evaluate) leaves its caches here.
@@ -149,9 +155,42 @@ export class Runtime {
     this.frame = [];
     this.items = [];
     this.memo = [];
+    this.setWindow(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY);
     this.#keyIndexes = new WeakMap();
     this.generation++;
     this.#dropHeld();
+  }
+
+  /**
+   * Narrows what `window` expressions see to the nodes whose order is at least `from` and below `to`,
+   * and drops what they found in the window before. The rule engine finds a large notice's rule
+   * contexts window by window (engine.ts), so that the lots a window holds stay in the processor's
+   * caches from one context to the next.
+   */
+  setWindow(from: number, to: number): void {
+    this.#windowFrom = from;
+    this.#windowTo = to;
+    this.windowMemo = [];
+  }
+
+  /** The nodes of `nodes`, in document order, inside the current window: a slice found by bisection. */
+  inWindow(nodes: Seq): Seq {
+    const from = this.#windowFrom;
+    const to = this.#windowTo;
+    if (from === Number.NEGATIVE_INFINITY && to === Number.POSITIVE_INFINITY) return nodes;
+    const first = (bound: number): number => {
+      let lo = 0;
+      let hi = nodes.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if ((nodes[mid] as XNode).order < bound) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    const a = first(from);
+    const b = first(to);
+    return a === 0 && b === nodes.length ? nodes : a === b ? EMPTY : nodes.slice(a, b);
   }
 
   /** A small number for a path's text, the same for every rule that writes the same path. */
@@ -771,6 +810,23 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
     }
     case 'for':
       return compileFor(ast, rt, scope);
+    case 'window': {
+      const of = c(ast.of);
+      const key = rt.internKey(`window:${JSON.stringify(ast.of)}`);
+      return () => {
+        const memo = rt.windowMemo;
+        let v = memo[key];
+        if (v === undefined) {
+          const all = of({ item: rt.doc.node, pos: 1, size: 1 });
+          for (let i = 0; i < all.length; i++)
+            if (!(all[i] instanceof XNode))
+              throw new XPathDynamicError('XPTY0019', 'a window of atomic values');
+          v = rt.inWindow(all);
+          memo[key] = v;
+        }
+        return v;
+      };
+    }
     case 'filter': {
       const base = c(ast.base);
       const keyed = ast.preds.length === 1 ? keyedFilter(base, ast.preds[0], rt, scope) : undefined;
@@ -965,10 +1021,15 @@ function compileWalk(
       test,
       name,
       preds: st.preds.map((p) => compileBoolean(p, rt, scope)),
-      cx: { item: rt.doc?.node as Item, pos: 1, size: 1 },
+      cx: { item: null as unknown as Item, pos: 1, size: 1 },
     });
   }
   const last = plan.length;
+  // The context objects keep the last node a predicate read: cleared when the run ends, or that node
+  // would keep its whole document alive until the walk runs again (perhaps never).
+  const held = rt.perDocument(() => {
+    for (let i = 0; i < plan.length; i++) plan[i].cx.item = null as unknown as Item;
+  });
   const passes = (n: XNode, preds: Bool[], cx: Ctx): boolean => {
     if (preds.length === 0) return true;
     cx.item = n;
@@ -1032,6 +1093,7 @@ function compileWalk(
   };
   return (x, limit, out) => {
     let n = contextNode(x);
+    held();
     if (fromRoot) {
       while (n.parent) n = n.parent;
       if (n.kind !== DOCUMENT)
@@ -1084,7 +1146,8 @@ function compilePath(
     const keyed = keyedStep(steps, rt, scope);
     if (keyed) return keyed;
   }
-  if (steps[0]?.t === 'root' && !usesLocals(steps, scope)) {
+  const fromRoot = steps[0]?.t === 'root' || steps[0]?.t === 'window';
+  if (fromRoot && !usesLocals(steps, scope)) {
     const keyed = keyedAbsoluteStep(steps, rt, scope, prefix);
     if (keyed) return keyed;
   }
@@ -1210,7 +1273,9 @@ function compilePath(
   };
   // An absolute path without local variables has one value per document: rule contexts share long
   // prefixes (`/*/cac:ProcurementProjectLot[cbc:ID/@schemeName='Lot']/…`), each computed once.
-  if (s0?.t === 'root' && !usesLocals(steps, scope)) {
+  // A path from a window has one value per window, kept as long as the window (Runtime.windowMemo).
+  if (fromRoot && !usesLocals(steps, scope)) {
+    const windowed = s0?.t === 'window';
     // The first closure covers steps 0..offset: the root, `//name` (three steps) or a keyed prefix.
     const offset = prefix ? prefix.count - 1 : start === 3 ? 2 : 0;
     // Each prefix's key is its parent prefix's number and its own step: short strings, built in one pass.
@@ -1222,7 +1287,7 @@ function compilePath(
       keys.push(prev);
     }
     const memoised: Compiled = (x) => {
-      const memo = rt.memo;
+      const memo = windowed ? rt.windowMemo : rt.memo;
       let j = compiled.length - 1;
       let cur: Seq | undefined = memo[keys[j]];
       while (cur === undefined && j > 0) cur = memo[keys[--j]];

@@ -31,7 +31,13 @@ export type Ast =
   | { t: 'arith'; op: '+' | '-' | '*' | 'div' | 'idiv' | 'mod'; l: Ast; r: Ast }
   | { t: 'neg'; arg: Ast }
   | { t: 'range'; l: Ast; r: Ast }
-  | { t: 'set'; op: 'union' | 'intersect' | 'except'; l: Ast; r: Ast };
+  | { t: 'set'; op: 'union' | 'intersect' | 'except'; l: Ast; r: Ast }
+  /**
+   * The nodes of `of`, an absolute path, that lie in the run's current window of the document
+   * (Runtime.setWindow). Never parsed from text: the rule engine makes it to find a large notice's rule
+   * contexts one stretch of lots at a time.
+   */
+  | { t: 'window'; of: Ast };
 
 export type GeneralOp = '=' | '!=' | '<' | '<=' | '>' | '>=';
 export type Axis =
@@ -696,6 +702,8 @@ export function subExpressions(e: Ast): Ast[] {
       return [e.l, e.r];
     case 'neg':
       return [e.arg];
+    case 'window':
+      return [e.of];
     case 'for':
       return [...e.bindings.map((b) => b.in), e.body];
     default:

@@ -4,12 +4,15 @@
 // in ../shared/eforms-sdk/ (two phases each, or #ALL), with the release's own real notices, the SDK
 // samples and seeded faulty variants of each (every kind), cut into stretches of a few thousand
 // characters: the same SVRL byte for byte (failures in order, not-evaluated comments), the same
-// not-evaluated list and the same count of asserts. The 100-lot sample runs in 40 stretches.
+// not-evaluated list and the same count of asserts. The 100-lot sample runs in 40 stretches. A context
+// that fails in one window of lots only, and a notice whose contexts are of every shape, are checked
+// on rules of their own.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { ruleLayout } from '../../core/schematron';
 import { clearRuleSetMemory, loadRuleSetSync } from '../../core/schematron/engine';
 import { mulberry32, VARIANT_KINDS, variant } from '../support/notice-variants';
@@ -79,5 +82,86 @@ describe('rules run in stretches give the report of a run in one stretch', { ski
     const full = rules.evaluate(text, { today: '2024-01-01', chunkChars });
     assert.equal(full.cancelled, false);
     assert.ok(r.assertsEvaluated < full.assertsEvaluated, 'the cancelled run stopped early');
+  });
+});
+
+describe('rule contexts found window by window', () => {
+  const temp = mkdtempSync(join(tmpdir(), 'eforms-stretches-'));
+  after(() => rmSync(temp, { recursive: true, force: true }));
+
+  // Contexts of the window's shape (a child of the root element, then steps down), with a constant
+  // filter, and of other shapes (`//`, the root element, a climb, a union); one whose predicate fails on
+  // one lot only (`xs:integer('x')`), so that it fails in one window and not in the others.
+  const SCHEMA = `<?xml version="1.0" encoding="UTF-8"?>
+<schema xmlns="http://purl.oclc.org/dsdl/schematron" queryBinding="xslt2">
+  <ns prefix="cbc" uri="urn:cbc"/>
+  <ns prefix="xs" uri="http://www.w3.org/2001/XMLSchema"/>
+  <let name="kind" value="'16'"/>
+  <phase id="eforms-16"><active pattern="claims"/><active pattern="shapes"/></phase>
+  <pattern id="claims">
+    <rule context="/*/cbc:Lot[xs:integer(cbc:N) mod 3 = 0]">
+      <assert id="R-THIRD" role="ERROR" test="false()">rule|text|R-THIRD</assert>
+    </rule>
+    <rule context="/*/cbc:Lot">
+      <assert id="R-EVERY" role="ERROR" test="cbc:N != '7'">rule|text|R-EVERY</assert>
+    </rule>
+  </pattern>
+  <pattern id="shapes">
+    <rule context="/*/cbc:Lot/cbc:Part[$kind = '16']/@id">
+      <report id="R-PART" role="INFO" test=". = 'p2'">rule|text|R-PART</report>
+    </rule>
+    <rule context="//cbc:Part[not(child::*) and normalize-space(text()) = '']">
+      <report id="R-EMPTY" role="WARN" test="true()">rule|text|R-EMPTY</report>
+    </rule>
+    <rule context="/*">
+      <assert id="R-ROOT" role="ERROR" test="count(cbc:Lot) &lt; 5">rule|text|R-ROOT</assert>
+    </rule>
+    <rule context="/*/cbc:Lot/cbc:Part/../cbc:N | /*/cbc:Head">
+      <report id="R-UNION" role="INFO" test=". = ('4', 'head')">rule|text|R-UNION</report>
+    </rule>
+  </pattern>
+</schema>`;
+
+  const notice = (badLot?: number): string => {
+    const lots = Array.from({ length: 30 }, (_, i) => {
+      const n = i === badLot ? 'x' : String(i + 1);
+      const parts =
+        i % 4 === 0 ? '<cbc:Part id="p1"/><cbc:Part id="p2">  </cbc:Part>' : '<cbc:Part id="p1">a</cbc:Part>';
+      return `  <cbc:Lot><cbc:N>${n}</cbc:N>${parts}</cbc:Lot>`;
+    });
+    return `<Notice xmlns:cbc="urn:cbc"><cbc:Head>head</cbc:Head>\n${lots.join('\n')}\n</Notice>`;
+  };
+
+  const rules = () => {
+    const dir = join(temp, 'sdk');
+    mkdirSync(join(dir, 'schematrons', 'static'), { recursive: true });
+    writeFileSync(join(dir, 'schematrons', 'static', 'complete-validation.sch'), SCHEMA);
+    return loadRuleSetSync({ sdkDir: dir, sdkVersion: '0.0.1', phase: 'eforms-16', mode: 'static' });
+  };
+
+  test('every shape of context, in windows of a few lots, gives the report of one stretch', () => {
+    const set = rules();
+    const text = notice();
+    const whole = reportOf(set, text, { chunkChars: Number.POSITIVE_INFINITY }) as { svrl: string };
+    for (const chunkChars of [1, 150, 400, 1000])
+      assert.deepEqual(reportOf(set, text, { chunkChars }), whole);
+    for (const id of ['R-THIRD', 'R-EVERY', 'R-PART', 'R-EMPTY', 'R-ROOT', 'R-UNION'])
+      assert.ok(whole.svrl.includes(`id="${id}"`), `${id} fails somewhere`);
+  });
+
+  test('a context that fails in one window fails for the whole notice, and the run starts again in one stretch', () => {
+    const set = rules();
+    const text = notice(20);
+    const whole = reportOf(set, text, { chunkChars: Number.POSITIVE_INFINITY }) as {
+      svrl: string;
+      notEvaluated: { ruleId: string; reason: string }[];
+    };
+    // The failing context selects nothing: its assert is not evaluated, and the next rule of its
+    // pattern takes every lot, those numbered 3, 6, 9… included (which R-THIRD would otherwise claim in
+    // the windows before the one that fails).
+    assert.ok(whole.notEvaluated.some((n) => n.ruleId === 'R-THIRD' && /rule context/.test(n.reason)));
+    assert.ok(!whole.svrl.includes('id="R-THIRD"'));
+    assert.ok(whole.svrl.includes('id="R-EVERY"'));
+    for (const chunkChars of [150, 400]) assert.deepEqual(reportOf(set, text, { chunkChars }), whole);
   });
 });
