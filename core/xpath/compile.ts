@@ -1025,16 +1025,17 @@ function compileWalk(
     });
   }
   const last = plan.length;
-  // The context objects keep the last node a predicate read: cleared when the run ends, or that node
-  // would keep its whole document alive until the walk runs again (perhaps never).
-  const held = rt.perDocument(() => {
-    for (let i = 0; i < plan.length; i++) plan[i].cx.item = null as unknown as Item;
-  });
+  // The context object lets go of its node once the predicates ran, or threw: a node left in it would
+  // keep its whole document alive after the run, until the walk runs again (perhaps never).
   const passes = (n: XNode, preds: Bool[], cx: Ctx): boolean => {
     if (preds.length === 0) return true;
     cx.item = n;
-    for (let i = 0; i < preds.length; i++) if (!preds[i](cx)) return false;
-    return true;
+    try {
+      for (let i = 0; i < preds.length; i++) if (!preds[i](cx)) return false;
+      return true;
+    } finally {
+      cx.item = null as unknown as Item;
+    }
   };
   // How many nodes the rest of the path selects from n, up to `limit`.
   const from = (n: XNode, i: number, limit: number, out?: Sink): number => {
@@ -1093,7 +1094,6 @@ function compileWalk(
   };
   return (x, limit, out) => {
     let n = contextNode(x);
-    held();
     if (fromRoot) {
       while (n.parent) n = n.parent;
       if (n.kind !== DOCUMENT)
