@@ -68,6 +68,8 @@ export class Runtime {
   memo: (Seq | undefined)[] = [];
   /** Results of paths from a `window` (and their prefixes) for the current window, by interned key. */
   windowMemo: (Seq | undefined)[] = [];
+  /** The closure of each `window` expression compiled, by its text. */
+  readonly windows = new Map<string, Compiled>();
   /** The part of the document that `window` expressions see: node orders from (inclusive) and to. */
   #windowFrom = Number.NEGATIVE_INFINITY;
   #windowTo = Number.POSITIVE_INFINITY;
@@ -811,9 +813,14 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
     case 'for':
       return compileFor(ast, rt, scope);
     case 'window': {
+      // One closure per window's path, whichever context starts from it (a thousand contexts of a
+      // phase start from the same few: the lots, the parts, the tendering terms).
+      const text = `window:${JSON.stringify(ast.of)}`;
+      const known = rt.windows.get(text);
+      if (known !== undefined) return known;
       const of = c(ast.of);
-      const key = rt.internKey(`window:${JSON.stringify(ast.of)}`);
-      return () => {
+      const key = rt.internKey(text);
+      const fn: Compiled = () => {
         const memo = rt.windowMemo;
         let v = memo[key];
         if (v === undefined) {
@@ -826,6 +833,8 @@ export function compile(ast: Ast, rt: Runtime, scope: Scope): Compiled {
         }
         return v;
       };
+      rt.windows.set(text, fn);
+      return fn;
     }
     case 'filter': {
       const base = c(ast.base);
