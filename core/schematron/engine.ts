@@ -950,6 +950,7 @@ class RuleSet implements CompiledRuleSet {
           }
           if (last) break;
         }
+        if (!cancelled) doc.forgetValues(windowFrom, windowTo);
         // The window's results in the order of its fired rules, keyed by rule and window for the order
         // across windows.
         for (const plan of plans) {
@@ -1013,7 +1014,7 @@ class RuleSet implements CompiledRuleSet {
  * of cn_24_maximal, whose model and values (about 10 MB) stay in this machine's 32 MB cache while every
  * pattern runs over them.
  */
-const CHUNK_CHARS = 2_000_000;
+export const CHUNK_CHARS = 2_000_000;
 
 /** One pattern of a window run in stretches: its fired rules, how far each rule's run of nodes has gone,
  * and what the run gave, each entry with the index of its fired rule. */
