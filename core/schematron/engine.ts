@@ -116,8 +116,8 @@ interface CRule {
   asserts: CAssert[];
   /** The element names its context's leading steps require (leadingNames), found on first need. */
   lead?: number[];
-  /** Its context as found window by window (ExpressionTable.windowedContext): null when it cannot be. */
-  win?: Compiled | null;
+  /** How its context can be found window by window (ExpressionTable.windowing): null when it cannot. */
+  win?: Windowing | null;
   /** Where the disk cache keeps its pattern's trees, and the index of its context's among them. */
   kept?: Kept;
   j: number;
@@ -484,30 +484,65 @@ class ExpressionTable {
   }
 
   /**
-   * The rule's context as a large notice's run finds it, one window of the document at a time
-   * (Runtime.setWindow): `/R/A[p]/B/C` as the nodes of `/R/A[p]` in the window, then `B/C` from them
-   * (windowPath), the constant filter applied as in #buildContext. Null when the context is of another
-   * shape or does not compile (the run then takes its nodes from the whole context, window by window).
+   * How the rule's context can be found one window of the document at a time (Runtime.setWindow):
+   * `/R/A/B[p]/C` from the nodes of `/R/A` in the window, or of `/R/A/B[p]`, … (its units, see
+   * Windowing), the constant filter applied as in #buildContext. Null when the context is of another
+   * shape (the run then takes its nodes from the whole context, window by window).
    */
-  windowedContext(r: CRule): Compiled | null {
+  windowing(r: CRule): Windowing | null {
     if (r.win !== undefined) return r.win;
     r.win = null;
     const p = this.#tree(`context:${r.def.context}`, r.kept, r.j);
     if (!('ast' in p) || p.ast === null || typeof p.ast !== 'object') return null;
     const split = constantFilter(p.ast);
-    const path = windowPath(split?.base ?? p.ast);
-    if (path === undefined) return null;
-    const scope = this.scope();
-    const base = this.#shared(`w:${JSON.stringify(path)}`, path, scope, compile);
-    if (typeof base !== 'function') return null;
-    if (split === undefined) {
-      r.win = base;
-      return base;
+    const ast = split?.base ?? p.ast;
+    if (ast.t !== 'path' || !Array.isArray(ast.steps)) return null;
+    const steps = ast.steps;
+    const s1 = steps[1];
+    // The root, then the root element by its name, then at least one more child step.
+    if (steps[0]?.t !== 'root' || s1?.t !== 'step' || s1.axis !== 'child' || s1.test.k !== 'name')
+      return null;
+    let childSteps = 1;
+    while (childSteps + 1 < steps.length && isChildStep(steps[childSteps + 1])) childSteps++;
+    if (childSteps < 2) return null;
+    if (!steps.slice(childSteps + 1).every((st) => st.t === 'step' && DOWNWARD.has(st.axis))) return null;
+    let cond: ((c: Ctx) => boolean) | undefined;
+    if (split !== undefined) {
+      const c = this.#shared(`c:${JSON.stringify(split.cond)}`, split.cond, this.scope(), compileBoolean);
+      if (typeof c !== 'function') return null;
+      cond = c;
     }
-    const cond = this.#shared(`c:${JSON.stringify(split.cond)}`, split.cond, scope, compileBoolean);
-    if (typeof cond !== 'function') return null;
-    r.win = filteredBy(base, cond);
+    r.win = { steps, depths: childSteps - 1, units: [], unitKeys: [], closures: [], cond };
     return r.win;
+  }
+
+  /** The closure of units `i` of a windowing (the prefix down to its (i + 2)th step), and its key. */
+  units(w: Windowing, i: number): { fn: Compiled; key: string } | undefined {
+    if (w.units[i] === undefined) {
+      const of: Ast = { t: 'path', steps: w.steps.slice(0, i + 3) };
+      const key = JSON.stringify(of);
+      const fn = this.#shared(`u:${key}`, of, this.scope(), compile);
+      if (typeof fn !== 'function') return undefined;
+      w.units[i] = fn;
+      w.unitKeys[i] = key;
+    }
+    return { fn: w.units[i] as Compiled, key: w.unitKeys[i] as string };
+  }
+
+  /** The context found from units `i` of the current window: window(prefix)/rest, or null. */
+  windowed(w: Windowing, i: number): Compiled | null {
+    let fn = w.closures[i];
+    if (fn === undefined) {
+      fn = null;
+      const of: Ast = { t: 'path', steps: w.steps.slice(0, i + 3) };
+      const rest = w.steps.slice(i + 3);
+      const window: Ast = { t: 'window', of };
+      const path: Ast = rest.length === 0 ? window : { t: 'path', steps: [window, ...rest] };
+      const base = this.#shared(`w:${JSON.stringify(path)}`, path, this.scope(), compile);
+      if (typeof base === 'function') fn = w.cond ? filteredBy(base, w.cond) : base;
+      w.closures[i] = fn;
+    }
+    return fn;
   }
 
   compileAssert(r: CRule, a: CAssert): void {
@@ -541,24 +576,25 @@ const isConstantTerm = (a: Ast): boolean => a.t === 'var' || a.t === 'str' || a.
 
 const DOWNWARD = new Set(['child', 'attribute', 'self', 'descendant', 'descendant-or-self']);
 
+const isChildStep = (a: Ast | undefined): boolean => a?.t === 'step' && a.axis === 'child';
+
 /**
- * `/R/A[p]/B/C` as `window(/R/A[p])/B/C`, or undefined for a path of another shape (the SDK writes `*`
- * for the root element R). Its second step
- * selects children of the root element, and every later step goes down: each node it selects lies in
- * the subtree of one of those children, so that the nodes it selects in a window of the document
- * (a run of the root element's children) are the nodes the steps after the second select from the
- * children in the window. The 1.15.1 contexts are all of this shape but 55 of 11,216.
+ * A rule context `/R/A/B[p]/C/D` whose steps after the root element go down, seen as the nodes of one of
+ * its prefixes of child steps (its units: `/R/A`, `/R/A/B[p]`, … the nodes of one prefix are never
+ * inside one another) and the rest of the path from them. Each node the context selects lies in the
+ * subtree of one unit. A run whose windows hold each unit's subtree whole (the shortest prefix whose
+ * units do: the lots of a contract notice, the results of an award notice, which sit in one child of
+ * the root) finds the context in a window from the units there (ExpressionTable.windowed), and those
+ * are the nodes of the whole context in that window.
  */
-function windowPath(ast: Ast): Ast | undefined {
-  if (ast.t !== 'path' || !Array.isArray(ast.steps) || ast.steps.length < 3) return undefined;
-  const [s0, s1, s2] = ast.steps;
-  if (s0.t !== 'root') return undefined;
-  if (s1.t !== 'step' || s1.axis !== 'child' || s1.test.k !== 'name') return undefined;
-  if (s2.t !== 'step' || s2.axis !== 'child') return undefined;
-  const rest = ast.steps.slice(3);
-  if (!rest.every((st) => st.t === 'step' && DOWNWARD.has(st.axis))) return undefined;
-  const window: Ast = { t: 'window', of: { t: 'path', steps: ast.steps.slice(0, 3) } };
-  return rest.length === 0 ? window : { t: 'path', steps: [window, ...rest] };
+interface Windowing {
+  steps: Ast[];
+  /** How many prefixes can be units: `/R/A` is prefix 0. */
+  depths: number;
+  units: (Compiled | undefined)[];
+  unitKeys: (string | undefined)[];
+  closures: (Compiled | null | undefined)[];
+  cond?: (c: Ctx) => boolean;
 }
 
 /**
@@ -854,8 +890,9 @@ class RuleSet implements CompiledRuleSet {
     };
     /**
      * A notice longer than a stretch, window by window: each window a run of the root element's children
-     * (a hundred lots or so), whose rule contexts are found first for every pattern (windowedContext:
-     * from the window's lots, not from every lot of the notice), then run stretch by stretch of the
+     * (a hundred lots or so; windowStarts), whose rule contexts are found first for every pattern (from
+     * the window's units, as lots or results, not from every unit of the notice: Windowing), then run
+     * stretch by stretch of the
      * window through every pattern, so that the part of the model they read stays in the processor's
      * caches from one context, and one pattern, to the next. A node lies in one window, so a pattern's
      * first rule that selects it is found in that window. The failures, and the asserts not evaluated,
@@ -878,10 +915,60 @@ class RuleSet implements CompiledRuleSet {
       // A context of another shape is found once in the whole document, and its nodes taken window by
       // window (null: it failed, and its asserts are not evaluated).
       const byWindow = new Map<CRule, XNode[][] | null>();
+      // Each rule's context as found from the units of a window, or null; and whether the units of a
+      // prefix each lie in one window, by the prefix.
+      const windowedOf = new Map<CRule, Compiled | null>();
+      const unitsFit = new Map<string, boolean>();
+      const text = index.text;
+      const columns = index.table;
+      const windowAt = (order: number): number => {
+        let lo = 0;
+        let hi = bounds.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (bounds[mid] <= order) lo = mid + 1;
+          else hi = mid;
+        }
+        return lo;
+      };
+      const fits = (nodes: unknown[]): boolean => {
+        for (const n of nodes) {
+          if (!(n instanceof XNode) || n.doc !== doc) return false;
+          if (n.el < 0) continue;
+          const end = columns.end[n.el];
+          if (windowAt(n.order) !== windowAt((end < 0 ? text.length : end) - 1)) return false;
+        }
+        return true;
+      };
+      const windowedContext = (r: CRule): Compiled | null => {
+        let fn = windowedOf.get(r);
+        if (fn !== undefined) return fn;
+        fn = null;
+        const how = table.windowing(r);
+        for (let i = 0; how !== null && i < how.depths; i++) {
+          const units = table.units(how, i);
+          if (units === undefined) break;
+          let ok = unitsFit.get(units.key);
+          if (ok === undefined) {
+            try {
+              ok = fits(units.fn(docCtx));
+            } catch {
+              ok = false;
+            }
+            unitsFit.set(units.key, ok);
+          }
+          if (ok) {
+            fn = table.windowed(how, i);
+            break;
+          }
+        }
+        windowedOf.set(r, fn);
+        return fn;
+      };
       let failedInWindow = false;
       let w = 0;
       const nodesOf = (pi: number, r: CRule): unknown[] | undefined => {
-        const windowed = table.windowedContext(r);
+        const windowed = windowedContext(r);
         if (windowed !== null) {
           try {
             return windowed(docCtx);
@@ -1064,19 +1151,34 @@ function appendByFiredRule<T>(
 
 /**
  * Where each window of a large notice after the first begins: the order of a child of the root element
- * at least `chars` characters after the window before began. Every node but the document node, the root
- * element and what lies in its start tag is in a child's subtree, so it lies in one window.
+ * at least `chars` characters after the window before began, or of a child of a child longer than that
+ * (and so on down), so that a child of the root that holds most of the notice (an award notice's
+ * results, in its extensions) is cut between its own children. Every node but the document node, the
+ * root element and what lies in its start tag is in a child's subtree.
  */
 function windowStarts(doc: XDocument, chars: number): number[] {
   const starts: number[] = [];
   const root = doc.node.kids[0];
   if (root === undefined) return starts;
+  const t = doc.index.table;
+  const length = doc.index.text.length;
   let last = root.order;
-  for (const child of root.kids)
+  // Depth first in document order, with a stack of its own: a hostile notice may nest without end.
+  const stack: { kids: XNode[]; next: number }[] = [{ kids: root.kids, next: 0 }];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    if (top.next >= top.kids.length) {
+      stack.pop();
+      continue;
+    }
+    const child = top.kids[top.next++];
     if (child.order - last >= chars) {
       starts.push(child.order);
       last = child.order;
     }
+    const end = t.end[child.el];
+    if ((end < 0 ? length : end) - child.order > chars) stack.push({ kids: child.kids, next: 0 });
+  }
   return starts;
 }
 

@@ -97,7 +97,7 @@ describe('rule contexts found window by window', () => {
   <ns prefix="cbc" uri="urn:cbc"/>
   <ns prefix="xs" uri="http://www.w3.org/2001/XMLSchema"/>
   <let name="kind" value="'16'"/>
-  <phase id="eforms-16"><active pattern="claims"/><active pattern="shapes"/></phase>
+  <phase id="eforms-16"><active pattern="claims"/><active pattern="shapes"/><active pattern="results"/><active pattern="again"/></phase>
   <pattern id="claims">
     <rule context="/*/cbc:Lot[xs:integer(cbc:N) mod 3 = 0]">
       <assert id="R-THIRD" role="ERROR" test="false()">rule|text|R-THIRD</assert>
@@ -120,6 +120,25 @@ describe('rule contexts found window by window', () => {
       <report id="R-UNION" role="INFO" test=". = ('4', 'head')">rule|text|R-UNION</report>
     </rule>
   </pattern>
+  <pattern id="results">
+    <rule context="/*/cbc:Ext/cbc:Results/cbc:Result[cbc:N = /*/cbc:Lot/cbc:N]/cbc:N">
+      <report id="R-RESULT" role="INFO" test=". mod 5 = 0">rule|text|R-RESULT</report>
+    </rule>
+    <rule context="/*/cbc:Ext/cbc:Results">
+      <assert id="R-RESULTS" role="ERROR" test="count(cbc:Result) &lt; 10">rule|text|R-RESULTS</assert>
+    </rule>
+    <rule context="/*/cbc:Ext/cbc:Results/cbc:Result">
+      <assert id="R-LOT" role="ERROR" test="cbc:N = /*/cbc:Lot/cbc:N">rule|text|R-LOT</assert>
+    </rule>
+    <rule context="//cbc:Result[cbc:N mod 7 = 0] | /*/cbc:Head">
+      <assert id="R-CLAIMED" role="ERROR" test="false()">rule|text|R-CLAIMED</assert>
+    </rule>
+  </pattern>
+  <pattern id="again">
+    <rule context="/*/cbc:Ext/cbc:Results/cbc:Result">
+      <report id="R-AGAIN" role="INFO" test="cbc:N = '40'">rule|text|R-AGAIN</report>
+    </rule>
+  </pattern>
 </schema>`;
 
   const notice = (badLot?: number): string => {
@@ -129,7 +148,13 @@ describe('rule contexts found window by window', () => {
         i % 4 === 0 ? '<cbc:Part id="p1"/><cbc:Part id="p2">  </cbc:Part>' : '<cbc:Part id="p1">a</cbc:Part>';
       return `  <cbc:Lot><cbc:N>${n}</cbc:N>${parts}</cbc:Lot>`;
     });
-    return `<Notice xmlns:cbc="urn:cbc"><cbc:Head>head</cbc:Head>\n${lots.join('\n')}\n</Notice>`;
+    // The results sit in one child of the root, longer than a window: the windows cut it between them.
+    const results = Array.from(
+      { length: 40 },
+      (_, i) => `    <cbc:Result><cbc:N>${i + 1}</cbc:N></cbc:Result>`,
+    );
+    const ext = `  <cbc:Ext><cbc:Results>\n${results.join('\n')}\n  </cbc:Results></cbc:Ext>`;
+    return `<Notice xmlns:cbc="urn:cbc"><cbc:Head>head</cbc:Head>\n${ext}\n${lots.join('\n')}\n</Notice>`;
   };
 
   const rules = () => {
@@ -143,9 +168,23 @@ describe('rule contexts found window by window', () => {
     const set = rules();
     const text = notice();
     const whole = reportOf(set, text, { chunkChars: Number.POSITIVE_INFINITY }) as { svrl: string };
+    // The results are claimed by the rule before the last (R-CLAIMED fires on the head alone).
+    assert.equal(whole.svrl.split('id="R-CLAIMED"').length, 2);
     for (const chunkChars of [1, 150, 400, 1000])
       assert.deepEqual(reportOf(set, text, { chunkChars }), whole);
-    for (const id of ['R-THIRD', 'R-EVERY', 'R-PART', 'R-EMPTY', 'R-ROOT', 'R-UNION'])
+    for (const id of [
+      'R-THIRD',
+      'R-EVERY',
+      'R-PART',
+      'R-EMPTY',
+      'R-ROOT',
+      'R-UNION',
+      'R-RESULT',
+      'R-RESULTS',
+      'R-LOT',
+      'R-CLAIMED',
+      'R-AGAIN',
+    ])
       assert.ok(whole.svrl.includes(`id="${id}"`), `${id} fails somewhere`);
   });
 
