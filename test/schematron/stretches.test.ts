@@ -188,6 +188,14 @@ describe('rule contexts found window by window', () => {
       assert.ok(whole.svrl.includes(`id="${id}"`), `${id} fails somewhere`);
   });
 
+  test('a notice nested 100,000 deep is cut into windows without a stack of that depth', () => {
+    const set = rules();
+    const depth = 100_000;
+    const text = `<Notice xmlns:cbc="urn:cbc">${'<cbc:Ext>'.repeat(depth)}<cbc:Lot><cbc:N>3</cbc:N></cbc:Lot>${'</cbc:Ext>'.repeat(depth)}\n${notice().slice(notice().indexOf('<cbc:Head>'))}`;
+    const whole = reportOf(set, text, { chunkChars: Number.POSITIVE_INFINITY });
+    assert.deepEqual(reportOf(set, text, { chunkChars: 5000 }), whole);
+  });
+
   test('a context that fails in one window fails for the whole notice, and the run starts again in one stretch', () => {
     const set = rules();
     const text = notice(20);
