@@ -892,9 +892,8 @@ class RuleSet implements CompiledRuleSet {
      * A notice longer than a stretch, window by window: each window a run of the root element's children
      * (a hundred lots or so; windowStarts), whose rule contexts are found first for every pattern (from
      * the window's units, as lots or results, not from every unit of the notice: Windowing), then run
-     * stretch by stretch of the
-     * window through every pattern, so that the part of the model they read stays in the processor's
-     * caches from one context, and one pattern, to the next. A node lies in one window, so a pattern's
+     * stretch by stretch of the window through every pattern, so that the part of the model they read
+     * stays in the processor's caches from one context, and one pattern, to the next. A node lies in one window, so a pattern's
      * first rule that selects it is found in that window. The failures, and the asserts not evaluated,
      * are then put back in the order of a run pattern by pattern: by rule, then window, then fired rule.
      * False when a context failed in a window: its error is the whole context's, which takes from its
@@ -921,22 +920,12 @@ class RuleSet implements CompiledRuleSet {
       const unitsFit = new Map<string, boolean>();
       const text = index.text;
       const columns = index.table;
-      const windowAt = (order: number): number => {
-        let lo = 0;
-        let hi = bounds.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (bounds[mid] <= order) lo = mid + 1;
-          else hi = mid;
-        }
-        return lo;
-      };
       const fits = (nodes: unknown[]): boolean => {
         for (const n of nodes) {
           if (!(n instanceof XNode) || n.doc !== doc) return false;
           if (n.el < 0) continue;
           const end = columns.end[n.el];
-          if (windowAt(n.order) !== windowAt((end < 0 ? text.length : end) - 1)) return false;
+          if (windowOf(bounds, n.order) !== windowOf(bounds, (end < 0 ? text.length : end) - 1)) return false;
         }
         return true;
       };
@@ -1182,22 +1171,25 @@ function windowStarts(doc: XDocument, chars: number): number[] {
   return starts;
 }
 
+/** The window of a node at `order`, by where each window after the first begins (windowStarts). */
+function windowOf(starts: number[], order: number): number {
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (starts[mid] <= order) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The nodes of a context found in the whole document, by window (a node of another document in the first). */
 function splitByWindow(nodes: unknown[], doc: XDocument, starts: number[]): XNode[][] {
   const out: XNode[][] = starts.map(() => []);
   out.push([]);
   for (const n of nodes) {
     if (!(n instanceof XNode)) continue;
-    let w = 0;
-    if (n.doc === doc) {
-      let hi = starts.length;
-      while (w < hi) {
-        const mid = (w + hi) >>> 1;
-        if (starts[mid] <= n.order) w = mid + 1;
-        else hi = mid;
-      }
-    }
-    out[w].push(n);
+    out[n.doc === doc ? windowOf(starts, n.order) : 0].push(n);
   }
   return out;
 }
