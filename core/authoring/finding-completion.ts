@@ -4,7 +4,7 @@
 // the CLI to JSON and SARIF; neither adds anything afterwards. Pure: no I/O, no `vscode` import.
 
 import type { Finding, RelatedPlace } from '../findings';
-import type { XmlElement, XmlIndex } from '../notice';
+import { firstElementFrom, type XmlElement, type XmlIndex } from '../notice';
 import { ruleDocUrl } from './hover';
 import { locateField } from './notice-facts';
 import { composeRuleMessage } from './rule-message';
@@ -208,17 +208,7 @@ function ownerOf(index: XmlIndex, f: Finding): XmlElement | undefined {
   // ancestor of it, is the one whose start tag holds it.
   // Read from the table: a batch places every finding, and objects for all elements cost more.
   const t = index.table;
-  let lo = 0;
-  let hi = t.count - 1;
-  let at = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (t.start[mid] <= offset) {
-      at = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  for (let k = at; k >= 0; k = t.parent[k])
+  for (let k = firstElementFrom(t, offset + 1) - 1; k >= 0; k = t.parent[k])
     if (t.start[k] <= offset && offset < t.startTagEnd[k]) return index.element(k);
   return undefined;
 }
@@ -227,17 +217,11 @@ function ownerOf(index: XmlIndex, f: Finding): XmlElement | undefined {
 function elementAt(index: XmlIndex, f: Finding): XmlElement | undefined {
   const offset = startOffset(index, f);
   if (offset === undefined) return undefined;
-  // Elements are in document order of their start: the first one starting at the offset, found by
-  // halving (a map of every element's start, built per notice, cost more than all the lookups).
+  // The first element starting at the offset, found by halving (a map of every element's start, built
+  // per notice, cost more than all the lookups).
   const t = index.table;
-  let lo = 0;
-  let hi = t.count;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (t.start[mid] < offset) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < t.count && t.start[lo] === offset ? index.element(lo) : undefined;
+  const k = firstElementFrom(t, offset);
+  return k < t.count && t.start[k] === offset ? index.element(k) : undefined;
 }
 
 /** The offset of a resolved finding's start; undefined when it is not placed or not in this text. */

@@ -2,7 +2,7 @@
 // (authoring, the SVRL report's fit, the local validator's phase). Reading only: no I/O, no `vscode`.
 
 import { NS } from './namespaces';
-import { textContent, type XmlIndex } from './xml-index';
+import { firstElementFrom, textContent, type XmlIndex } from './xml-index';
 
 /**
  * The notice subtype (`16`, `E3`, `29`…): the trimmed text of the first non-empty
@@ -32,14 +32,6 @@ export function noticeSubType(index: XmlIndex): string | undefined {
 /** Index of the element whose start tag begins at `offset`, or -1 (elements are in document order). */
 function elementStartingAt(index: XmlIndex, offset: number): number {
   const t = index.table;
-  let lo = 0;
-  let hi = t.count - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const s = t.start[mid];
-    if (s === offset) return mid;
-    if (s < offset) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+  const k = firstElementFrom(t, offset);
+  return k < t.count && t.start[k] === offset ? k : -1;
 }

@@ -26,6 +26,7 @@ export {
   decodeXmlText,
   type ElementTable,
   findAttribute,
+  firstElementFrom,
   hasElementNamed,
   indexFromTable,
   indexXml,

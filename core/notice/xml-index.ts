@@ -536,6 +536,22 @@ class IndexedElement implements XmlElement {
   }
 }
 
+/**
+ * The index of the first element whose start tag begins at `offset` or after (`table.count` when none):
+ * elements are in document order of their start, so it is found by halving.
+ */
+export function firstElementFrom(table: ElementTable, offset: number): number {
+  const start = table.start;
+  let lo = 0;
+  let hi = table.count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (start[mid] < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The child elements of element k (of the document when k is -1), in document order. */
 export function childrenOf(table: ElementTable, k: number): number[] {
   // The subtree is contiguous in document order: the first child follows the element, and each next

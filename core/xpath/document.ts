@@ -3,7 +3,14 @@
 // and the elements indexed by expanded name so that `//x` never rescans the tree. It wraps the index
 // and never edits it. No `vscode` import here, no I/O.
 
-import { characterData, contentEndOf, decodeXmlText, textContentOf, type XmlIndex } from '../notice';
+import {
+  characterData,
+  contentEndOf,
+  decodeXmlText,
+  firstElementFrom,
+  textContentOf,
+  type XmlIndex,
+} from '../notice';
 
 export const DOCUMENT = 0;
 export const ELEMENT = 1;
@@ -321,17 +328,10 @@ export class XDocument {
    * than a small one's, for the garbage collector's copying).
    */
   forgetValues(from: number, to: number): void {
-    const starts = this.index.table.start;
-    const count = this.index.table.count;
+    const t = this.index.table;
+    const starts = t.start;
     const nodes = this.elements;
-    let lo = 0;
-    let hi = count;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (starts[mid] < from) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let k = lo; k < count && starts[k] < to; k++) {
+    for (let k = firstElementFrom(t, from); k < t.count && starts[k] < to; k++) {
       const n = nodes[k];
       n.val = undefined;
       n.one = undefined;
