@@ -1111,12 +1111,8 @@ interface Stretched {
 
 /** `items` ordered by their fired rule's index (`at`), in the order given among equals. */
 function byFiredRule<T>(items: T[], at: number[]): T[] {
-  let sorted = true;
-  for (let i = 1; i < at.length && sorted; i++) if (at[i] < at[i - 1]) sorted = false;
-  if (sorted) return items;
-  const order = items.map((_, i) => i);
-  order.sort((a, b) => at[a] - at[b] || a - b);
-  return order.map((i) => items[i]);
+  const order = firedRuleOrder(at);
+  return order === undefined ? items : order.map((i) => items[i]);
 }
 
 /**
@@ -1130,12 +1126,22 @@ function appendByFiredRule<T>(
   out: T[],
   outAt: number[],
 ): void {
-  const order = items.map((_, i) => i);
-  order.sort((a, b) => at[a] - at[b] || a - b);
-  for (const i of order) {
+  const order = firedRuleOrder(at);
+  for (let j = 0; j < items.length; j++) {
+    const i = order === undefined ? j : order[j];
     out.push(items[i]);
     outAt.push(key(at[i]));
   }
+}
+
+/** The places of `at` ordered by its values, equals in the order given; undefined when already so. */
+function firedRuleOrder(at: number[]): number[] | undefined {
+  let sorted = true;
+  for (let i = 1; i < at.length && sorted; i++) if (at[i] < at[i - 1]) sorted = false;
+  if (sorted) return undefined;
+  const order = at.map((_, i) => i);
+  order.sort((x, y) => at[x] - at[y] || x - y);
+  return order;
 }
 
 /**
