@@ -10,8 +10,10 @@ import {
   isLoopbackUrl,
   ServiceError,
 } from '../core/http';
+import { overLimitMessage } from '../core/notice';
 import type { CvsError } from '../core/services';
 import { EnoticesCodes, EnoticesError, OPERATION_LABELS } from '../core/services';
+import type { PreflightRefusal } from '../core/validation';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS } from './io';
 
 const SERVICE_NAMES = {
@@ -173,4 +175,27 @@ export function reportFailure(io: CliIo, name: string, err: unknown): number {
 /** True when every further request with the same key would fail the same way: say it once and stop. */
 export function isKeyProblem(err: ServiceError): boolean {
   return err.kind === 'missing-key' || err.kind === 'forbidden' || err.kind === 'auth';
+}
+
+/** How a terminal user gives the CLI their API key. */
+export const SET_API_KEY =
+  'export EFORMS_API_KEY=<your API key> (from your TED developer account; for --env sandbox, the key that eforms sandbox prints)';
+
+/**
+ * Why a notice was not sent to an engine (core/validation's preflight), as the end of a sentence that
+ * begins with what did not run ("not sent to the service", "the SDK rules did not run").
+ */
+export function describeRefusal(v: PreflightRefusal): string {
+  switch (v.reason) {
+    case 'needs-key':
+      return `EFORMS_API_KEY is not set: ${SET_API_KEY}.`;
+    case 'insecure':
+      return `refusing to send the API key to ${v.origin}: use https (plain http only to loopback), with --env or --cvs-url.`;
+    case 'malformed':
+      return 'the XML is not well-formed (fix the error shown first).';
+    case 'too-large':
+      return `${(v.bytes / 1048576).toFixed(1)} MB, above the ${v.limit / 1048576} MB the service is sent.`;
+    case 'too-many-elements':
+      return overLimitMessage('localNoticeElements', v.elements);
+  }
 }

@@ -118,6 +118,11 @@ export function preflightStatus(
         state: 'paused',
         message: `This notice is ${(v.bytes / KB / KB).toFixed(1)} MB, above the ${v.limit / KB / KB} MB sent to the validation service: only local checks run.`,
       };
+    case 'too-many-elements':
+      return {
+        state: 'paused',
+        message: `This notice has ${v.elements.toLocaleString('en-US')} elements, more than the ${v.limit.toLocaleString('en-US')} the SDK rules can check on this machine: only local checks run. The rules run again once the notice is smaller.`,
+      };
   }
 }
 

@@ -26,6 +26,7 @@ import {
   validateOnce,
 } from '../../core/validation';
 import { serviceUrlsOf } from '../environment';
+import { describeRefusal } from '../failure-wording';
 import { decodeInputText } from '../input-files';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
 import { formatFindings } from '../output-formats';
@@ -207,7 +208,7 @@ async function checkBeforeSubmit(
   const baseUrl = serviceUrlsOf(values, io).cvs;
   const apiKey = io.env.EFORMS_API_KEY?.trim();
   const verdict = servicePreflight({ apiKey, baseUrl });
-  if (!verdict.ok) return `the validation service cannot be asked (${verdict.reason})`;
+  if (!verdict.ok) return `the validation service cannot be asked: ${describeRefusal(verdict)}`;
   io.err(`Validating ${terminalName(file)} with ${baseUrl} before submitting…`);
   runs.push(await validateOnce(notice, cvsPipeline({ baseUrl, apiKey }), request));
   const failed = runs.map(why).find((w) => w !== undefined);
@@ -227,7 +228,9 @@ function why(r: EngineRun): string | undefined {
       return undefined;
     case 'not-sent':
       // Not well-formed: the syntax errors are the findings (errors), so the notice is refused for them.
-      return r.verdict.reason === 'malformed' ? undefined : `it was not validated (${r.verdict.reason})`;
+      return r.verdict.reason === 'malformed'
+        ? undefined
+        : `it was not validated: ${describeRefusal(r.verdict)}`;
     case 'failed':
       return r.failure.class === 'cancelled'
         ? 'the check was cancelled'

@@ -36,7 +36,7 @@ import {
 } from '../../core/validation';
 import { CODE_CACHE_COVERS } from '../code-cache-loader';
 import { serviceUrlsOf } from '../environment';
-import { describeFailure, isKeyProblem } from '../failure-wording';
+import { describeFailure, describeRefusal, isKeyProblem, SET_API_KEY } from '../failure-wording';
 import {
   aboutFile,
   checkSdkDir,
@@ -287,9 +287,8 @@ function cvsPipeline(
   const apiKey = io.env.EFORMS_API_KEY?.trim();
   const verdict = servicePreflight({ apiKey, baseUrl });
   if (!verdict.ok && verdict.reason === 'needs-key')
-    return 'EFORMS_API_KEY is not set: export EFORMS_API_KEY=<your API key> (from your TED developer account; for --env sandbox, the key that eforms sandbox prints), or validate offline with --local.';
-  if (!verdict.ok && verdict.reason === 'insecure')
-    return `refusing to send the API key to ${verdict.origin}: use https (plain http only to loopback), with --env or --cvs-url.`;
+    return `EFORMS_API_KEY is not set: ${SET_API_KEY}, or validate offline with --local.`;
+  if (!verdict.ok) return describeRefusal(verdict);
   return { pipeline: newCvsPipeline({ baseUrl, apiKey }), baseUrl };
 }
 
@@ -358,13 +357,12 @@ function resultOf(
     case 'notice-refused':
       return { file, findings: complete(r.findings) };
     case 'not-sent':
+      // Not well-formed: the syntax errors are the findings, and the file's result.
       if (r.verdict.reason === 'malformed') {
-        io.err(`${terminalName(file)}: ${notRun}: the XML is not well-formed (fix the error shown first).`);
+        io.err(`${terminalName(file)}: ${notRun}: ${describeRefusal(r.verdict)}`);
         return { file, findings: complete(r.findings) };
       }
-      if (r.verdict.reason === 'too-large')
-        return `${notRun}: ${(r.verdict.bytes / 1048576).toFixed(1)} MB, above the ${r.verdict.limit / 1048576} MB the service is sent.`;
-      return `${notRun} (${r.verdict.reason}).`;
+      return `${notRun}: ${describeRefusal(r.verdict)}`;
     case 'failed': {
       const f = r.failure;
       if (f.class === 'cancelled') return 'cancelled.';

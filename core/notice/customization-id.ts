@@ -59,11 +59,17 @@ export interface CustomizationIdElement {
 
 /** The root's cbc:CustomizationID child (matched by namespace URI, never by prefix), if any. */
 export function findCustomizationId(index: XmlIndex): CustomizationIdElement | undefined {
-  const root = index.element(0);
-  if (!root) return undefined;
-  for (const c of root.children) {
-    const el = index.element(c);
-    if (el && el.local === 'CustomizationID' && el.ns === UBL_CBC_NS) return contentOf(index, el);
+  // The root's children by the index's columns, an object made only for the one found: the element may
+  // be missing from a notice whose root has millions of children, and an object for each took seconds.
+  const t = index.table;
+  if (t.count === 0) return undefined;
+  const last = t.last;
+  for (let c = 1; c <= last[0]; c = last[c] + 1) {
+    const name = t.names[t.name[c]];
+    if (name.local === 'CustomizationID' && name.ns === UBL_CBC_NS) {
+      const el = index.element(c);
+      return el && contentOf(index, el);
+    }
   }
   return undefined;
 }

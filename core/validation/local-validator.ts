@@ -4,7 +4,7 @@
 // dynamic as asked. Compiled rule sets are kept per release, phase and mode. Rules the engine cannot
 // evaluate are named in the report, never skipped silently. No `vscode` import here.
 
-import { INPUT_LIMITS, noticeSubType, type XmlIndex } from '../notice';
+import { INPUT_LIMITS, noticeSubType, overLimitMessage, type XmlIndex } from '../notice';
 import {
   type CompiledRuleSet,
   IncrementalRules,
@@ -23,16 +23,23 @@ import type { EngineReport, ValidationInput, Validator } from './validator';
 export const noticeSubTypeOf: (index: XmlIndex) => string | undefined = noticeSubType;
 
 /**
- * Refuses, before any work, a notice with more elements than the rules' model of it can hold in memory
- * (INPUT_LIMITS.localNoticeElements): a dense text under the size limit would otherwise exhaust the heap.
+ * The notice's element count and the limit, when it has more elements than the rules' model of it can
+ * hold in memory (INPUT_LIMITS.localNoticeElements): a dense text under the size limit would otherwise
+ * exhaust the heap. The front ends meet it as a preflight verdict (policy.ts), before any run.
+ */
+export function elementsOverLimit(index: XmlIndex): { elements: number; limit: number } | undefined {
+  const elements = index.table.count;
+  const limit = INPUT_LIMITS.localNoticeElements.max;
+  return elements > limit ? { elements, limit } : undefined;
+}
+
+/**
+ * The same limit for a caller that runs a validator without the preflight: a refusal before any work,
+ * with the limits table's words.
  */
 export function checkElementCount(index: XmlIndex): void {
-  const count = index.table.count;
-  const most = INPUT_LIMITS.localNoticeElements.max;
-  if (count > most)
-    throw new SdkError('engine', {
-      reason: `the notice has ${count.toLocaleString('en-US')} elements, more than the ${most.toLocaleString('en-US')} the local rules can hold in memory`,
-    });
+  const over = elementsOverLimit(index);
+  if (over) throw new SdkError('engine', { reason: overLimitMessage('localNoticeElements', over.elements) });
 }
 
 export interface LocalValidatorOptions {

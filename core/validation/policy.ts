@@ -13,7 +13,7 @@ import { SdkError } from '../sdk';
 import { CvsError, validationUrl } from '../services';
 import { type EformsSettings, urlsOf } from '../settings';
 import { type CvsTransport, CvsValidator } from './cvs-validator';
-import { noticeSubTypeOf } from './local-validator';
+import { elementsOverLimit, noticeSubTypeOf } from './local-validator';
 import {
   inputFor,
   type PreparedNotice,
@@ -51,7 +51,13 @@ export type PreflightVerdict =
   /** The notice is not well-formed XML: no engine can read it. */
   | { ok: false; reason: 'malformed'; errors: number }
   /** Larger than the service accepts from us (CVS only): bytes and limit in UTF-8 bytes. */
-  | { ok: false; reason: 'too-large'; bytes: number; limit: number };
+  | { ok: false; reason: 'too-large'; bytes: number; limit: number }
+  /**
+   * More elements than the SDK rules' model of a notice can hold in memory (the SDK rules only;
+   * INPUT_LIMITS.localNoticeElements). A verdict on this text, not a failure of the engine: the next
+   * edit is checked again.
+   */
+  | { ok: false; reason: 'too-many-elements'; elements: number; limit: number };
 
 export type PreflightRefusal = Exclude<PreflightVerdict, { ok: true }>;
 
@@ -64,7 +70,7 @@ export function servicePreflight(o: { apiKey: string | undefined; baseUrl: strin
   return { ok: true };
 }
 
-/** The notice side alone: well-formed for every engine, and not too large for the service. */
+/** The notice side alone: well-formed for every engine, and not too large for the engine. */
 export function noticePreflight(o: {
   engine: EngineName;
   index: XmlIndex;
@@ -75,6 +81,10 @@ export function noticePreflight(o: {
   const limit = o.maxServiceBytes ?? DEFAULT_MAX_SERVICE_BYTES;
   if (o.engine === 'cvs' && o.byteLength > limit)
     return { ok: false, reason: 'too-large', bytes: o.byteLength, limit };
+  if (o.engine === 'local') {
+    const over = elementsOverLimit(o.index);
+    if (over) return { ok: false, reason: 'too-many-elements', ...over };
+  }
   return { ok: true };
 }
 

@@ -160,6 +160,22 @@ describe('eforms validate --local', { skip }, () => {
     assert.match(r.stderr, /cannot be downloaded .*--sdk-dir DIR, or connect/);
   });
 
+  test('a notice with more elements than the rules can hold: exit 2, one sentence, no rule run', async () => {
+    // 5,000,001 elements in 20 MB: under the 160 MB size limit, over the element limit.
+    const file = join(work, 'dense.xml');
+    writeFileSync(
+      file,
+      `<ContractNotice xmlns="urn:oasis:names:specification:ubl:schema:xsd:ContractNotice-2">${'<a/>'.repeat(5_000_000)}</ContractNotice>`,
+    );
+    const r = await run([...local, file, '--format', 'json']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(
+      r.stderr,
+      /the SDK rules did not run: The notice validated locally is larger than 5,000,000 elements \(5,000,001 elements\), the most this tool accepts: make it smaller\./,
+    );
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  });
+
   test('usage errors: exit 2', async () => {
     for (const args of [
       [...local, '--today', '2024-13-01', 'cn_24_minimal.xml'],

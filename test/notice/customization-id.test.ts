@@ -83,6 +83,18 @@ describe('declaredSdkVersion on indexed notices', () => {
     assert.equal(declaredSdkVersion(indexXml(text)), undefined);
   });
 
+  test('only a child of the root counts, after any number of siblings with their own subtrees', () => {
+    const cbc = 'xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"';
+    const lot = '<Lot><cbc:CustomizationID>eforms-sdk-1.7</cbc:CustomizationID><x><y/></x></Lot>';
+    const open = `<ContractNotice xmlns="urn:oasis:names:specification:ubl:schema:xsd:ContractNotice-2" ${cbc}>`;
+    const nested = `${open}${lot.repeat(1000)}</ContractNotice>`;
+    assert.equal(declaredSdkVersion(indexXml(nested)), undefined, 'deeper ones do not declare the version');
+    const late = `${open}${lot.repeat(1000)}<cbc:CustomizationID>eforms-sdk-1.9</cbc:CustomizationID></ContractNotice>`;
+    const found = findCustomizationId(indexXml(late));
+    assert.equal(found && late.slice(found.contentStart, found.contentEnd), 'eforms-sdk-1.9');
+    assert.equal(found?.element.start, late.lastIndexOf('<cbc:CustomizationID>'));
+  });
+
   test('every SDK sample notice declares the version written in its text', {
     skip: skipUnless(SAMPLES_DIR),
   }, () => {

@@ -201,4 +201,29 @@ describe('ValidationScheduler with the SDK rules', () => {
     await r.clock.advance(30);
     assert.equal(r.localCalls.length, 2, 'an SDK appeared: the rules run again');
   });
+
+  test('a notice with more elements than the SDK rules can hold: paused, never run, and run again once smaller', async () => {
+    const r = rig({ validation: { debounceMs: 100, engine: 'local' } });
+    // The valid notice with 5,000,000 more elements inside its root: 5,000,000 is the limit.
+    const close = VALID.lastIndexOf('</');
+    const dense = `${VALID.slice(0, close)}${'<a/>'.repeat(5_000_000)}${VALID.slice(close)}`;
+    await r.set(1, dense);
+    await r.clock.advance(1000);
+    assert.equal(r.localCalls.length, 0, 'refused before any run');
+    const st = r.statuses.filter((s) => s.engine === 'local').at(-1);
+    assert.equal(st?.state, 'paused');
+    const elements = (dense.match(/<[A-Za-z]/g) ?? []).length;
+    assert.ok(elements > 5_000_000);
+    assert.match(
+      st?.message ?? '',
+      new RegExp(`has ${elements.toLocaleString('en-US')} elements, more than the 5,000,000`),
+    );
+    // The refusal is about that text: an edit that brings it under the limit is validated.
+    await r.set(2, VALID);
+    await r.clock.advance(30);
+    assert.equal(r.localCalls.length, 1, 'the smaller notice is run');
+    r.localCalls[0]?.resolve(VALID);
+    await settle();
+    assert.equal(r.statuses.filter((s) => s.engine === 'local').at(-1)?.state, 'validated');
+  });
 });

@@ -221,6 +221,30 @@ describe('validation policy: preflight verdicts', () => {
     );
     assert.equal(DEFAULT_MAX_SERVICE_BYTES, 10 * 1024 * 1024);
   });
+  test('more elements than the SDK rules can hold: only the local engine is refused, at one element over', () => {
+    // Counted by a regular expression over the text, not by the index: 5,000,000 elements are the limit.
+    const dense = (n: number) => `<r>${'<a/>'.repeat(n - 1)}</r>`;
+    const count = (text: string) => text.match(/<[a-z]/g)?.length ?? 0;
+    const at = dense(5_000_000);
+    const over = dense(5_000_001);
+    assert.equal(count(at), 5_000_000);
+    assert.deepEqual(noticePreflight({ engine: 'local', index: indexXml(at), byteLength: at.length }), {
+      ok: true,
+    });
+    const index = indexXml(over);
+    assert.deepEqual(noticePreflight({ engine: 'local', index, byteLength: over.length }), {
+      ok: false,
+      reason: 'too-many-elements',
+      elements: count(over),
+      limit: 5_000_000,
+    });
+    // The service is judged by its own limit, in bytes, not by what this machine's rules can hold.
+    const v = noticePreflight({ engine: 'cvs', index, byteLength: over.length });
+    assert.ok(!v.ok && v.reason === 'too-large', JSON.stringify(v));
+    assert.deepEqual(noticePreflight({ engine: 'cvs', index, byteLength: 1000, maxServiceBytes: 2000 }), {
+      ok: true,
+    });
+  });
 });
 
 describe('validation policy: retry numbers and engines', () => {
