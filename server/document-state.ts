@@ -146,7 +146,7 @@ export class OpenDocuments extends Map<string, DocState> {
       }
       s.text = doc.text;
       s.index = index;
-      s.kind = noticeKindOf(index) ?? (s.kind && index.elements.length === 0 ? s.kind : undefined);
+      s.kind = noticeKindOf(index) ?? (s.kind && index.table.count === 0 ? s.kind : undefined);
     }
     s.version = doc.version;
     return s;

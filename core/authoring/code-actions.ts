@@ -151,8 +151,9 @@ function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
   const out: Fix[] = [];
   const start = index.offsetAt(d.range.start.line, d.range.start.character);
   if (code === VERSION_EXISTS) {
-    const v = index.elements[0]?.children
-      .map((i) => index.elements[i] as XmlElement)
+    const v = index
+      .element(0)
+      ?.children.map((i) => index.element(i) as XmlElement)
       .find((e) => canonicalName(e) === 'cbc:VersionID');
     const bump = v ? bumpVersion(index, v) : undefined;
     if (bump) out.push({ action: { ...bump, kind: 'quickfix', isPreferred: true } });
@@ -362,11 +363,11 @@ function moveToVersion(index: XmlIndex, moveTo: string): Omit<AuthoringAction, '
 
 function customizationIdFix(c: ActionContext): Omit<AuthoringAction, 'diagnostics'> | undefined {
   const { index, sdk } = c;
-  const root = index.elements[0];
+  const root = index.element(0);
   if (!root || !sdk) return undefined;
   const wanted = `eforms-sdk-${/^(\d+\.\d+)/.exec(sdk.version)?.[1] ?? sdk.version}`;
   const existing = root.children
-    .map((i) => index.elements[i] as XmlElement)
+    .map((i) => index.element(i) as XmlElement)
     .find((e) => canonicalName(e) === 'cbc:CustomizationID');
   if (existing) {
     if (existing.end <= existing.startTagEnd) return undefined;

@@ -595,7 +595,7 @@ export class Authoring {
     const doc = this.d.documents.get(uri);
     if (!doc) return undefined;
     const index = this.indexFor(uri, doc);
-    if (!index.elements[0]) return undefined;
+    if (!index.element(0)) return undefined;
     const s = await this.d.settings(uri);
     const choice = this.choose(s, declaredSdkVersion(index));
     if (choice.ok) this.sdkOf.set(uri, choice.sdk);

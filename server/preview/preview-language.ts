@@ -34,10 +34,10 @@ const NOTICE_LANGUAGES: Record<string, string> = {
 
 /** The two-letter code of the notice's own language (its root's cbc:NoticeLanguageCode), if it has one. */
 export function noticeLanguage(index: XmlIndex): string | undefined {
-  const root = index.elements[0];
+  const root = index.element(0);
   if (!root) return undefined;
   for (const c of root.children) {
-    const el = index.elements[c];
+    const el = index.element(c);
     if (el?.local === 'NoticeLanguageCode')
       return NOTICE_LANGUAGES[textContent(index, el).trim().toUpperCase()];
   }
