@@ -119,8 +119,9 @@ export function preflightStatus(
         message: `This notice is ${(v.bytes / KB / KB).toFixed(1)} MB, above the ${v.limit / KB / KB} MB sent to the validation service: only local checks run.`,
       };
     case 'too-many-elements':
+      // Not 'paused' ("validate on demand"): asking again gets the same answer until the notice shrinks.
       return {
-        state: 'paused',
+        state: 'error',
         message: `This notice has ${v.elements.toLocaleString('en-US')} elements, more than the ${v.limit.toLocaleString('en-US')} the SDK rules can check on this machine: only local checks run. The rules run again once the notice is smaller.`,
       };
   }

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { presentStatus } from '../../client/status-presentation';
 import type { EnvironmentName } from '../../core/http/environments';
 import type { ValidationState, ValidationStatusParams } from '../../core/protocol/protocol';
+import { preflightStatus } from '../../server/status-wording';
 
 const STATES: ValidationState[] = [
   'idle',
@@ -94,4 +95,17 @@ test("a failure sent as data is worded in the editor's words, not the server's s
     'preview',
   );
   assert.match(bare.tooltip, /SERVER SENTENCE/);
+});
+
+test('a notice too large for the SDK rules reads as not checked, not as waiting to be asked', () => {
+  const said = preflightStatus('local', {
+    ok: false,
+    reason: 'too-many-elements',
+    elements: 5_000_001,
+    limit: 5_000_000,
+  });
+  const p = presentStatus({ ...said, engine: 'local', errors: 0, warnings: 0, infos: 0 }, 'preview');
+  assert.match(p.text, /eForms SDK: not checked/);
+  assert.doesNotMatch(p.text, /on demand/);
+  assert.match(p.tooltip, /5,000,001 elements, more than the 5,000,000 the SDK rules can check/);
 });
