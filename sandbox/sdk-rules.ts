@@ -10,11 +10,10 @@
 // rules (officialVerdict). Never downloads anything. The sandbox never imports client or server code.
 
 import { INPUT_LIMITS, readNoticeIdentity } from '../core/notice';
-import { availableSdkReleases, SdkError, type SdkSources } from '../core/sdk';
+import { availableSdkReleases, formatBudget, SdkError, type SdkSources } from '../core/sdk';
 import { parseSvrl, severityOf } from '../core/svrl';
 import { clip, terminalLine } from '../core/text';
 import {
-  formatBudget,
   prepareNotice,
   RuleBudgetError,
   requestedSdkVersion,

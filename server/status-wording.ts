@@ -4,7 +4,7 @@
 
 import type { Finding } from '../core/findings';
 import type { EngineStatus, ValidationStatusParams } from '../core/protocol';
-import type { SdkError } from '../core/sdk';
+import { formatBudget, type SdkError } from '../core/sdk';
 import type {
   EngineFailure,
   EngineName,
@@ -170,6 +170,8 @@ export function sdkProblem(e: SdkError): string {
       return 'The eForms SDK download was cancelled: the local rules run once an SDK is available.';
     case 'engine':
       return `The eForms SDK rules could not run (${f.reason ?? 'unknown reason'}).`;
+    case 'time-budget':
+      return `The eForms SDK rules ran longer than their time budget of ${formatBudget(f.budgetMs ?? 0)} and were stopped, so they did not check this notice: raise eforms.validation.timeBudgetMs to give them longer (they run again when it changes).`;
   }
 }
 

@@ -10,7 +10,14 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { completeFindings, type SdkKnowledge, sdkKnowledge } from '../../core/authoring';
 import { type Finding, sortByPosition } from '../../core/findings';
 import { isTransient } from '../../core/http';
-import { defaultSdkCacheRoot, minorOf, resolveSdk, SdkError, type SdkSources } from '../../core/sdk';
+import {
+  defaultSdkCacheRoot,
+  formatBudget,
+  minorOf,
+  resolveSdk,
+  SdkError,
+  type SdkSources,
+} from '../../core/sdk';
 import { CvsError } from '../../core/services';
 import {
   DEFAULT_SETTINGS,
@@ -629,6 +636,8 @@ export function sdkProblemForCli(e: SdkError, sdkDir?: string): string {
       return 'the SDK download was cancelled.';
     case 'engine':
       return `the SDK rules could not run (${f.reason ?? 'unknown reason'}).`;
+    case 'time-budget':
+      return `the SDK rules ran longer than their time budget of ${formatBudget(f.budgetMs ?? 0)} and were stopped, so they did not check this notice: give them longer with --time-budget SECONDS.`;
   }
 }
 

@@ -83,8 +83,9 @@ export const INPUT_LIMITS = {
   ruleCacheBytes: { what: 'compiled-rule cache entry', max: 256 * MiB, unit: 'bytes' },
   /**
    * The time one validation by the SDK's rules may take (default; eforms.validation.timeBudgetMs,
-   * --time-budget): a run still going after it is stopped, its worker replaced, and the notice gets one
-   * finding naming the budget. The slowest 1.15 phase runs in under 5 s on a large notice.
+   * --time-budget): a run still going after it is stopped, its worker replaced, and the front end says
+   * that the rules did not check the notice, naming the budget. The slowest 1.15 phase runs in under 5 s
+   * on a large notice.
    */
   ruleTimeBudgetMs: { what: 'SDK rules run', max: 60_000, unit: 'milliseconds' },
 } as const satisfies Record<string, InputLimit>;

@@ -5,7 +5,7 @@
 
 export * from './sdk-download';
 export * from './sdk-errors';
-export { SdkError, type SdkErrorFields, type SdkErrorKind } from './sdk-errors';
+export { formatBudget, SdkError, type SdkErrorFields, type SdkErrorKind } from './sdk-errors';
 export * from './sdk-folder';
 export { minorOf } from './sdk-folder';
 export * from './sdk-read';

@@ -22,7 +22,12 @@ export type SdkErrorKind =
   /** The user cancelled the download. */
   | 'cancelled'
   /** The rule engine failed on this release (`reason`). */
-  | 'engine';
+  | 'engine'
+  /**
+   * The rules ran longer than their time budget (`budgetMs`: eforms.validation.timeBudgetMs,
+   * --time-budget) and were stopped: the notice was not checked by them.
+   */
+  | 'time-budget';
 
 export interface SdkErrorFields {
   wanted?: string;
@@ -30,6 +35,7 @@ export interface SdkErrorFields {
   url?: string;
   status?: number;
   reason?: string;
+  budgetMs?: number;
 }
 
 export class SdkError extends Error {
@@ -73,5 +79,12 @@ function defaultMessage(kind: SdkErrorKind, f: SdkErrorFields): string {
       return 'The SDK download was cancelled.';
     case 'engine':
       return `The SDK rules could not be run (${f.reason ?? 'unknown reason'}).`;
+    case 'time-budget':
+      return `The SDK rules ran longer than their time budget of ${formatBudget(f.budgetMs ?? 0)} and were stopped; the notice was not checked by them.`;
   }
+}
+
+/** `60 s`, `1.5 s`: a time budget as the messages state it. */
+export function formatBudget(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
 }

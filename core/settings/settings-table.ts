@@ -163,7 +163,7 @@ export const SETTINGS_TABLE: readonly SettingSpec[] = [
     minimum: 1000,
     maximum: 600000,
     markdownDescription:
-      'How long one run of the local eForms SDK rules may take. A run still going after it is stopped (its worker is replaced), and the notice gets one finding naming the budget.',
+      'How long one run of the local eForms SDK rules may take. A run still going after it is stopped (its worker is replaced), and the status bar says that the rules did not check the notice. They run on it again when a setting changes or when you validate it on demand (eForms: Validate Notice).',
   },
   {
     key: 'validation.language',

@@ -175,7 +175,13 @@ export function classifyFailure(engine: EngineName, err: unknown): EngineFailure
   }
   if (isAbort(err)) return { class: 'cancelled' };
   const e = err instanceof SdkError ? err : new SdkError('engine', { reason: String(err).slice(0, 200) });
-  const cls = e.retryable ? 'transient' : e.kind === 'engine' ? 'request-refused' : 'blocking';
+  // The engine's failures and a run past its budget are about these options and this subtype: not retried
+  // for them until they change (eforms.validation.timeBudgetMs among them), or the user asks again.
+  const cls = e.retryable
+    ? 'transient'
+    : e.kind === 'engine' || e.kind === 'time-budget'
+      ? 'request-refused'
+      : 'blocking';
   return {
     class: cls,
     retry: RETRY_RULE[cls],

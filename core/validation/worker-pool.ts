@@ -77,15 +77,8 @@ export const SPARE_AFTER_MS = 1500;
 /** A run stopped because it took longer than its budget: the front ends word it with the budget. */
 export class RuleBudgetError extends SdkError {
   constructor(readonly budgetMs: number) {
-    super('engine', {
-      reason: `the rules ran longer than their time budget of ${formatBudget(budgetMs)} and were stopped; the notice was not checked by them`,
-    });
+    super('time-budget', { budgetMs });
   }
-}
-
-/** `60 s`, `1.5 s`. */
-export function formatBudget(ms: number): string {
-  return `${Number((ms / 1000).toFixed(3))} s`;
 }
 
 /** The worker script beside this module (out/core/validation/) or beside the bundle (dist/). */

@@ -16,6 +16,7 @@ import { type EformsSettings, readSettings } from '../../core/settings/settings'
 import { parseSvrl } from '../../core/svrl/report';
 import type { EngineReport, ValidationInput, Validator } from '../../core/validation';
 import { mergeEngineFindings } from '../../core/validation';
+import { RuleBudgetError } from '../../core/validation/worker-pool';
 import { runCvsValidation } from '../../sandbox/cvs/validator';
 import { ValidationScheduler } from '../../server/validation-scheduler';
 import { FakeClock, settle } from '../support/fake-clock';
@@ -200,6 +201,28 @@ describe('ValidationScheduler with the SDK rules', () => {
     await settle();
     await r.clock.advance(30);
     assert.equal(r.localCalls.length, 2, 'an SDK appeared: the rules run again');
+  });
+
+  test('rules stopped at their time budget: one status naming it and the setting, no run per edit, a run after a settings change', async () => {
+    const r = rig({ validation: { debounceMs: 100, engine: 'local' } });
+    await r.set(1, INVALID);
+    await r.clock.advance(30);
+    r.localCalls[0]?.reject(new RuleBudgetError(1500));
+    await settle();
+    const st = r.statuses.filter((s) => s.engine === 'local').at(-1);
+    assert.equal(st?.state, 'error');
+    assert.deepEqual(st?.sdkProblem, { kind: 'time-budget' });
+    assert.match(
+      st?.message ?? '',
+      /time budget of 1\.5 s .*did not check this notice: raise eforms\.validation\.timeBudgetMs/,
+    );
+    await r.set(2, VALID);
+    await r.clock.advance(1000);
+    assert.equal(r.localCalls.length, 1, 'not run again on every edit');
+    r.scheduler.settingsChanged();
+    await settle();
+    await r.clock.advance(30);
+    assert.equal(r.localCalls.length, 2, 'a setting changed: the rules run again');
   });
 
   test('a notice with more elements than the SDK rules can hold: not checked, never run, and run again once smaller', async () => {

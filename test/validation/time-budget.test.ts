@@ -72,7 +72,7 @@ describe('a run that does not yield', () => {
       (e: unknown) => e,
     );
     assert.ok(err instanceof RuleBudgetError, String(err));
-    assert.ok(err instanceof SdkError && err.kind === 'engine');
+    assert.ok(err instanceof SdkError && err.kind === 'time-budget');
     assert.equal(err.budgetMs, 1000);
     assert.match(err.message, /time budget of 1 s/);
     const next = await p.run(slowSdkNotice('2'), input, sources, undefined, undefined, 'fast', 60_000);
