@@ -175,13 +175,11 @@ export function classifyFailure(engine: EngineName, err: unknown): EngineFailure
   }
   if (isAbort(err)) return { class: 'cancelled' };
   const e = err instanceof SdkError ? err : new SdkError('engine', { reason: String(err).slice(0, 200) });
-  // The engine's failures and a run past its budget are about these options and this subtype: not retried
-  // for them until they change (eforms.validation.timeBudgetMs among them), or the user asks again.
-  const cls = e.retryable
-    ? 'transient'
-    : e.kind === 'engine' || e.kind === 'time-budget'
-      ? 'request-refused'
-      : 'blocking';
+  // Only a missing SDK blocks every notice until the settings change. The other failures are about the
+  // release this notice asks for (missing, not allowed to download, corrupt…), its subtype's rules, or a
+  // run past its budget: not retried for these options until they change, and another notice, or this
+  // one declaring another release, still runs.
+  const cls = e.retryable ? 'transient' : e.kind === 'no-sdk' ? 'blocking' : 'request-refused';
   return {
     class: cls,
     retry: RETRY_RULE[cls],

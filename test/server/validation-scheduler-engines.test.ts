@@ -203,6 +203,32 @@ describe('ValidationScheduler with the SDK rules', () => {
     assert.equal(r.localCalls.length, 2, 'an SDK appeared: the rules run again');
   });
 
+  test('a notice asking for a release that is missing stops only itself: other notices still get the rules', async () => {
+    const r = rig({ validation: { debounceMs: 100, engine: 'local' } });
+    const old = INVALID.replace(/eforms-sdk-1\.15/, 'eforms-sdk-1.7');
+    assert.notEqual(old, INVALID);
+    await r.set(1, old);
+    await r.clock.advance(30);
+    assert.equal(r.localCalls[0]?.input.sdkVersion, '1.7');
+    r.localCalls[0]?.reject(new SdkError('consent-needed', { wanted: '1.7' }));
+    await settle();
+    const other = 'file:///other.xml';
+    r.scheduler.open({ uri: other, version: 1, text: VALID });
+    await settle();
+    await r.clock.advance(30);
+    assert.equal(r.localCalls.length, 2, 'the other notice, declaring 1.15, is run');
+    assert.equal(r.localCalls[1]?.input.sdkVersion, '1.15');
+    r.localCalls[1]?.resolve(VALID);
+    await settle();
+    const st = r.statuses.filter((s) => s.engine === 'local' && s.uri === other).at(-1);
+    assert.equal(st?.state, 'validated');
+    // The first notice, once it declares a release that is there, is run again.
+    await r.set(2, INVALID);
+    await r.clock.advance(30);
+    assert.equal(r.localCalls.length, 3);
+    assert.equal(r.localCalls[2]?.input.sdkVersion, '1.15');
+  });
+
   test('rules stopped at their time budget: one status naming it and the setting, no run per edit, a run after a settings change', async () => {
     const r = rig({ validation: { debounceMs: 100, engine: 'local' } });
     await r.set(1, INVALID);

@@ -143,12 +143,22 @@ describe('validation policy: failures of the CVS (spec section 7) and what they 
     );
   });
 
-  test('SDK failures: offline is transient, a rule set that cannot run is refused, a missing SDK blocks', () => {
+  test('SDK failures: offline is transient, no SDK at all blocks, the rest refuses only that release and subtype', () => {
     const offline = classifyFailure('local', new SdkError('offline', { reason: 'no connection' }));
     assert.ok(offline.class === 'transient' && offline.offline);
-    assert.equal(classifyFailure('local', new SdkError('engine', { reason: 'x' })).class, 'request-refused');
-    for (const kind of ['no-sdk', 'version-missing', 'consent-needed', 'corrupt'] as const)
-      assert.equal(classifyFailure('local', new SdkError(kind, {})).class, 'blocking', kind);
+    assert.equal(classifyFailure('local', new SdkError('no-sdk', {})).class, 'blocking');
+    // One notice's release (1.7 missing, not allowed to download, corrupt) must not stop the others'.
+    for (const kind of [
+      'engine',
+      'time-budget',
+      'version-missing',
+      'consent-needed',
+      'not-found',
+      'no-version',
+      'corrupt',
+      'cancelled',
+    ] as const)
+      assert.equal(classifyFailure('local', new SdkError(kind, {})).class, 'request-refused', kind);
   });
 
   test('validateOnce: a refused notice comes back as the local checks plus one finding where it points', async () => {
