@@ -7,7 +7,8 @@
 // Pure: no I/O beyond what SdkKnowledge reads lazily from its release folder, no `vscode` import.
 
 import type { Finding } from '../findings';
-import { attributeValue, type XmlElement, type XmlIndex } from '../notice';
+import { attributeValue, INPUT_LIMITS, type XmlElement, type XmlIndex } from '../notice';
+import { clip } from '../text';
 import { type Ast, parseXPath } from '../xpath';
 import type { Entry, SdkKnowledge } from './sdk-knowledge';
 import { canonicalName, directText, SDK_NAMESPACES, SDK_PREFIXES } from './sdk-paths';
@@ -299,6 +300,14 @@ export interface RuleMessageContext {
   language: string;
 }
 
+/** The most of a notice's value a sentence repeats: a value can be megabytes long. */
+const ECHO = INPUT_LIMITS.echoChars.max;
+
+/** A notice's value quoted in a sentence, cut with `…` past ECHO characters. */
+function echo(value: string): string {
+  return `'${clip(value, ECHO)}'`;
+}
+
 /** A field or node as a buyer reads it: `Type of procedure (BT-105)`. */
 export function subjectOf(sdk: SdkKnowledge, e: Entry, language: string): string {
   if (e.kind === 'field') {
@@ -457,7 +466,7 @@ function planOnce(
         const not = listed.named ? 'in it' : 'one of them';
         shown = {
           value: req.value,
-          words: (actual) => (actual === '' ? ' — it is empty' : ` — '${actual}' is not ${not}`),
+          words: (actual) => (actual === '' ? ' — it is empty' : ` — ${echo(actual)} is not ${not}`),
         };
       }
       break;
@@ -467,7 +476,7 @@ function planOnce(
       sentence = `${v.label} ${formatOf(v.entry, req.regex)}${here}`;
       shown = {
         value: req.value,
-        words: (actual) => (actual === '' ? ' — it is empty' : ` — '${actual}' is not`),
+        words: (actual) => (actual === '' ? ' — it is empty' : ` — ${echo(actual)} is not`),
       };
       break;
     }
@@ -480,7 +489,10 @@ function planOnce(
     case 'bound': {
       const v = s.forValue(req.value);
       sentence = `${v.label} must be ${boundWords(req.op, v.date)} ${req.n}${here}`;
-      shown = { value: req.value, words: (actual) => (actual !== '' ? ` — it is ${actual}` : '') };
+      shown = {
+        value: req.value,
+        words: (actual) => (actual !== '' ? ` — it is ${clip(actual, ECHO)}` : ''),
+      };
       break;
     }
     case 'compare': {
@@ -496,7 +508,7 @@ function planOnce(
       const v = s.forValue(req.value);
       const list = req.prefixes.map((p) => `'${p}'`).join(', ');
       sentence = `${v.label} must begin with ${req.prefixes.length === 1 ? list : `one of ${list}`}${here}`;
-      shown = { value: req.value, words: (actual) => (actual !== '' ? ` — it is '${actual}'` : '') };
+      shown = { value: req.value, words: (actual) => (actual !== '' ? ` — it is ${echo(actual)}` : '') };
       break;
     }
     case 'trimmed':

@@ -5,6 +5,7 @@
 // duration components, and XSD regular expressions translated to JavaScript ones (with the `u` flag).
 // Dynamic errors are thrown as XPathDynamicError with the W3C error code. No I/O.
 
+import { INPUT_LIMITS } from '../notice';
 import { XNode } from './document';
 
 /** Node content, before a comparison gives it a type. */
@@ -42,6 +43,20 @@ export class XPathDynamicError extends Error {
   ) {
     super(`${code}: ${message}`);
   }
+}
+
+/**
+ * A value quoted in an error's message, cut to INPUT_LIMITS.echoChars with `…`: a cast error repeats the
+ * value it could not read, and a notice's value may be megabytes long (the message reaches the report's
+ * "not evaluated" list and the editor's log).
+ */
+export function quoted(s: string): string {
+  const most = INPUT_LIMITS.echoChars.max;
+  if (s.length <= most) return `'${s}'`;
+  let cut = most - 1;
+  const c = s.charCodeAt(cut - 1);
+  if (c >= 0xd800 && c <= 0xdbff) cut--;
+  return `'${s.slice(0, cut)}…'`;
 }
 
 export function atomize(item: Item): Atomic {
@@ -107,7 +122,7 @@ export function toDouble(s: string): number {
 export function castDouble(s: string): number {
   const n = toDouble(s);
   if (Number.isNaN(n) && s.trim() !== 'NaN') {
-    throw new XPathDynamicError('FORG0001', `'${s}' is not a valid xs:double`);
+    throw new XPathDynamicError('FORG0001', `${quoted(s)} is not a valid xs:double`);
   }
   return n;
 }
@@ -174,7 +189,7 @@ function daysInMonth(y: number, m: number): number {
 export function parseDate(s: string): XDate {
   const m = DATE_RE.exec(s);
   const fail = (): never => {
-    throw new XPathDynamicError('FORG0001', `'${s}' is not a valid xs:date`);
+    throw new XPathDynamicError('FORG0001', `${quoted(s)} is not a valid xs:date`);
   };
   if (!m) return fail();
   const y = Number(m[1]);
@@ -191,7 +206,7 @@ export function parseDate(s: string): XDate {
 export function parseTime(s: string): XDate {
   const m = TIME_RE.exec(s);
   const fail = (): never => {
-    throw new XPathDynamicError('FORG0001', `'${s}' is not a valid xs:time`);
+    throw new XPathDynamicError('FORG0001', `${quoted(s)} is not a valid xs:time`);
   };
   if (!m) return fail();
   const h = Number(m[1]);
@@ -213,7 +228,7 @@ const DATETIME_RE =
 export function parseDateTime(s: string): XDate {
   const m = DATETIME_RE.exec(s);
   const fail = (): never => {
-    throw new XPathDynamicError('FORG0001', `'${s}' is not a valid xs:dateTime`);
+    throw new XPathDynamicError('FORG0001', `${quoted(s)} is not a valid xs:dateTime`);
   };
   if (!m) return fail();
   const y = Number(m[1]);
@@ -260,7 +275,7 @@ export function parseDuration(s: string, kind: 'dayTime' | 'yearMonth'): XDurati
   const m = DUR_RE.exec(s);
   const typeName = kind === 'dayTime' ? 'xs:dayTimeDuration' : 'xs:yearMonthDuration';
   const fail = (): never => {
-    throw new XPathDynamicError('FORG0001', `'${s}' is not a valid ${typeName}`);
+    throw new XPathDynamicError('FORG0001', `${quoted(s)} is not a valid ${typeName}`);
   };
   if (!m) return fail();
   const hasDate = m[2] !== undefined || m[3] !== undefined || m[4] !== undefined;
@@ -424,7 +439,7 @@ function promote(u: Untyped, other: Atomic): Atomic {
     const t = u.s.trim();
     if (t === 'true' || t === '1') return true;
     if (t === 'false' || t === '0') return false;
-    throw new XPathDynamicError('FORG0001', `'${u.s}' is not a valid xs:boolean`);
+    throw new XPathDynamicError('FORG0001', `${quoted(u.s)} is not a valid xs:boolean`);
   }
   if (other instanceof XDate)
     return other.kind === 'date'

@@ -166,6 +166,33 @@ describe('messages on the official example notices (SDK 1.15.1)', { skip: sample
     );
   });
 
+  test('a value of a million characters is quoted cut to 80, in the message and in the rules not evaluated', async () => {
+    const text = readFileSync(join(SAMPLES_DIR, 'notices', 'cn_24_minimal.xml'), 'utf8');
+    const long = 'a'.repeat(1_000_000);
+    const changed = text
+      .replace(/(<cbc:ElectronicMail>)[^<]*</, `$1${long}<`)
+      .replace(/(<cbc:IssueDate>)[^<]*</, `$1${long}<`);
+    assert.equal(changed.length - text.length > 1_900_000, true, 'both values replaced');
+    const index = indexXml(changed);
+    const { phase } = phaseFor(SDK_DIR, 'static', noticeSubTypeOf(index) ?? '');
+    const rules = await loadRuleSet({ sdkDir: SDK_DIR, sdkVersion: '1.15.1', phase, mode: 'static' });
+    const report = rules.evaluate(index, { now: '2024-01-01T12:00:00Z' });
+    const reasons = report.notEvaluated.map((n) => n.reason);
+    assert.ok(
+      reasons.some((r) => r.includes(`'${'a'.repeat(79)}…' is not a valid xs:date`)),
+      reasons.join('\n').slice(0, 500),
+    );
+    assert.ok(reasons.every((r) => r.length < 1000));
+    const findings = await findingsOf(changed, SDK_DIR, '1.15.1', '2024-01-01T12:00:00Z');
+    const email = findings.find((f) => f.id === 'BR-BT-00506-0052');
+    assert.ok(email, findings.map((x) => x.id).join(', '));
+    assert.ok(email.message.includes(` — '${'a'.repeat(79)}…' is not`), email.message.slice(0, 300));
+    // The length rule still counts the whole value.
+    const length = findings.find((f) => f.message.includes('at most') && f.message.includes('1000000'));
+    assert.ok(length, findings.map((x) => x.message.slice(0, 120)).join('\n'));
+    assert.ok(findings.every((f) => f.message.length < 1000));
+  });
+
   test('two dates in the wrong order: the sentence names both fields and the order', async () => {
     const text = readFileSync(join(SAMPLES_DIR, 'notices', 'cn_24_minimal.xml'), 'utf8');
     // The deadline for tenders (BT-131) moved before the dispatch date (BT-05, 2019-11-21).
