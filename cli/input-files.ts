@@ -168,6 +168,15 @@ export function expandInputPaths(cwd: string, args: readonly string[]): string[]
     }
     const found: string[] = [];
     let seen = 0;
+    // Each folder and file once, by device and inode: a link back to a folder already walked (`s -> .`,
+    // `up -> ..`) walked it again and again, and two links to one file validated it twice.
+    const visited = new Set<string>();
+    const firstVisit = (st: { dev: number; ino: number }): boolean => {
+      const id = `${st.dev}:${st.ino}`;
+      if (visited.has(id)) return false;
+      visited.add(id);
+      return true;
+    };
     const walk = (dir: string) => {
       let names: string[];
       try {
@@ -185,10 +194,17 @@ export function expandInputPaths(cwd: string, args: readonly string[]): string[]
         } catch {
           continue;
         }
+        if (!firstVisit(st)) continue;
         if (st.isDirectory()) walk(p);
-        else if (/\.xml$/i.test(name) && looksLikeNotice(p)) found.push(p);
+        // Regular files only: opening a FIFO to look at it waits for a writer that may never come.
+        else if (st.isFile() && /\.xml$/i.test(name) && looksLikeNotice(p)) found.push(p);
       }
     };
+    try {
+      firstVisit(statSync(abs));
+    } catch {
+      // Checked above: it is a folder.
+    }
     walk(abs);
     if (found.length === 0)
       throw new InputFileError(

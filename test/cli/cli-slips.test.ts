@@ -4,7 +4,8 @@
 // Run in-process through cli/main.ts, with no key and no network.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -69,6 +70,34 @@ test('a folder argument stands for the notices in it, and only them', () => {
   assert.throws(() => expandInputPaths(work, [none]), /holds no eForms notice/);
   // A file is kept as named (reading it says what is wrong), a folder expands in place.
   assert.deepEqual(expandInputPaths(FIXTURES, ['x.xml']), ['x.xml']);
+});
+
+test('a folder with links back to itself, to its parent, and a FIFO: each notice once, and no wait', () => {
+  const top = mkdtempSync(join(work, 'links-'));
+  const dir = join(top, 'notices');
+  mkdirSync(dir);
+  const notice = readFileSync(join(FIXTURES, 'valid-cn.xml'));
+  writeFileSync(join(dir, 'a.xml'), notice);
+  symlinkSync('.', join(dir, 'self'));
+  symlinkSync('.', join(dir, 'again'));
+  symlinkSync('..', join(dir, 'up'));
+  symlinkSync('a.xml', join(dir, 'same.xml'));
+  writeFileSync(join(top, 'b.xml'), notice);
+  // Opening a FIFO to look inside waits for a writer: the walk must not open it (no writer ever comes).
+  execFileSync('mkfifo', [join(dir, 'pipe.xml')]);
+  // In a child with a time limit: a walk that opens the FIFO would block this process for good.
+  const child = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `process.stdout.write(JSON.stringify(require(${JSON.stringify(join(__dirname, '..', '..', 'cli', 'input-files.js'))}).expandInputPaths(${JSON.stringify(top)}, ['notices'])))`,
+    ],
+    { encoding: 'utf8', timeout: 20_000 },
+  );
+  assert.equal(child.status, 0, `the walk did not finish: ${child.signal ?? child.stderr}`);
+  const found = (JSON.parse(child.stdout) as string[]).sort();
+  // Independent count: the notices are the two regular files; every other entry leads back to them.
+  assert.deepEqual(found, [join('notices', 'a.xml'), join('notices', 'up', 'b.xml')]);
 });
 
 test('validating a folder validates the notices in it', { skip: skipUnless(SDK_DIR) }, async () => {
