@@ -10,6 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { completeFindings, type SdkKnowledge, sdkKnowledge } from '../../core/authoring';
 import { type Finding, sortByPosition } from '../../core/findings';
 import { isTransient } from '../../core/http';
+import { declaredSdkVersion, findCustomizationId } from '../../core/notice';
 import {
   defaultSdkCacheRoot,
   formatBudget,
@@ -440,6 +441,7 @@ async function validateWith(
     );
   }
   const sdkFailure = new Map<string, string>();
+  let noSdk = false;
   // The release each wanted version resolved to: its fields and labels complete the findings.
   const releases = new Map<string, { dir: string; version: string }>();
   for (const v of wanted) {
@@ -467,12 +469,12 @@ async function validateWith(
       io.progress?.('');
       if (!(e instanceof SdkError)) throw e;
       sdkFailure.set(v, sdkProblemForCli(e, l.sdkDir));
+      if (e.kind === 'no-sdk') noSdk = true;
     }
   }
-  // One failure for every notice (no SDK at all): say it once.
-  const distinct = new Set(sdkFailure.values());
-  if (wanted.size > 0 && sdkFailure.size === wanted.size && distinct.size === 1)
-    return [...distinct][0] as string;
+  // No SDK at all stops every notice: said once. A failure about the release some notices ask for is
+  // each notice's outcome (in the JSON and SARIF too), even when it is the only notice.
+  if (noSdk) return sdkFailure.values().next().value as string;
 
   const ruleCacheDir = join(dirname(sources.cacheRoot), 'rules');
   const workerSources = { path: sources.path, cacheRoot: sources.cacheRoot };
@@ -576,6 +578,14 @@ async function validateLocalOne(
   };
   if (notice.index.errors.length === 0) {
     const failure = sdkFailure.get(inputFor(notice, request).sdkVersion);
+    // A cbc:CustomizationID that is there but names no release (`eforms-sdk-1.15.1`): its located error
+    // among the local checks says what to write, where "declares no SDK version" was not true.
+    if (failure && !o.sdk && findCustomizationId(notice.index) && !declaredSdkVersion(notice.index)) {
+      io.err(
+        `${terminalName(file)}: the SDK rules did not run: its cbc:CustomizationID names no SDK release: correct it (see the error), or choose a release with --sdk X.Y.`,
+      );
+      return { file, findings: completeFindings(notice.local, { index: notice.index }) };
+    }
     if (failure) return failure;
   }
   const run = await validateOnce(notice, pipeline, request);

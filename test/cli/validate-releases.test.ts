@@ -5,7 +5,7 @@
 // from the code under test. A missing release is named in one message, with what is available.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -73,6 +73,34 @@ describe('eforms validate --local over notices of several releases', { skip }, (
     // The SDK's own sample is valid for its release (its official report has no failed-assert).
     const sample = picked.get('1.15') as string;
     assert.ok(r.stdout.split('\n').includes(`${sample}: no findings (eForms SDK 1.15.1 rules)`), r.stdout);
+  });
+
+  test('a CustomizationID with a patch number, among several releases: its located error, and JSON for every notice', async () => {
+    const sample = readFileSync(join(SAMPLES_DIR, 'notices', 'cn_24_minimal.xml'), 'utf8');
+    const patch = join(work, 'patch.xml');
+    const written = sample.replace(/eforms-sdk-1\.\d+/, 'eforms-sdk-1.15.1');
+    assert.notEqual(written, sample);
+    writeFileSync(patch, written);
+    const line = written.slice(0, written.indexOf('eforms-sdk-1.15.1')).split('\n').length;
+    const r = await run(['--local', '--sdk-dir', SDK_ROOT, patch, '--format', 'json']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.doesNotMatch(r.stderr, /declares no SDK version/);
+    const entry = (
+      JSON.parse(r.stdout) as { files: { findings: { id: string; range: { start: { line: number } } }[] }[] }
+    ).files[0];
+    assert.deepEqual(
+      entry?.findings.map((f) => [f.id, f.range.start.line + 1]),
+      [['customization-id', line]],
+    );
+    // A release that is not there, for the only notice: still an entry of the JSON, not an empty output.
+    const absent = join(work, 'absent.xml');
+    writeFileSync(absent, sample.replace(/eforms-sdk-1\.\d+/, 'eforms-sdk-1.99'));
+    const a = await run(['--local', '--sdk-dir', SDK_ROOT, absent, '--format', 'json']);
+    assert.equal(a.code, 2, a.stderr);
+    const files = (JSON.parse(a.stdout) as { files: { outcome: string; error: string }[] }).files;
+    assert.equal(files.length, 1);
+    assert.equal(files[0]?.outcome, 'failed');
+    assert.match(files[0]?.error ?? '', /1\.99/);
   });
 
   test('a release the folder lacks is named once, with the notices it stops; the others are validated', async () => {
