@@ -24,8 +24,8 @@ export interface ChosenPreviewSdk {
 const hasTemplates = (r: SdkRelease): boolean => existsSync(join(r.dir, 'view-templates'));
 
 /**
- * The release that renders, given the one validation chose (`first`, absent when none could be chosen,
- * `why` saying why) and the releases available: `first` when it has view templates, else the newest that
+ * The release that renders, given the one validation chose (`first`, absent when none could be chosen)
+ * and the releases available: `first` when it has view templates, else the newest that
  * has them, with a note saying so; undefined when no release has view templates. Shared by the CLI and
  * the language server, so both render a notice with the same release.
  */
@@ -33,7 +33,6 @@ export function previewRelease(
   first: SdkRelease | undefined,
   available: readonly SdkRelease[],
   wanted?: string,
-  why = '',
 ): { release: SdkRelease; note?: string } | undefined {
   if (first && hasTemplates(first)) return { release: first };
   const best = available.filter(hasTemplates).sort((a, b) => compareSdkVersions(b.version, a.version))[0];
@@ -41,7 +40,7 @@ export function previewRelease(
   const note = first
     ? `eForms SDK ${first.version} has no view templates: rendered with those of ${best.version}`
     : wanted
-      ? `eForms SDK ${wanted} is not available${why ? ` (${why})` : ''}: rendered with the view templates of ${best.version}`
+      ? `eForms SDK ${wanted} is not on this machine: rendered with the view templates of ${best.version}`
       : `the notice declares no SDK version: rendered with the view templates of ${best.version}`;
   return { release: best, note };
 }
@@ -52,15 +51,14 @@ export async function previewSdkFor(
   want: { pinned?: string; declared?: string },
 ): Promise<ChosenPreviewSdk> {
   let first: SdkRelease | undefined;
-  let why = '';
   try {
     first = (await resolveSdk({ ...sources }, want)).release;
   } catch (e) {
+    // No release for this notice: the note names the one that renders instead.
     if (!(e instanceof SdkError)) throw e;
-    why = e.message;
   }
   const wanted = want.pinned || want.declared;
-  const chosen = previewRelease(first, availableSdkReleases(sources), wanted, why);
+  const chosen = previewRelease(first, availableSdkReleases(sources), wanted);
   if (!chosen) throw new SdkError('no-sdk', { wanted });
   return { sdk: await loadPreviewSdk(chosen.release.dir), ...(chosen.note ? { note: chosen.note } : {}) };
 }

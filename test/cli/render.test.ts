@@ -93,6 +93,21 @@ describe('eforms render', { skip }, () => {
     assert.match(r.stdout, /^1 Buyer/);
   });
 
+  test('a release not on this machine: one sentence naming it and the release that renders', async () => {
+    const text = readFileSync(join(NOTICES, 'cn_24_minimal.xml'), 'utf8');
+    const file = join(work, 'absent-release.xml');
+    writeFileSync(file, text.replace(/eforms-sdk-1\.\d+/, 'eforms-sdk-99.99'));
+    const r = await run([file, '--sdk-dir', SDK_ROOT, '--format', 'text']);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, r.stderr);
+    assert.match(
+      lines[0] ?? '',
+      /eForms SDK 99\.99 is not on this machine: rendered with the view templates of 1\.15\.1$/,
+    );
+    assert.equal(lines[0]?.split('99.99').length, 2, 'the version named once');
+  });
+
   test('usage errors and unreadable input: exit 2, one line that says what to do', async () => {
     const cases: [string[], RegExp][] = [
       [[], /give at least one notice/],
