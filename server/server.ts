@@ -32,6 +32,7 @@ import { type EformsSettings, urlsOf } from '../core/settings';
 import { WorkerPool, type WorkerSources, WorkerValidator, workerScript } from '../core/validation';
 import { AUTHORING_CAPABILITIES, Authoring } from './authoring/authoring-handlers';
 import { toDiagnostic } from './diagnostics';
+import { documentIndexes } from './index-cache';
 import { Preview } from './preview/preview-handlers';
 import { applyClientProxySettings } from './proxy-settings';
 import { runSafe as runSafeIn } from './run-safe';
@@ -239,6 +240,8 @@ export function startServer(options: ServerOptions = {}): Connection {
       authoring.forget(e.document.uri);
       preview.forget(e.document.uri);
       scheduler.close(e.document.uri);
+      // Its index too: a closed notice's (twice its text) stayed among the 32 kept.
+      documentIndexes.forget(e.document.uri);
     });
   });
 

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DocumentIndexes } from '../../server/index-cache';
+import { DocumentIndexes, MAX_CHARS } from '../../server/index-cache';
 
 describe('one index per document version', () => {
   test('the same version is indexed once, whoever asks', () => {
@@ -38,5 +38,22 @@ describe('one index per document version', () => {
     for (let k = 1; k <= 100; k++) cache.get(`file:///${k}.xml`, 1, '<r/>');
     // The first document was evicted long ago: asking again indexes again.
     assert.notEqual(cache.get('file:///0.xml', 1, '<r/>'), first);
+  });
+
+  test('large texts are held up to a number of characters, least recently used out first; a forgotten one is gone', () => {
+    const cache = new DocumentIndexes();
+    const big = `<r>${'<x/>'.repeat(Math.ceil(MAX_CHARS / 3 / 4))}</r>`;
+    assert.ok(big.length > MAX_CHARS / 3 && big.length < MAX_CHARS / 2);
+    const a = cache.get('file:///a.xml', 1, big);
+    cache.get('file:///b.xml', 1, big);
+    assert.equal(cache.size, 2, 'two thirds of the budget');
+    assert.equal(cache.get('file:///a.xml', 1, big), a, 'a still held, and now the most recent');
+    cache.get('file:///c.xml', 1, big);
+    // Three would pass the budget: b, the least recently used, went.
+    assert.equal(cache.size, 2);
+    assert.equal(cache.get('file:///a.xml', 1, big), a);
+    cache.forget('file:///a.xml');
+    assert.equal(cache.size, 1);
+    assert.notEqual(cache.get('file:///a.xml', 1, big), a, 'forgotten: indexed again');
   });
 });
