@@ -155,6 +155,12 @@ function looksLikeNotice(path: string): boolean {
 export function expandInputPaths(cwd: string, args: readonly string[]): string[] {
   const out: string[] = [];
   for (const arg of args) {
+    // `""` would resolve to the current folder and validate everything in it: most likely a variable
+    // that was not set (`eforms validate --local "$NOTICE"`).
+    if (arg.trim() === '')
+      throw new InputFileError(
+        'an empty file name was given (a variable that is not set?): name a notice or a folder',
+      );
     const abs = resolve(cwd, arg);
     let isDir = false;
     try {

@@ -104,7 +104,10 @@ export function describeLimit(kind: InputKind): string {
   return `${l.max.toLocaleString('en-US')} ${l.unit}`;
 }
 
-/** The message for an input over its limit: what, how large, the limit, and what to do. */
+/**
+ * The message for an input over its limit: what, how large, the limit, and what to do. It follows a
+ * colon ("cannot use the notice x.xml: …"), so it starts in lower case.
+ */
 export function overLimitMessage(kind: InputKind, size?: number): string {
   const l = INPUT_LIMITS[kind];
   const actual =
@@ -113,5 +116,5 @@ export function overLimitMessage(kind: InputKind, size?: number): string {
       : l.unit === 'bytes'
         ? ` (${size >= MiB ? `${(size / MiB).toFixed(1)} MB` : `${size} bytes`})`
         : ` (${size.toLocaleString('en-US')} ${l.unit})`;
-  return `The ${l.what} is larger than ${describeLimit(kind)}${actual}, the most this tool accepts: make it smaller.`;
+  return `the ${l.what} is larger than ${describeLimit(kind)}${actual}, the most this tool accepts: make it smaller.`;
 }

@@ -217,7 +217,7 @@ describe('eforms: inputs over their limit', () => {
       assert.equal(r.status, 2, r.stderr);
       assert.match(
         r.stderr,
-        /cannot use the notice huge\.xml: The notice is larger than 30 MB \(31\.0 MB\), the most this tool accepts: make it smaller\./,
+        /cannot use the notice huge\.xml: the notice is larger than 30 MB \(31\.0 MB\), the most this tool accepts: make it smaller\./,
       );
       assert.doesNotMatch(r.stderr, /setting|environment|URL/i, 'not reported as a settings problem');
     }

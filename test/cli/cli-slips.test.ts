@@ -68,6 +68,9 @@ test('a folder argument stands for the notices in it, and only them', () => {
   const none = mkdtempSync(join(work, 'none-'));
   writeFileSync(join(none, 'other.xml'), '<a/>');
   assert.throws(() => expandInputPaths(work, [none]), /holds no eForms notice/);
+  // An empty name is not the current folder (an unset variable in a script).
+  assert.throws(() => expandInputPaths(FIXTURES, ['']), /an empty file name was given/);
+  assert.throws(() => expandInputPaths(FIXTURES, ['valid-cn.xml', ' ']), /an empty file name was given/);
   // A file is kept as named (reading it says what is wrong), a folder expands in place.
   assert.deepEqual(expandInputPaths(FIXTURES, ['x.xml']), ['x.xml']);
 });

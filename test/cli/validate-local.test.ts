@@ -171,7 +171,7 @@ describe('eforms validate --local', { skip }, () => {
     assert.equal(r.code, 2, r.stderr);
     assert.match(
       r.stderr,
-      /the SDK rules did not run: The notice validated locally is larger than 5,000,000 elements \(5,000,001 elements\), the most this tool accepts: make it smaller\./,
+      /the SDK rules did not run: the notice validated locally is larger than 5,000,000 elements \(5,000,001 elements\), the most this tool accepts: make it smaller\./,
     );
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
   });

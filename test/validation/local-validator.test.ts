@@ -87,7 +87,7 @@ describe('a notice with more elements than the local rules can hold', () => {
       assert.equal(e.kind, 'engine');
       assert.equal(
         e.fields.reason,
-        'The notice validated locally is larger than 5,000,000 elements (5,000,001 elements), the most this tool accepts: make it smaller.',
+        'the notice validated locally is larger than 5,000,000 elements (5,000,001 elements), the most this tool accepts: make it smaller.',
       );
       return true;
     });
