@@ -41,7 +41,8 @@ export function previewRelease(
     ? `eForms SDK ${first.version} has no view templates: rendered with those of ${best.version}`
     : wanted
       ? `eForms SDK ${wanted} is not on this machine: rendered with the view templates of ${best.version}`
-      : `the notice declares no SDK version: rendered with the view templates of ${best.version}`;
+      : // No cbc:CustomizationID, or one that names no release (`eforms-sdk-1.15.1`).
+        `the notice's cbc:CustomizationID names no SDK release: rendered with the view templates of ${best.version}`;
   return { release: best, note };
 }
 

@@ -106,6 +106,15 @@ describe('eforms render', { skip }, () => {
       /eForms SDK 99\.99 is not on this machine: rendered with the view templates of 1\.15\.1$/,
     );
     assert.equal(lines[0]?.split('99.99').length, 2, 'the version named once');
+    // A CustomizationID with a patch number names no release: said so, not that it declares none.
+    const patch = join(work, 'patch-release.xml');
+    writeFileSync(patch, text.replace(/eforms-sdk-1\.\d+/, 'eforms-sdk-1.15.1'));
+    const p = await run([patch, '--sdk-dir', SDK_ROOT, '--format', 'text']);
+    assert.equal(p.code, 0, p.stderr);
+    assert.match(
+      p.stderr,
+      /cbc:CustomizationID names no SDK release: rendered with the view templates of 1\.15\.1/,
+    );
   });
 
   test('usage errors and unreadable input: exit 2, one line that says what to do', async () => {
