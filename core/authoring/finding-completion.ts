@@ -4,7 +4,7 @@
 // the CLI to JSON and SARIF; neither adds anything afterwards. Pure: no I/O, no `vscode` import.
 
 import type { Finding, RelatedPlace } from '../findings';
-import { firstElementFrom, type XmlElement, type XmlIndex } from '../notice';
+import { elementStartingAt, firstElementFrom, type XmlElement, type XmlIndex } from '../notice';
 import { ruleDocUrl } from './hover';
 import { locateField } from './notice-facts';
 import { composeRuleMessage } from './rule-message';
@@ -219,9 +219,8 @@ function elementAt(index: XmlIndex, f: Finding): XmlElement | undefined {
   if (offset === undefined) return undefined;
   // The first element starting at the offset, found by halving (a map of every element's start, built
   // per notice, cost more than all the lookups).
-  const t = index.table;
-  const k = firstElementFrom(t, offset);
-  return k < t.count && t.start[k] === offset ? index.element(k) : undefined;
+  const k = elementStartingAt(index.table, offset);
+  return k < 0 ? undefined : index.element(k);
 }
 
 /** The offset of a resolved finding's start; undefined when it is not placed or not in this text. */

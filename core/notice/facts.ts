@@ -2,7 +2,7 @@
 // (authoring, the SVRL report's fit, the local validator's phase). Reading only: no I/O, no `vscode`.
 
 import { NS } from './namespaces';
-import { firstElementFrom, textContent, type XmlIndex } from './xml-index';
+import { elementStartingAt, textContent, type XmlIndex } from './xml-index';
 
 /**
  * The notice subtype (`16`, `E3`, `29`…): the trimmed text of the first non-empty
@@ -17,7 +17,7 @@ export function noticeSubType(index: XmlIndex): string | undefined {
   for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + name.length)) {
     const lt = text.lastIndexOf('<', at);
     if (lt < 0 || text[lt + 1] === '/') continue;
-    const k = elementStartingAt(index, lt);
+    const k = elementStartingAt(index.table, lt);
     if (k < 0) continue;
     const el = index.element(k);
     if (el === undefined || el.local !== name || el.ns !== NS.cbc) continue;
@@ -27,11 +27,4 @@ export function noticeSubType(index: XmlIndex): string | undefined {
     if (code) return code;
   }
   return undefined;
-}
-
-/** Index of the element whose start tag begins at `offset`, or -1 (elements are in document order). */
-function elementStartingAt(index: XmlIndex, offset: number): number {
-  const t = index.table;
-  const k = firstElementFrom(t, offset);
-  return k < t.count && t.start[k] === offset ? k : -1;
 }

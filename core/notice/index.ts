@@ -25,6 +25,7 @@ export {
   contentEndOf,
   decodeXmlText,
   type ElementTable,
+  elementStartingAt,
   findAttribute,
   firstElementFrom,
   hasElementNamed,

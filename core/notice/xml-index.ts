@@ -552,6 +552,12 @@ export function firstElementFrom(table: ElementTable, offset: number): number {
   return lo;
 }
 
+/** The index of the element whose start tag begins exactly at `offset`, or -1. */
+export function elementStartingAt(table: ElementTable, offset: number): number {
+  const k = firstElementFrom(table, offset);
+  return k < table.count && table.start[k] === offset ? k : -1;
+}
+
 /** The child elements of element k (of the document when k is -1), in document order. */
 export function childrenOf(table: ElementTable, k: number): number[] {
   // The subtree is contiguous in document order: the first child follows the element, and each next

@@ -13,7 +13,7 @@
 // that is not well-formed, a DOCTYPE, another day or language), it evaluates everything.
 // No `vscode` import, no I/O.
 
-import { indexXml, type XmlIndex } from '../notice';
+import { firstElementFrom, indexXml, type XmlIndex } from '../notice';
 import type { SvrlAssertion } from '../svrl';
 import {
   type Ast,
@@ -781,10 +781,7 @@ function safeChange(oldText: string, newText: string, c: Change, index: XmlIndex
 }
 
 function lastStartingAtOrBefore(index: XmlIndex, at: number): number {
-  return Math.max(
-    0,
-    lastAtOrBefore(index.elements.length, (i) => index.elements[i].start, at),
-  );
+  return Math.max(0, firstElementFrom(index.table, at + 1) - 1);
 }
 
 /** The plan of a rule context, or null when it is not of the shape ContextPlan describes. */
@@ -862,22 +859,8 @@ function usesPosition(e: Ast): boolean {
 
 /** The index in doc.elements of the last element starting at or before `at` (-1: none). */
 function elementAt(doc: XDocument, at: number): number {
-  return lastAtOrBefore(doc.elements.length, (i) => doc.elements[i].order, at);
-}
-
-/** The last of `count` ascending positions that is at or before `at` (-1: none): a binary search. */
-function lastAtOrBefore(count: number, position: (i: number) => number, at: number): number {
-  let lo = 0;
-  let hi = count - 1;
-  let best = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (position(mid) <= at) {
-      best = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return best;
+  // An element's order is its start in the index's columns; offsets are integers.
+  return firstElementFrom(doc.index.table, at + 1) - 1;
 }
 
 /** Depth of a node: 1 for the root element, its attributes 2. */
