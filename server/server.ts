@@ -154,6 +154,7 @@ export function startServer(options: ServerOptions = {}): Connection {
       );
     dynamicConfigurationChange = ws?.didChangeConfiguration?.dynamicRegistration === true;
     configurationRequests = ws?.configuration === true;
+    authoring.setClientCapabilities(params.capabilities);
     authoring.setWorkspaceFolders(
       params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []),
     );

@@ -56,6 +56,23 @@ export interface AuthoringAction {
   diagnostics: DiagnosticLike[];
   edits: TextEditLike[];
   isPreferred?: boolean;
+  /**
+   * Set on a "fix all" offered without its edits (`deferFixAll`): the group whose edits
+   * `fixAllAction` computes when the user picks it.
+   */
+  fixAll?: FixAllGroup;
+}
+
+/** The kinds of fix that "fix all" applies together. */
+export type FixAllGroup = 'insert-missing';
+
+const FIX_ALL_TITLES: Record<FixAllGroup, string> = {
+  'insert-missing': 'insert the missing mandatory elements',
+};
+
+/** Whether a value (such as a code action's data sent back by a client) names a "fix all" group. */
+export function isFixAllGroup(x: unknown): x is FixAllGroup {
+  return typeof x === 'string' && Object.hasOwn(FIX_ALL_TITLES, x);
 }
 
 export interface ActionContext {
@@ -64,6 +81,15 @@ export interface ActionContext {
   language: string;
   today: string;
   uuid?: () => string;
+}
+
+export interface CodeActionOptions {
+  /**
+   * Offer "fix all" with its title and count only, and leave its edits to `fixAllAction`: on a notice
+   * with tens of thousands of findings, building them on every request (each cursor move) took most of
+   * a second and a reply of tens of megabytes. For clients that resolve code actions.
+   */
+  deferFixAll?: boolean;
 }
 
 const MAX_SUGGESTIONS = 3;
@@ -76,30 +102,25 @@ export function codeActions(
   requested: readonly DiagnosticLike[],
   all: readonly DiagnosticLike[],
   range: Range,
+  options: CodeActionOptions = {},
 ): AuthoringAction[] {
   const out: AuthoringAction[] = [];
-  const seenKinds = new Set<string>();
+  const seenGroups = new Set<FixAllGroup>();
   for (const d of requested) {
     const fixes = fixesFor(c, d);
     out.push(...fixes.map((f) => ({ ...f.action, diagnostics: [d] })));
-    for (const f of fixes) {
-      if (!f.group || seenKinds.has(f.group)) continue;
-      seenKinds.add(f.group);
-      const same = all.filter((x) => x !== d && fixesFor(c, x).some((g) => g.group === f.group));
-      if (same.length === 0) continue;
-      const every = [d, ...same.filter((x) => !sameDiagnostic(x, d))];
-      const edits: TextEditLike[] = [];
-      for (const x of every) {
-        const g = fixesFor(c, x).find((y) => y.group === f.group);
-        if (g) edits.push(...g.action.edits);
-      }
-      out.push({
-        title: `Fix all in this file: ${f.groupTitle ?? f.group} (${every.length})`,
-        kind: 'quickfix',
-        diagnostics: every,
-        edits: dropOverlaps(edits),
-      });
+    const group = fixes.find((f) => f.group)?.group;
+    if (!group || seenGroups.has(group)) continue;
+    seenGroups.add(group);
+    const others = all.filter((x) => !sameDiagnostic(x, d) && fixAllGroupOf(c, x) === group);
+    if (others.length === 0) continue;
+    if (options.deferFixAll) {
+      // Counted from the diagnostics' codes and data alone; `fixAllAction` keeps those it can fix.
+      out.push({ ...fixAllHeading(group, others.length + 1), diagnostics: [d], edits: [], fixAll: group });
+      continue;
     }
+    const every = fixAllAction(c, group, [d, ...others]);
+    if (every) out.push(every);
   }
   // Offered without a diagnostic, where the cursor is.
   const at = placeAt(c.index, c.index.offsetAt(range.start.line, range.start.character));
@@ -117,6 +138,46 @@ export function codeActions(
   return out;
 }
 
+/**
+ * "Fix all" of one group over the diagnostics given (each once: copies of one diagnostic count once),
+ * with the edits of every one that has a fix of that group; undefined when fewer than two have one.
+ */
+export function fixAllAction(
+  c: ActionContext,
+  group: FixAllGroup,
+  diagnostics: readonly DiagnosticLike[],
+): AuthoringAction | undefined {
+  const every: DiagnosticLike[] = [];
+  const edits: TextEditLike[] = [];
+  const seen = new Set<string>();
+  for (const x of diagnostics) {
+    if (fixAllGroupOf(c, x) !== group) continue;
+    const key = diagnosticKey(x);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const g = fixesFor(c, x).find((y) => y.group === group);
+    if (!g) continue;
+    every.push(x);
+    edits.push(...g.action.edits);
+  }
+  if (every.length < 2) return undefined;
+  return { ...fixAllHeading(group, every.length), diagnostics: every, edits: dropOverlaps(edits) };
+}
+
+function fixAllHeading(group: FixAllGroup, count: number): Pick<AuthoringAction, 'title' | 'kind'> {
+  return { title: `Fix all in this file: ${FIX_ALL_TITLES[group]} (${count})`, kind: 'quickfix' };
+}
+
+/**
+ * The "fix all" group a diagnostic's fix would join, from its code and data alone (no placing, no
+ * edit): `fixesFor` takes the same branch, so the two never disagree on which fixes can be grouped.
+ */
+function fixAllGroupOf(c: ActionContext, d: DiagnosticLike): FixAllGroup | undefined {
+  const code = typeof d.code === 'string' ? d.code : String(d.code ?? '');
+  if (code === VERSION_EXISTS || code === SDK_NOT_ACCEPTED || code === CUSTOMIZATION_ID) return undefined;
+  return readDiagnosticData(d.data).missing && c.sdk ? 'insert-missing' : undefined;
+}
+
 /** The same diagnostic as a client sends it back: same code, start and message. */
 export function sameDiagnostic(a: DiagnosticLike, b: DiagnosticLike): boolean {
   return (
@@ -125,6 +186,12 @@ export function sameDiagnostic(a: DiagnosticLike, b: DiagnosticLike): boolean {
     a.range.start.character === b.range.start.character &&
     a.message === b.message
   );
+}
+
+/** What sameDiagnostic compares, as one string: a set of them finds copies in linear time. */
+function diagnosticKey(d: DiagnosticLike): string {
+  const m = typeof d.message === 'string' ? d.message : JSON.stringify(d.message ?? null);
+  return `${typeof d.code}:${String(d.code)}\0${d.range.start.line}:${d.range.start.character}\0${m}`;
 }
 
 function dropOverlaps(edits: TextEditLike[]): TextEditLike[] {
@@ -140,8 +207,7 @@ function dropOverlaps(edits: TextEditLike[]): TextEditLike[] {
 interface Fix {
   action: Omit<AuthoringAction, 'diagnostics'>;
   /** Fixes of one group can be applied together ("fix all"). */
-  group?: string;
-  groupTitle?: string;
+  group?: FixAllGroup;
 }
 
 function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
@@ -169,7 +235,7 @@ function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
     if (fix) out.push({ action: fix });
     return out;
   }
-  if (data.missing && c.sdk) {
+  if (fixAllGroupOf(c, d) === 'insert-missing' && data.missing) {
     const place = placeAt(index, start + 1);
     const parent = place?.element;
     const fieldId = data.field;
@@ -184,7 +250,6 @@ function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
             isPreferred: true,
           },
           group: 'insert-missing',
-          groupTitle: 'insert the missing mandatory elements',
         });
     }
     return out;

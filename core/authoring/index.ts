@@ -10,7 +10,16 @@
 // Nothing here imports `vscode` or talks to the network; only the SDK folder named by the caller is read.
 
 export * from './code-actions';
-export { codeActions, SDK_NOT_ACCEPTED, sameDiagnostic, VERSION_EXISTS } from './code-actions';
+export {
+  type AuthoringAction,
+  codeActions,
+  type FixAllGroup,
+  fixAllAction,
+  isFixAllGroup,
+  SDK_NOT_ACCEPTED,
+  sameDiagnostic,
+  VERSION_EXISTS,
+} from './code-actions';
 export * from './completion';
 export { completeAt } from './completion';
 export { type CompletionContext, completeFinding, completeFindings, MAX_RELATED } from './finding-completion';

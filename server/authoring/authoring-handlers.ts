@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   type CancellationToken,
+  type ClientCapabilities,
   type CodeAction,
   CodeActionKind,
   type CompletionItem,
@@ -28,12 +29,16 @@ import {
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
+  type AuthoringAction,
   codeActions,
   completeAt,
   completeFindings,
   definitionOf,
   documentSymbols,
+  type FixAllGroup,
+  fixAllAction,
   hoverAt,
+  isFixAllGroup,
   type NoticeSymbol,
   newNoticeChecked,
   newNoticeChoices,
@@ -77,7 +82,10 @@ import { cancelled, runSafeAsync } from '../run-safe';
 export const AUTHORING_CAPABILITIES: ServerCapabilities = {
   hoverProvider: true,
   completionProvider: { triggerCharacters: ['<', '"', ':', ' '], resolveProvider: false },
-  codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
+  codeActionProvider: {
+    codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite],
+    resolveProvider: true,
+  },
   documentSymbolProvider: { label: 'eForms' },
   workspaceSymbolProvider: true,
   definitionProvider: true,
@@ -126,10 +134,17 @@ export class Authoring {
   private readonly sdkOf = new Map<string, SdkKnowledge>();
   private readonly language = new Map<string, string>();
   private folders: string[] = [];
+  /** The client fills a code action's edit on demand (codeAction/resolve): "fix all" waits for it. */
+  private resolvesEdits = false;
   /** Outline of notices on disk (workspace symbols), by path, valid while mtime and size stay. */
   private readonly files = new Map<string, { mtimeMs: number; size: number; symbols?: NoticeSymbol[] }>();
 
   constructor(private readonly d: AuthoringDeps) {}
+
+  /** What the client said at initialize that the handlers depend on. */
+  setClientCapabilities(caps: ClientCapabilities): void {
+    this.resolvesEdits = caps.textDocument?.codeAction?.resolveSupport?.properties.includes('edit') === true;
+  }
 
   /** Folders searched by workspace symbols (the client's workspace folders). */
   setWorkspaceFolders(uris: readonly string[]): void {
@@ -267,29 +282,33 @@ export class Authoring {
     );
     c.onCodeAction((p, token) =>
       this.request('code actions', null, token, async () => {
-        const at = await this.at(p.textDocument.uri);
+        const uri = p.textDocument.uri;
+        const at = await this.at(uri);
         if (!at) return null;
-        const all = this.published.get(p.textDocument.uri) ?? [];
+        const all = this.published.get(uri) ?? [];
         const actions = codeActions(
           { index: at.index, sdk: at.sdk, language: at.language, today: today() },
           p.context.diagnostics,
           [...all, ...p.context.diagnostics.filter((d) => !all.some((x) => sameDiagnostic(x, d)))],
           p.range,
+          { deferFixAll: this.resolvesEdits },
         );
-        return actions.map(
-          (a): CodeAction => ({
-            title: a.title,
-            kind:
-              a.kind === 'quickfix'
-                ? CodeActionKind.QuickFix
-                : a.kind === 'source.fixAll'
-                  ? CodeActionKind.SourceFixAll
-                  : CodeActionKind.RefactorRewrite,
-            diagnostics: a.diagnostics as Diagnostic[],
-            isPreferred: a.isPreferred,
-            edit: { changes: { [p.textDocument.uri]: a.edits } },
-          }),
+        return actions.map((a) => toCodeAction(a, uri));
+      }),
+    );
+    c.onCodeActionResolve((action, token) =>
+      this.request('code action', action, token, async () => {
+        const fixAll = fixAllData(action.data);
+        if (!fixAll || action.edit) return action;
+        const at = await this.at(fixAll.uri);
+        if (!at) return action;
+        // The diagnostics published last, as the request counted them; an edit since then republishes.
+        const done = fixAllAction(
+          { index: at.index, sdk: at.sdk, language: at.language, today: today() },
+          fixAll.group,
+          this.published.get(fixAll.uri) ?? [],
         );
+        return { ...action, edit: { changes: { [fixAll.uri]: done?.edits ?? [] } } };
       }),
     );
     c.onDocumentSymbol((p, token) =>
@@ -618,6 +637,37 @@ export class Authoring {
   ): Promise<T | ResponseError<void>> {
     return runSafeAsync(this.d.log, what, fallback, f, token);
   }
+}
+
+function toCodeAction(a: AuthoringAction, uri: string): CodeAction {
+  const action: CodeAction = {
+    title: a.title,
+    kind:
+      a.kind === 'quickfix'
+        ? CodeActionKind.QuickFix
+        : a.kind === 'source.fixAll'
+          ? CodeActionKind.SourceFixAll
+          : CodeActionKind.RefactorRewrite,
+    diagnostics: a.diagnostics as Diagnostic[],
+    isPreferred: a.isPreferred,
+  };
+  if (a.fixAll) action.data = { uri, fixAll: a.fixAll } satisfies FixAllData;
+  else action.edit = { changes: { [uri]: a.edits } };
+  return action;
+}
+
+/** What a deferred "fix all" carries to codeAction/resolve. */
+interface FixAllData {
+  uri: string;
+  fixAll: FixAllGroup;
+}
+
+/** The data of a deferred "fix all", read from what the client sends back (anything). */
+function fixAllData(data: unknown): { uri: string; group: FixAllGroup } | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const { uri, fixAll } = data as Partial<Record<keyof FixAllData, unknown>>;
+  if (typeof uri !== 'string' || !isFixAllGroup(fixAll)) return undefined;
+  return { uri, group: fixAll };
 }
 
 function toDocumentSymbol(s: NoticeSymbol): DocumentSymbol {

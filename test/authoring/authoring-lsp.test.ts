@@ -450,12 +450,84 @@ describe('authoring over LSP', { skip }, () => {
     assert.equal((await cvsIds(once)).filter((f) => f.id === 'BR-BT-00024-0178').length, 1);
     const all = actions.find((a) => a.title.startsWith('Fix all'));
     assert.ok(all, 'a fix-all action');
+    // Counted over every diagnostic that names a missing element (the optional publication date's
+    // too), read from the published diagnostics' data.
+    const withMissing = <T extends { data?: unknown }>(ds: T[]): T[] =>
+      ds.filter((d) => typeof (d.data as { missing?: unknown } | undefined)?.missing === 'string');
+    assert.ok(withMissing(pub.diagnostics).length >= 3);
+    assert.ok(all.title.endsWith(`(${withMissing(pub.diagnostics).length})`), all.title);
     const fixed = applyEdits(text, all.edit?.changes?.[uri] ?? []);
     assert.equal((await cvsIds(fixed)).filter((f) => f.id === 'BR-BT-00024-0178').length, 0);
     // The schema order: the description sits before cbc:ProcurementTypeCode, as in the SDK.
     const firstLot = fixed.slice(fixed.indexOf('<cac:ProcurementProjectLot>'));
     assert.ok(firstLot.indexOf('<cbc:Description') < firstLot.indexOf('<cbc:ProcurementTypeCode'));
+
+    // One missing element left (lot 2's description; lot 1's and the publication date inserted by
+    // their own fixes): its own fix, and no "fix all" of one (the published copy of the diagnostic in
+    // the request is the same diagnostic).
+    const dateFinding = withMissing(pub.diagnostics).find((d) => d.code !== 'BR-BT-00024-0178');
+    assert.ok(dateFinding, 'a second kind of missing element');
+    const dateFix = (await actionsFor(uri, [dateFinding as never])).find((a) => a.title.startsWith('Insert'));
+    assert.ok(dateFix?.edit?.changes?.[uri]);
     await s.closeDocument(uri);
+    const oneLeft = applyEdits(text, [...(insert.edit?.changes?.[uri] ?? []), ...dateFix.edit.changes[uri]]);
+    const oneUri = docUri('fix-missing-one.xml');
+    const oneMark = s.mark;
+    await s.open(oneUri, oneLeft);
+    const onePub = await s.nextPublish(
+      oneUri,
+      oneMark,
+      'CVS diagnostics',
+      (p) => p.diagnostics.filter((d) => d.code === 'BR-BT-00024-0178').length === 1,
+    );
+    assert.equal(withMissing(onePub.diagnostics).length, 1);
+    const left = onePub.diagnostics.filter((d) => d.code === 'BR-BT-00024-0178');
+    const oneActions = await actionsFor(oneUri, [left[0] as never]);
+    assert.ok(oneActions.some((a) => a.title.startsWith('Insert cbc:Description')));
+    assert.deepEqual(
+      oneActions.filter((a) => a.title.startsWith('Fix all')).map((a) => a.title),
+      [],
+    );
+    await s.closeDocument(oneUri);
+
+    // A client that resolves code actions (VS Code) gets "fix all" without its edit, then the same
+    // edit on codeAction/resolve: on tens of thousands of findings the edit is megabytes, and the
+    // request comes with every cursor move.
+    const r = await LspSession.start({
+      apiKey: TEST_API_KEY,
+      settings: s.settings,
+      resolveCodeActions: true,
+    });
+    try {
+      const rMark = r.mark;
+      await r.open(uri, text);
+      const rPub = await r.nextPublish(
+        uri,
+        rMark,
+        'CVS diagnostics',
+        (p) => p.diagnostics.filter((d) => d.code === 'BR-BT-00024-0178').length === 2,
+      );
+      const rMissing = rPub.diagnostics.filter((d) => d.code === 'BR-BT-00024-0178');
+      const offered = (await r.connection.sendRequest('textDocument/codeAction', {
+        textDocument: { uri },
+        range: rMissing[0]?.range,
+        context: { diagnostics: [rMissing[0]] },
+      })) as (CodeAction & { data?: unknown })[];
+      const lazy = offered.find((a) => a.title.startsWith('Fix all'));
+      assert.ok(lazy, offered.map((a) => a.title).join('; '));
+      assert.equal(lazy.title, all.title);
+      assert.equal(lazy.edit, undefined, 'no edit before resolve');
+      assert.ok(lazy.data !== undefined);
+      // Each quick fix keeps its edit: only "fix all" waits.
+      assert.ok(offered.find((a) => a.title.startsWith('Insert cbc:Description'))?.edit);
+      const resolved = (await r.connection.sendRequest('codeAction/resolve', lazy)) as CodeAction;
+      assert.deepEqual(resolved.edit?.changes?.[uri], all.edit?.changes?.[uri]);
+      // Data a client made up is answered with the action as it came.
+      const bogus = { title: 'x', data: { uri, fixAll: 'delete-everything' } };
+      assert.deepEqual(await r.connection.sendRequest('codeAction/resolve', bogus), bogus);
+    } finally {
+      await r.stop();
+    }
   });
 
   test('quick fix: an unknown code becomes the nearest valid one', async () => {

@@ -50,6 +50,8 @@ export interface SessionOptions {
   workspaceFolders?: string[];
   /** The server's SDK download cache (EFORMS_SDK_CACHE); default: a folder that does not exist, so no test reads the user's cache. */
   sdkCacheRoot?: string;
+  /** The client fills a code action's edit on demand (codeAction/resolve), as VS Code does. */
+  resolveCodeActions?: boolean;
 }
 
 export class LspSession {
@@ -117,7 +119,11 @@ export class LspSession {
         o.workspaceFolders?.map((uri) => ({ uri, name: uri.split('/').pop() ?? uri })) ?? null,
       capabilities: {
         workspace: { configuration, didChangeConfiguration: { dynamicRegistration: false } },
-        textDocument: { synchronization: { didSave: true }, publishDiagnostics: { versionSupport: true } },
+        textDocument: {
+          synchronization: { didSave: true },
+          publishDiagnostics: { versionSupport: true },
+          ...(o.resolveCodeActions ? { codeAction: { resolveSupport: { properties: ['edit'] } } } : {}),
+        },
       },
     });
     await connection.sendNotification('initialized', {});
