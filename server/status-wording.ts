@@ -188,10 +188,13 @@ export function validatingLine(
 
 /** The log line of a run that answered, naming the rules it could not evaluate (never skipped silently). */
 export function validatedLine(uri: string, version: number, report: EngineReport, ms: number): string {
+  // A value the rules could not read is named with its rules: the buyer can correct it.
   const skipped = report.notEvaluated.length
     ? `; ${report.notEvaluated.length} rules not evaluated: ${report.notEvaluated
-        .map((r) => r.ruleId)
         .slice(0, 20)
+        .map((r) =>
+          r.cause === 'invalid-value' ? `${r.ruleId} (the value '${r.value}' is not ${r.type})` : r.ruleId,
+        )
         .join(', ')}`
     : '';
   const by =

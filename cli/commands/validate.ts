@@ -54,6 +54,7 @@ import {
   readInputFile,
 } from '../input-files';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
+import { describeNotEvaluated } from '../not-evaluated-wording';
 import {
   type FileOutcome,
   formatFindings,
@@ -601,13 +602,8 @@ async function validateLocalOne(
       io.err(
         `${terminalName(file)}: the notice declares no SDK version: validated with eForms SDK ${r.sdkVersion}, the only one available.`,
       );
-    if (r.notEvaluated.length > 0)
-      io.err(
-        `${terminalName(file)}: ${r.notEvaluated.length} rule${r.notEvaluated.length === 1 ? ' was' : 's were'} not evaluated by the local engine (${r.notEvaluated
-          .slice(0, 5)
-          .map((x) => `${x.ruleId}: ${x.reason}`)
-          .join('; ')}${r.notEvaluated.length > 5 ? '; …' : ''}).`,
-      );
+    const notEvaluated = describeNotEvaluated(r.notEvaluated);
+    if (notEvaluated) io.err(`${terminalName(file)}: ${notEvaluated}`);
   }
   // The SDK engine throws no CvsError: any failure here is an SdkError, already worded.
   return out instanceof CvsError ? `the SDK rules failed: ${out.message}` : out;

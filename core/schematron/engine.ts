@@ -39,7 +39,7 @@ import {
 import { isParsed, isPattern } from './prepared-shape';
 import { loadMessages, locationOf, type Messages, messageFor, writeSvrl } from './report';
 import { type ReleaseEntry, readPrepared, readRelease, updateRelease, writePrepared } from './rule-cache';
-import type { CompiledRuleSet, EvaluateOptions, RuleReport, RuleSetKey } from './rule-set';
+import type { CompiledRuleSet, EvaluateOptions, NotEvaluated, RuleReport, RuleSetKey } from './rule-set';
 import { RuleSetError } from './rule-set';
 import {
   layoutOfPhases,
@@ -645,15 +645,14 @@ function staticFailures(table: ExpressionTable, patterns: CPattern[]): NotEvalua
     for (const r of p.rules) {
       for (const a of r.asserts) {
         table.compileAssert(r, a);
-        if (a.unsupported) out.push({ ruleId: a.def.id, reason: a.unsupported });
+        if (a.unsupported) out.push({ ruleId: a.def.id, cause: 'unsupported', reason: a.unsupported });
       }
       if (r.unsupported)
-        for (const a of r.asserts) out.push({ ruleId: a.def.id, reason: `rule context: ${r.unsupported}` });
+        for (const a of r.asserts)
+          out.push({ ruleId: a.def.id, cause: 'unsupported', reason: `rule context: ${r.unsupported}` });
     }
   return out;
 }
-
-type NotEvaluated = { ruleId: string; reason: string };
 
 class RuleSet implements CompiledRuleSet {
   readonly layout: RuleLayout;
@@ -763,8 +762,7 @@ class RuleSet implements CompiledRuleSet {
         try {
           nodes = nodesOf(pi, r, r.ctx);
         } catch (e) {
-          for (const a of r.asserts)
-            skipped.push({ ruleId: a.def.id, reason: `rule context: ${describe(e)}` });
+          for (const a of r.asserts) skipped.push(notEvaluatedBy(a.def.id, e, 'rule context: '));
           continue;
         }
         if (nodes === undefined) continue;
@@ -809,14 +807,14 @@ class RuleSet implements CompiledRuleSet {
       const ne0 = skipped.length;
       const ev0 = evaluated;
       ctx.item = node;
-      let letsFailed: string | undefined;
+      let letsFailed: { error: unknown } | undefined;
       const lets = rule.lets;
       for (let li = 0; li < lets.length; li++) {
         const l = lets[li];
         try {
           rt.frame[l.slot] = l.fn(ctx);
         } catch (e) {
-          letsFailed = describe(e);
+          letsFailed = { error: e };
           break;
         }
       }
@@ -828,7 +826,7 @@ class RuleSet implements CompiledRuleSet {
         table.compileAssert(rule, a);
         if (!a.fn) continue;
         if (letsFailed) {
-          skipped.push({ ruleId: a.def.id, reason: letsFailed });
+          skipped.push(notEvaluatedBy(a.def.id, letsFailed.error));
           continue;
         }
         evaluated++;
@@ -836,10 +834,7 @@ class RuleSet implements CompiledRuleSet {
         try {
           ok = a.fn(ctx);
         } catch (e) {
-          skipped.push({
-            ruleId: a.def.id,
-            reason: `${describe(e)} at ${locationOf(node, this.#prefixes)}`,
-          });
+          skipped.push(notEvaluatedBy(a.def.id, e, '', locationOf(node, this.#prefixes)));
           continue;
         }
         if (ok === (a.def.kind === 'assert')) continue;
@@ -1198,6 +1193,18 @@ function splitByWindow(nodes: unknown[], doc: XDocument, starts: number[]): XNod
     out[n.doc === doc ? windowOf(starts, n.order) : 0].push(n);
   }
   return out;
+}
+
+/** A rule not evaluated because of an error: its cause and fields read from the error's kind. */
+function notEvaluatedBy(ruleId: string, e: unknown, prefix = '', location?: string): NotEvaluated {
+  const entry: NotEvaluated = { ruleId, cause: 'error', reason: `${prefix}${describe(e)}` };
+  if (e instanceof XPathDynamicError && e.invalid) {
+    entry.cause = 'invalid-value';
+    entry.value = e.invalid.value;
+    entry.type = e.invalid.type;
+  } else if (e instanceof XPathUnsupportedError) entry.cause = 'unsupported';
+  if (location !== undefined) entry.location = location;
+  return entry;
 }
 
 function describe(e: unknown): string {

@@ -32,16 +32,14 @@ import {
   XNode,
 } from '../xpath';
 import { locationOf } from './report';
-import type { CompiledRuleSet, EvaluateOptions, RuleReport, RunHook } from './rule-set';
+import type { CompiledRuleSet, EvaluateOptions, NotEvaluated, RuleReport, RunHook } from './rule-set';
 import type { SchRule } from './schema';
 
-type NotEvaluated = { ruleId: string; reason: string };
-
-/** What one rule gave at one node; `located`: the reason ended with ` at <location of the node>`. */
+/** What one rule gave at one node; a rule not evaluated there keeps its location, placed again on replay. */
 interface Rec {
   rule: SchRule;
   failures: SvrlAssertion[];
-  notEvaluated: { ruleId: string; reason: string; located: boolean }[];
+  notEvaluated: NotEvaluated[];
   evaluated: number;
 }
 
@@ -525,7 +523,7 @@ class Run implements RunHook {
         pf.push(g);
       }
       for (const n of rec.notEvaluated)
-        notEvaluated.push({ ruleId: n.ruleId, reason: n.located ? `${n.reason} at ${location}` : n.reason });
+        notEvaluated.push(n.location === undefined ? { ...n } : { ...n, location });
     }
     this.keep(pattern, node.order, rec);
     this.replayed++;
@@ -546,17 +544,7 @@ class Run implements RunHook {
     // Copies: the report's objects belong to its reader.
     const failures = pf.length > pf0 ? pf.slice(pf0).map((f) => ({ ...f })) : NO_FAILURES;
     let reasons = NO_REASONS;
-    if (notEvaluated.length > ne0) {
-      const suffix = ` at ${locationOf(node, this.#prefixes)}`;
-      reasons = notEvaluated.slice(ne0).map((n) => {
-        const located = n.reason.endsWith(suffix);
-        return {
-          ruleId: n.ruleId,
-          reason: located ? n.reason.slice(0, -suffix.length) : n.reason,
-          located,
-        };
-      });
-    }
+    if (notEvaluated.length > ne0) reasons = notEvaluated.slice(ne0).map((n) => ({ ...n }));
     // The globals this rule reads, with their values here: the next run compares them.
     const reach = this.reach(rule);
     this.inputsStable(rule, reach);

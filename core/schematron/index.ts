@@ -29,6 +29,7 @@ export { changeBetween, IncrementalRules, type IncrementalStats } from './increm
 export {
   type CompiledRuleSet,
   type EvaluateOptions,
+  type NotEvaluated,
   phaseForSubType,
   type RuleLayout,
   type RuleReport,

@@ -9,6 +9,7 @@ import { attributeValue, findAttribute, indexXml, textContent } from '../notice'
 import { readSdkFile } from '../sdk';
 import type { SvrlAssertion } from '../svrl';
 import { ATTRIBUTE, DOCUMENT, ELEMENT, TEXT, type XNode } from '../xpath';
+import type { NotEvaluated } from './rule-set';
 import type { SchAssert, SchDiagnostic } from './schema';
 
 /** The official location path of a node. `prefixes` maps namespace URIs to the schema's prefixes. */
@@ -161,11 +162,16 @@ export interface ReportHead {
   mode: string;
 }
 
+/** The engine's account of a rule not evaluated, with the place it failed at when it has one. */
+export function accountOf(ne: NotEvaluated): string {
+  return ne.location === undefined ? ne.reason : `${ne.reason} at ${ne.location}`;
+}
+
 /** Pattern-ordered output: each active pattern, then its failures. */
 export function writeSvrl(
   head: ReportHead,
   patterns: { id: string; failures: SvrlAssertion[] }[],
-  notEvaluated: { ruleId: string; reason: string }[],
+  notEvaluated: NotEvaluated[],
 ): string {
   const out: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -177,7 +183,7 @@ export function writeSvrl(
   }
   for (const ne of notEvaluated) {
     out.push(
-      `   <!-- not evaluated: ${esc(ne.ruleId).replace(/--/g, '- -')}: ${esc(ne.reason).replace(/--/g, '- -')} -->`,
+      `   <!-- not evaluated: ${esc(ne.ruleId).replace(/--/g, '- -')}: ${esc(accountOf(ne)).replace(/--/g, '- -')} -->`,
     );
   }
   for (const p of patterns) {

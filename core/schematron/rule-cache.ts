@@ -28,7 +28,7 @@ import { openRegularFile, readRegularFileBytes } from '../sdk';
 import { parseXPath } from '../xpath';
 import type { PreparedPhase } from './engine';
 import { isDiagnostic, isPreparedPhase, isStrArray } from './prepared-shape';
-import type { RuleLayout, RuleSetKey } from './rule-set';
+import type { NotEvaluated, RuleLayout, RuleSetKey } from './rule-set';
 import type { SchDiagnostic, SchPhase } from './schema';
 import { schematronFiles } from './schema';
 
@@ -152,7 +152,8 @@ export function writePrepared(
 // checking the whole file was 25 ms of a 0.35 s start. A damaged block gives no text: a pattern
 // that is not there makes the phase be rebuilt from the SDK, a tree that is not there is parsed again
 // from its expression, and an update starts from an empty file.
-const RELEASE_FORMAT = 12;
+// Format 13: a phase's rules not evaluated name their cause (`unsupported`).
+const RELEASE_FORMAT = 13;
 
 /** The body's blocks: small enough that a start reads little past what it needs (its reads cluster). */
 const BLOCK = 64 * 1024;
@@ -160,7 +161,7 @@ const BLOCK = 64 * 1024;
 /** A phase in the release file: the SchPhase with its patterns as indexes into `patterns`. */
 export interface CachedPhase extends Omit<SchPhase, 'patterns' | 'diagnostics'> {
   patterns: number[];
-  notEvaluated: { ruleId: string; reason: string }[];
+  notEvaluated: NotEvaluated[];
 }
 
 /** The release's distinct patterns, each the JSON text of a SchPattern, decoded only when asked for. */
@@ -277,6 +278,14 @@ function isCachedPhase(v: unknown, patterns: number): v is CachedPhase {
     Array.isArray(p.lets) &&
     isStrArray(p.phases) &&
     Array.isArray(p.notEvaluated) &&
+    p.notEvaluated.every(
+      (n: unknown) =>
+        typeof n === 'object' &&
+        n !== null &&
+        typeof (n as NotEvaluated).ruleId === 'string' &&
+        typeof (n as NotEvaluated).reason === 'string' &&
+        (n as NotEvaluated).cause === 'unsupported',
+    ) &&
     Array.isArray(p.patterns) &&
     p.patterns.every((i) => Number.isInteger(i) && i >= 0 && i < patterns)
   );

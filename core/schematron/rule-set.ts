@@ -9,6 +9,28 @@ import type { RuleLayout, SchRule } from './schema';
 export type { RuleLayout } from './schema';
 
 /**
+ * A rule the engine could not evaluate, never skipped silently: named in the report, counted, and
+ * written as a comment of the SVRL. `cause` and the fields say why, for each front end to word.
+ */
+export interface NotEvaluated {
+  ruleId: string;
+  /**
+   * - `unsupported`: its XPath is outside what the engine reads;
+   * - `invalid-value`: a value of the notice is not of the type the rule reads it as (`value`, `type`);
+   * - `error`: another error while it ran (`reason`);
+   * - `no-phase`: no rule ran, as the notice names no subtype (`ruleId` is `*`).
+   */
+  cause: 'unsupported' | 'invalid-value' | 'error' | 'no-phase';
+  /** The engine's account (an XPath error's code and message), for logs and the SVRL's comment. */
+  reason: string;
+  /** The SVRL location of the node an assert failed to run at. */
+  location?: string;
+  /** invalid-value: the value as the rule read it (cut to the echo limit), and the XSD type it is not. */
+  value?: string;
+  type?: string;
+}
+
+/**
  * The phase that selects a notice sub type's rules in a release of the given layout (see RuleLayout):
  * `eforms-phases`: `16` -> `eforms-16`; `subtype-phases`: `16`; `no-phases`: `#ALL` (every pattern, as
  * the reference runs such releases). The layout is the release's, read by `ruleLayout()`; without it,
@@ -82,7 +104,7 @@ export interface RunHook {
     rule: SchRule,
     node: XNode,
     patternFailures: SvrlAssertion[],
-    notEvaluated: { ruleId: string; reason: string }[],
+    notEvaluated: NotEvaluated[],
   ): number;
   /** After an evaluation: what it added to the lists from these lengths on, and the asserts it counted. */
   record(
@@ -91,7 +113,7 @@ export interface RunHook {
     node: XNode,
     patternFailures: SvrlAssertion[],
     failuresFrom: number,
-    notEvaluated: { ruleId: string; reason: string }[],
+    notEvaluated: NotEvaluated[],
     notEvaluatedFrom: number,
     evaluated: number,
   ): void;
@@ -105,7 +127,7 @@ export interface RuleReport {
   /** The schema's prefix declarations, which the failures' diagnostic paths are written with. */
   namespaces: [string, string][];
   /** Rules that could not be evaluated (outside the compiled subset, no fallback), named and counted. */
-  notEvaluated: { ruleId: string; reason: string }[];
+  notEvaluated: NotEvaluated[];
   sdkVersion: string;
   phase: string;
   mode: 'static' | 'dynamic';

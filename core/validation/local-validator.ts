@@ -92,6 +92,7 @@ export class LocalSdkValidator implements Validator {
         notEvaluated: [
           {
             ruleId: '*',
+            cause: 'no-phase',
             reason: 'the notice has no efac:NoticeSubType/cbc:SubTypeCode, so no phase applies',
           },
         ],

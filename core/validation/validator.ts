@@ -4,6 +4,7 @@
 // that carry a kind (CvsError, SdkError). No `vscode` import here.
 
 import type { XmlIndex } from '../notice';
+import type { NotEvaluated } from '../schematron';
 import type { ValidationMode } from '../settings';
 import type { SvrlReport } from '../svrl';
 
@@ -48,7 +49,7 @@ export interface EngineReport {
   because?: 'pinned' | 'declared' | 'only';
   phase?: string;
   /** Rules the engine could not evaluate: named, never skipped silently. */
-  notEvaluated: { ruleId: string; reason: string }[];
+  notEvaluated: NotEvaluated[];
 }
 
 export interface Validator {

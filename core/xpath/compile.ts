@@ -22,11 +22,11 @@ import {
   formatNumber,
   type Item,
   normalizeSpace,
+  notValid,
   parseDate,
   parseDateTime,
   parseDuration,
   parseTime,
-  quoted,
   roundHalfToEven,
   roundXPath,
   type Seq,
@@ -2169,8 +2169,7 @@ function numericArg(s: Seq, fn: string): number | undefined {
   if (typeof a === 'number') return a;
   if (a instanceof Untyped) {
     const d = toDouble(a.s);
-    if (Number.isNaN(d) && a.s.trim() !== 'NaN')
-      throw new XPathDynamicError('FORG0001', `${quoted(a.s)} is not a valid xs:double`);
+    if (Number.isNaN(d) && a.s.trim() !== 'NaN') throw notValid(a.s, 'xs:double');
     return d;
   }
   throw new XPathDynamicError('XPTY0004', `${fn}() expects a number, got ${typeName(a)}`);
@@ -2560,7 +2559,7 @@ function compileLibraryCall(fn: string, args: Compiled[]): Compiled | undefined 
               : fn === 'xs:decimal'
                 ? /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/
                 : /^(?:[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?INF|NaN)$/;
-          if (!lexical.test(t)) throw new XPathDynamicError('FORG0001', `${quoted(t)} is not a valid ${fn}`);
+          if (!lexical.test(t)) throw notValid(t, fn);
           v = toDouble(t);
           if (t === 'NaN') v = Number.NaN;
         } else throw new XPathDynamicError('XPTY0004', `cannot cast ${typeName(a)} to ${fn}`);
@@ -2580,7 +2579,7 @@ function compileLibraryCall(fn: string, args: Compiled[]): Compiled | undefined 
           const t = (typeof a === 'string' ? a : a.s).trim();
           if (t === 'true' || t === '1') return [true];
           if (t === 'false' || t === '0') return [false];
-          throw new XPathDynamicError('FORG0001', `${quoted(t)} is not a valid xs:boolean`);
+          throw notValid(t, 'xs:boolean');
         }
         throw new XPathDynamicError('XPTY0004', `cannot cast ${typeName(a)} to xs:boolean`);
       };

@@ -40,9 +40,17 @@ export class XPathDynamicError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** FORG0001 of a cast: the value (cut as `quoted` cuts it) and the XSD type it is not. */
+    readonly invalid?: { value: string; type: string },
   ) {
     super(`${code}: ${message}`);
   }
+}
+
+/** FORG0001: a value that cannot be read as `type` (an XSD type name, `xs:date`). */
+export function notValid(s: string, type: string): XPathDynamicError {
+  const q = quoted(s);
+  return new XPathDynamicError('FORG0001', `${q} is not a valid ${type}`, { value: q.slice(1, -1), type });
 }
 
 /**
@@ -122,7 +130,7 @@ export function toDouble(s: string): number {
 export function castDouble(s: string): number {
   const n = toDouble(s);
   if (Number.isNaN(n) && s.trim() !== 'NaN') {
-    throw new XPathDynamicError('FORG0001', `${quoted(s)} is not a valid xs:double`);
+    throw notValid(s, 'xs:double');
   }
   return n;
 }
@@ -189,7 +197,7 @@ function daysInMonth(y: number, m: number): number {
 export function parseDate(s: string): XDate {
   const m = DATE_RE.exec(s);
   const fail = (): never => {
-    throw new XPathDynamicError('FORG0001', `${quoted(s)} is not a valid xs:date`);
+    throw notValid(s, 'xs:date');
   };
   if (!m) return fail();
   const y = Number(m[1]);
@@ -206,7 +214,7 @@ export function parseDate(s: string): XDate {
 export function parseTime(s: string): XDate {
   const m = TIME_RE.exec(s);
   const fail = (): never => {
-    throw new XPathDynamicError('FORG0001', `${quoted(s)} is not a valid xs:time`);
+    throw notValid(s, 'xs:time');
   };
   if (!m) return fail();
   const h = Number(m[1]);
@@ -228,7 +236,7 @@ const DATETIME_RE =
 export function parseDateTime(s: string): XDate {
   const m = DATETIME_RE.exec(s);
   const fail = (): never => {
-    throw new XPathDynamicError('FORG0001', `${quoted(s)} is not a valid xs:dateTime`);
+    throw notValid(s, 'xs:dateTime');
   };
   if (!m) return fail();
   const y = Number(m[1]);
@@ -275,7 +283,7 @@ export function parseDuration(s: string, kind: 'dayTime' | 'yearMonth'): XDurati
   const m = DUR_RE.exec(s);
   const typeName = kind === 'dayTime' ? 'xs:dayTimeDuration' : 'xs:yearMonthDuration';
   const fail = (): never => {
-    throw new XPathDynamicError('FORG0001', `${quoted(s)} is not a valid ${typeName}`);
+    throw notValid(s, typeName);
   };
   if (!m) return fail();
   const hasDate = m[2] !== undefined || m[3] !== undefined || m[4] !== undefined;
@@ -439,7 +447,7 @@ function promote(u: Untyped, other: Atomic): Atomic {
     const t = u.s.trim();
     if (t === 'true' || t === '1') return true;
     if (t === 'false' || t === '0') return false;
-    throw new XPathDynamicError('FORG0001', `${quoted(u.s)} is not a valid xs:boolean`);
+    throw notValid(u.s, 'xs:boolean');
   }
   if (other instanceof XDate)
     return other.kind === 'date'

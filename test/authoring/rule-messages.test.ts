@@ -183,6 +183,14 @@ describe('messages on the official example notices (SDK 1.15.1)', { skip: sample
       reasons.join('\n').slice(0, 500),
     );
     assert.ok(reasons.every((r) => r.length < 1000));
+    // The entry says why in fields, for each front end to word: the value, cut as in the reason.
+    const invalid = report.notEvaluated.filter((n) => n.cause === 'invalid-value');
+    assert.ok(invalid.length > 0);
+    for (const n of invalid) {
+      assert.equal(n.value, `${'a'.repeat(79)}…`);
+      assert.equal(n.type, 'xs:date');
+      assert.ok(n.location?.startsWith('/'), n.location);
+    }
     const findings = await findingsOf(changed, SDK_DIR, '1.15.1', '2024-01-01T12:00:00Z');
     const email = findings.find((f) => f.id === 'BR-BT-00506-0052');
     assert.ok(email, findings.map((x) => x.id).join(', '));

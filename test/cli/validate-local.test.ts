@@ -176,6 +176,35 @@ describe('eforms validate --local', { skip }, () => {
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
   });
 
+  test('a value the rules cannot read: the rules it stopped are named with the value, in words', async () => {
+    // A faulty variant of a sample: the notice's issue date is not a date, so every rule that reads it
+    // as xs:date cannot run.
+    const sample = readFileSync(join(NOTICES, 'cn_24_maximal.xml'), 'utf8');
+    const faulty = sample.replace(/(<cbc:IssueDate>)[^<]*</, '$1tomorrow<');
+    assert.notEqual(faulty, sample);
+    const file = join(work, 'issue-date.xml');
+    writeFileSync(file, faulty);
+    const r = await run([...local, file]);
+    assert.equal(r.code, 1, r.stderr);
+    const line = r.stderr.split('\n').find((l) => l.includes('could not be checked'));
+    assert.ok(line, r.stderr);
+    const m = /(\d+) rules could not be checked here: 'tomorrow' is not a date \(([^)]*)\)\.$/.exec(line);
+    assert.ok(m, line);
+    // No XPath error code or path: a buyer reads this.
+    assert.doesNotMatch(line, /FORG|XPTY|\/cn:/);
+    // Each rule named reads cbc:IssueDate as xs:date in the SDK's own Schematron (read here by regex).
+    const sch = readdirSync(join(SDK_DIR, 'schematrons', 'static'))
+      .filter((f) => f.endsWith('.sch'))
+      .map((f) => readFileSync(join(SDK_DIR, 'schematrons', 'static', f), 'utf8'))
+      .join('\n');
+    const named = (m[2] as string).split(', ');
+    assert.ok(named.length >= 1);
+    for (const id of named) {
+      const test = new RegExp(`<assert id="${id}"[^>]*test="([^"]*)"`).exec(sch)?.[1];
+      assert.ok(test?.includes('cbc:IssueDate/xs:date(text())'), `${id}: ${test?.slice(0, 200)}`);
+    }
+  });
+
   test('usage errors: exit 2', async () => {
     for (const args of [
       [...local, '--today', '2024-13-01', 'cn_24_minimal.xml'],
