@@ -116,15 +116,56 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The text editors show: strict UTF-8, a leading byte-order mark dropped (positions count without it). */
 export function decodeInputText(bytes: Uint8Array, path: string, what: string): string {
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
+  if (!isUtf8(bytes)) {
+    const at = firstNonUtf8(bytes);
+    const byte = bytes[at]?.toString(16).toUpperCase().padStart(2, '0');
+    const { line, column } = positionOfByte(bytes, at);
     throw new InputFileError(
-      `the ${what} ${terminalName(path)} is not UTF-8 text (eForms notices and SVRL reports are UTF-8)`,
+      `the ${what} ${terminalName(path)} is not UTF-8 text: line ${line}, column ${column} holds a byte (0x${byte}) that is not UTF-8. eForms notices and SVRL reports are UTF-8: save the file as UTF-8 (a Latin-1 or Windows-1252 file shows this at its first accented letter)`,
     );
   }
+  const text = UTF8.decode(bytes);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
+ * The offset of the first byte that does not belong to well-formed UTF-8 (RFC 3629: no overlong forms,
+ * no surrogates, nothing above U+10FFFF), for bytes that isUtf8 refused; a sequence cut by the end of
+ * the bytes counts from its lead byte.
+ */
+function firstNonUtf8(b: Uint8Array): number {
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i] as number;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    const trail = c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
+    if (trail < 0 || i + trail >= b.length) return i;
+    for (let k = 1; k <= trail; k++) if (((b[i + k] as number) & 0xc0) !== 0x80) return i;
+    const c1 = b[i + 1] as number;
+    // The second byte's narrower ranges: overlong three- and four-byte forms, surrogates, past U+10FFFF.
+    if ((c === 0xe0 && c1 < 0xa0) || (c === 0xed && c1 > 0x9f)) return i;
+    if ((c === 0xf0 && c1 < 0x90) || (c === 0xf4 && c1 > 0x8f)) return i;
+    i += trail + 1;
+  }
+  return b.length;
+}
+
+/** Line and column (1-based; columns in UTF-16 units, as editors count) of a byte after valid UTF-8. */
+function positionOfByte(b: Uint8Array, at: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < at; i++) {
+    if (b[i] === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  // A leading byte-order mark is not a column: editors do not show it.
+  const from = line === 1 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+  return { line, column: UTF8.decode(b.subarray(Math.max(lineStart, from), at)).length + 1 };
 }
 
 /** Enough of a file to hold the prolog and the root start tag of any real notice. */

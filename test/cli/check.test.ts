@@ -108,6 +108,42 @@ describe('eforms check (built CLI)', () => {
     assert.match(r.stderr, /not UTF-8/);
   });
 
+  test('a file that is not UTF-8: the line and column of its first byte that is not, in UTF-16 units', () => {
+    // The notice's text with one letter written in Latin-1 (0xE9), after astral characters on its line.
+    const marked = NOTICE.replace('</cbc:ID>', '</cbc:ID><!-- caf\u0000 -->');
+    const at = marked.indexOf('\u0000');
+    const [before, after] = marked.split('\u0000') as [string, string];
+    // The expected place, computed over the string (not over bytes): lines, and UTF-16 units from the
+    // line's start.
+    const line = before.split('\n').length;
+    const column = at - before.lastIndexOf('\n');
+    const cases: [string, Buffer][] = [
+      ['latin1-letter', Buffer.from([0xe9])],
+      ['overlong', Buffer.from([0xc0, 0xaf])],
+      ['surrogate', Buffer.from([0xed, 0xa0, 0x80])],
+      ['past-max', Buffer.from([0xf4, 0x90, 0x80, 0x80])],
+      ['lone-trail', Buffer.from([0x80])],
+    ];
+    for (const [name, bad] of cases) {
+      const f = file(`${name}.xml`, Buffer.concat([Buffer.from(before), bad, Buffer.from(after)]));
+      const r = run(f, '--svrl', errors);
+      assert.equal(r.status, 2, name);
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `not UTF-8 text: line ${line}, column ${column} holds a byte \\(0x${bad[0]?.toString(16).toUpperCase()}\\)`,
+        ),
+        name,
+      );
+      assert.match(r.stderr, /save the file as UTF-8/);
+    }
+    // Cut short at the end of the file; and after a byte-order mark, which is not a column.
+    const cut = file('cut.xml', Buffer.concat([Buffer.from('<a>'), Buffer.from([0xe2, 0x82])]));
+    assert.match(run(cut, '--svrl', errors).stderr, /line 1, column 4 holds a byte \(0xE2\)/);
+    const bom = file('bom-bad.xml', Buffer.from([0xef, 0xbb, 0xbf, 0x3c, 0x61, 0x3e, 0xff]));
+    assert.match(run(bom, '--svrl', errors).stderr, /line 1, column 4 holds a byte \(0xFF\)/);
+  });
+
   test('--help: exit 0 and the usage', () => {
     const r = run('--help');
     assert.equal(r.status, 0);
