@@ -173,27 +173,49 @@ const SNIFF_BYTES = 64 * 1024;
 /** A folder walk stops here: a mistyped `/` must not read the whole disk. */
 const MAX_FOLDER_FILES = 10_000;
 
-function looksLikeNotice(path: string): boolean {
+/**
+ * What a `.xml` file in a folder holds, from its first bytes: a notice; other XML (a root element that
+ * is not a notice: a code list, a report), skipped without a word; or nothing readable as XML (empty,
+ * no element, unreadable), which a folder of notices should not hide: a notice cut short by a failed
+ * copy or download.
+ */
+function sniff(path: string): 'notice' | 'other-xml' | 'empty' | 'not-xml' {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
     const buf = Buffer.alloc(SNIFF_BYTES);
     const n = readSync(fd, buf, 0, SNIFF_BYTES, 0);
-    return noticeKindOf(indexXml(buf.subarray(0, n).toString('utf8'))) !== undefined;
+    if (buf.subarray(0, n).toString('utf8').trim() === '') return 'empty';
+    const index = indexXml(buf.subarray(0, n).toString('utf8'));
+    if (noticeKindOf(index) !== undefined) return 'notice';
+    return index.element(0) ? 'other-xml' : 'not-xml';
   } catch {
-    return false;
+    return 'not-xml';
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** Files named in one note; the count says how many more. */
+const MAX_NAMED = 5;
+
+function named(files: readonly string[]): string {
+  const shown = files.slice(0, MAX_NAMED).join(', ');
+  return files.length > MAX_NAMED ? `${shown} and ${files.length - MAX_NAMED} more` : shown;
 }
 
 /**
  * The files the arguments name: a file as it is (reading it later says what is wrong with it), a
  * folder as the eForms notices in it and its sub-folders (`*.xml` whose root is a notice; hidden
  * folders and node_modules skipped), sorted, relative to `cwd` when given so. A folder that holds no
- * notice is a usage error that names it.
+ * notice is a usage error that names it. `note` hears, in a sentence, of `.xml` files that are empty or
+ * not XML, and of a walk that stopped at its limit: what a folder of notices should not hide.
  */
-export function expandInputPaths(cwd: string, args: readonly string[]): string[] {
+export function expandInputPaths(
+  cwd: string,
+  args: readonly string[],
+  note: (sentence: string) => void = () => {},
+): string[] {
   const out: string[] = [];
   for (const arg of args) {
     // `""` would resolve to the current folder and validate everything in it: most likely a variable
@@ -214,7 +236,10 @@ export function expandInputPaths(cwd: string, args: readonly string[]): string[]
       continue;
     }
     const found: string[] = [];
+    const empty: string[] = [];
+    const notXml: string[] = [];
     let seen = 0;
+    let stopped = false;
     // Each folder and file once, by device and inode: a link back to a folder already walked (`s -> .`,
     // `up -> ..`) walked it again and again, and two links to one file validated it twice.
     const visited = new Set<string>();
@@ -232,7 +257,10 @@ export function expandInputPaths(cwd: string, args: readonly string[]): string[]
         return;
       }
       for (const name of names) {
-        if (seen++ > MAX_FOLDER_FILES) return;
+        if (seen++ >= MAX_FOLDER_FILES) {
+          stopped = true;
+          return;
+        }
         if (name.startsWith('.') || name === 'node_modules') continue;
         const p = join(dir, name);
         let st: ReturnType<typeof statSync>;
@@ -244,7 +272,12 @@ export function expandInputPaths(cwd: string, args: readonly string[]): string[]
         if (!firstVisit(st)) continue;
         if (st.isDirectory()) walk(p);
         // Regular files only: opening a FIFO to look at it waits for a writer that may never come.
-        else if (st.isFile() && /\.xml$/i.test(name) && looksLikeNotice(p)) found.push(p);
+        else if (st.isFile() && /\.xml$/i.test(name)) {
+          const kind = sniff(p);
+          if (kind === 'notice') found.push(p);
+          else if (kind === 'empty') empty.push(p);
+          else if (kind === 'not-xml') notXml.push(p);
+        }
       }
     };
     try {
@@ -253,12 +286,23 @@ export function expandInputPaths(cwd: string, args: readonly string[]): string[]
       // Checked above: it is a folder.
     }
     walk(abs);
+    // Named as the user named the folder, so that the output reads like the command line.
+    const asNamed = (f: string): string => join(arg, relative(abs, f));
+    if (empty.length > 0)
+      note(`${named(empty.map(asNamed))} ${empty.length === 1 ? 'is' : 'are'} empty: not validated`);
+    if (notXml.length > 0)
+      note(
+        `${named(notXml.map(asNamed))} ${notXml.length === 1 ? 'holds' : 'hold'} no XML element: not validated (a notice cut short, or not XML)`,
+      );
+    if (stopped)
+      note(
+        `the folder ${arg} has more than ${MAX_FOLDER_FILES.toLocaleString('en')} entries: only the notices among the first ${MAX_FOLDER_FILES.toLocaleString('en')} are validated; name a smaller folder`,
+      );
     if (found.length === 0)
       throw new InputFileError(
         `the folder ${arg} holds no eForms notice (no .xml file whose root is a notice)`,
       );
-    // Named as the user named the folder, so that the output reads like the command line.
-    for (const f of found) out.push(join(arg, relative(abs, f)));
+    for (const f of found) out.push(asNamed(f));
   }
   return out;
 }

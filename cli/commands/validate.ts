@@ -131,7 +131,7 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
   const parsed = parse(args);
   const { values } = parsed;
   // A folder stands for the notices in it.
-  const positionals = expandInputPaths(io.cwd, parsed.positionals);
+  const positionals = expandInputPaths(io.cwd, parsed.positionals, (s) => io.err(`eforms validate: ${s}.`));
   if (values.help) {
     io.out(USAGE);
     return EXIT_OK;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, test } from 'node:test';
 import { expandInputPaths } from '../../cli/input-files';
 import { didYouMean } from '../../cli/io';
@@ -73,6 +73,36 @@ test('a folder argument stands for the notices in it, and only them', () => {
   assert.throws(() => expandInputPaths(FIXTURES, ['valid-cn.xml', ' ']), /an empty file name was given/);
   // A file is kept as named (reading it says what is wrong), a folder expands in place.
   assert.deepEqual(expandInputPaths(FIXTURES, ['x.xml']), ['x.xml']);
+});
+
+test('a folder: .xml files that are empty or not XML are named, other XML is not; a walk cut at its limit says so', () => {
+  const dir = mkdtempSync(join(work, 'mixed-'));
+  const notice = readFileSync(join(FIXTURES, 'valid-cn.xml'));
+  writeFileSync(join(dir, 'a.xml'), notice);
+  writeFileSync(join(dir, 'empty.xml'), '');
+  writeFileSync(join(dir, 'blank.xml'), '  \n\t\n');
+  writeFileSync(join(dir, 'cut.xml'), notice.subarray(0, notice.indexOf('<', 5)));
+  writeFileSync(join(dir, 'binary.xml'), Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0xff, 0xfe]));
+  writeFileSync(join(dir, 'codes.xml'), '<gc:CodeList xmlns:gc="urn:gc"/>');
+  const notes: string[] = [];
+  const found = expandInputPaths(work, [basename(dir)], (n) => notes.push(n));
+  assert.deepEqual(found, [join(basename(dir), 'a.xml')]);
+  const at = (f: string) => join(basename(dir), f);
+  assert.deepEqual(notes, [
+    `${at('blank.xml')}, ${at('empty.xml')} are empty: not validated`,
+    `${at('binary.xml')}, ${at('cut.xml')} hold no XML element: not validated (a notice cut short, or not XML)`,
+  ]);
+  // More entries than the walk reads: said, not silently cut.
+  const many = mkdtempSync(join(work, 'many-'));
+  writeFileSync(join(many, 'a.xml'), notice);
+  for (let k = 0; k < 10_000; k++) writeFileSync(join(many, `z${k}.txt`), '');
+  const cut: string[] = [];
+  assert.deepEqual(
+    expandInputPaths(work, [basename(many)], (n) => cut.push(n)),
+    [join(basename(many), 'a.xml')],
+  );
+  assert.equal(cut.length, 1);
+  assert.match(cut[0] as string, /has more than 10,000 entries: only the notices among the first 10,000/);
 });
 
 test('a folder with links back to itself, to its parent, and a FIFO: each notice once, and no wait', () => {
