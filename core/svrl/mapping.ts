@@ -91,11 +91,12 @@ export function assertionMessage(a: SvrlAssertion, details: MessageDetails = {})
   let message: string;
   if (text === '' || RAW_KEY.test(text)) {
     const test = oneLine(a.test);
-    const rule = a.id || (text ? text.split('|').pop() : '') || 'unnamed rule';
+    const rule = a.id || (text ? text.split('|').pop() : '');
+    const subject = rule ? `Rule ${rule}` : 'A rule without a name';
     const verb = a.kind === 'successful-report' ? 'reported' : 'failed';
     // The full test stays in Finding.test; a one-line message shows its start.
     const shown = test.length > MAX_TEST_IN_MESSAGE ? `${test.slice(0, MAX_TEST_IN_MESSAGE - 1)}…` : test;
-    message = shown ? `Rule ${rule} ${verb}: ${shown}` : `Rule ${rule} ${verb}.`;
+    message = shown ? `${subject} ${verb}: ${shown}` : `${subject} ${verb}.`;
   } else message = text;
   if (a.flag) message = `[${a.flag}] ${message}`;
   const missing = details.missing ?? [];

@@ -4,9 +4,10 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
-import { PROJECT_ROOT, SAMPLES_DIR, skipUnless } from '../support/shared-data';
+import { PROJECT_ROOT, SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 
 const CLI = join(PROJECT_ROOT, 'dist', 'cli.js');
 const SAMPLE = 'INVALID_cn_24_empty';
@@ -48,5 +49,69 @@ describe('eforms check on an SDK sample (built CLI)', { skip: skipUnless(SAMPLES
       const last = (steps.at(-1) ?? '').replace(/\[.*$/, '').replace(/^.*:/, '');
       assert.equal((f.node ?? '').replace(/^.*:/, ''), last, `${f.id} at ${f.location}`);
     }
+  });
+
+  test("a report of raw keys (the SDK's own Schematron) reads in the rules' words with --sdk-dir", {
+    skip: skipUnless(SDK_DIR),
+  }, () => {
+    const name = 'INVALID_can_24_stage-2';
+    const notice = join('notices', `${name}.xml`);
+    const svrl = join('reports', `${name}.svrl`);
+    const reportText = readFileSync(join(SAMPLES_DIR, svrl), 'utf8');
+    // The report gives keys, not sentences.
+    assert.match(reportText, /<svrl:text>rule\|text\|BR-/);
+    // No SDK in the cache: the report's own words, and a sentence saying how to get the rules'.
+    const env = { ...process.env, EFORMS_SDK_CACHE: join(tmpdir(), `eforms-no-sdk-${process.pid}`) };
+    const bare = spawnSync(process.execPath, [CLI, 'check', notice, '--svrl', svrl, '--format', 'json'], {
+      cwd: SAMPLES_DIR,
+      encoding: 'utf8',
+      env,
+    });
+    assert.match(
+      bare.stderr,
+      /gives the rules' keys, not their sentences, and no eForms SDK is at hand: name/,
+    );
+    const sdkDir = dirname(SDK_DIR);
+    const r = spawnSync(
+      process.execPath,
+      [CLI, 'check', notice, '--svrl', svrl, '--format', 'json', '--sdk-dir', sdkDir],
+      { cwd: SAMPLES_DIR, encoding: 'utf8', env },
+    );
+    assert.equal(r.status, 1, r.stderr);
+    assert.equal(r.stderr, '');
+    const findings = JSON.parse(r.stdout) as (JsonFinding & { message: string })[];
+    // Each failed assertion that names the field its test reads (`see="field:…"`) reads with the field's English name
+    // from the SDK's translations (both read here by regular expressions), never "Rule … failed: <test>".
+    const labels = readFileSync(join(SDK_DIR, 'translations', 'field_en.xml'), 'utf8');
+    let checked = 0;
+    for (const block of reportText.match(/<svrl:failed-assert\b[\s\S]*?<\/svrl:failed-assert>/g) ?? []) {
+      const id = /\bid="([^"]+)"/.exec(block)?.[1] as string;
+      const location = /\blocation="([^"]+)"/.exec(block)?.[1] as string;
+      const field = /see="field:([^"]+)"/.exec(block)?.[1];
+      // Only where the test reads the element the diagnostic names (the SDK's reference is sometimes
+      // to another field of the rule's context than the one its test reads).
+      const path = /<svrl:diagnostic-reference[\s\S]*?<svrl:text>([^<]*)<\/svrl:text>/
+        .exec(block)?.[1]
+        ?.trim();
+      const test = /\btest="([^"]*)"/.exec(block)?.[1] ?? '';
+      if (!field || !path || !test.includes(path)) continue;
+      const label = new RegExp(`key="field\\|name\\|${field.replace(/[()|]/g, '\\$&')}">([^<]*)<`).exec(
+        labels,
+      )?.[1];
+      if (!label) continue;
+      const f = findings.find((x) => x.id === id && x.location === location);
+      assert.ok(f, `${id} at ${location}`);
+      // A name inside a sentence may start in lower case.
+      assert.ok(
+        f.message.toLowerCase().includes(label.toLowerCase()),
+        `${id} at ${location}: '${label}' not in ${f.message}`,
+      );
+      checked++;
+    }
+    assert.ok(checked >= 3, `${checked} assertions checked`);
+    assert.deepEqual(
+      findings.filter((f) => /^Rule \S+ failed/.test(f.message)).map((f) => f.id),
+      [],
+    );
   });
 });

@@ -92,4 +92,14 @@ describe('assertion messages on one line', () => {
       );
     }
   });
+
+  test('an assertion with neither an id nor a text is "a rule without a name"', () => {
+    const nameless = { ...assertion('', 'count(a) = 0'), id: '' };
+    assert.equal(assertionMessage(nameless), 'A rule without a name failed: count(a) = 0');
+    assert.equal(assertionMessage({ ...nameless, test: '' }), 'A rule without a name failed.');
+    assert.equal(
+      assertionMessage({ ...nameless, kind: 'successful-report' }),
+      'A rule without a name reported: count(a) = 0',
+    );
+  });
 });
