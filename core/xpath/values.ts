@@ -6,6 +6,7 @@
 // Dynamic errors are thrown as XPathDynamicError with the W3C error code. No I/O.
 
 import { INPUT_LIMITS } from '../notice';
+import { clip } from '../text';
 import { XNode } from './document';
 
 /** Node content, before a comparison gives it a type. */
@@ -49,8 +50,8 @@ export class XPathDynamicError extends Error {
 
 /** FORG0001: a value that cannot be read as `type` (an XSD type name, `xs:date`). */
 export function notValid(s: string, type: string): XPathDynamicError {
-  const q = quoted(s);
-  return new XPathDynamicError('FORG0001', `${q} is not a valid ${type}`, { value: q.slice(1, -1), type });
+  const value = clip(s, INPUT_LIMITS.echoChars.max);
+  return new XPathDynamicError('FORG0001', `'${value}' is not a valid ${type}`, { value, type });
 }
 
 /**
@@ -59,12 +60,7 @@ export function notValid(s: string, type: string): XPathDynamicError {
  * "not evaluated" list and the editor's log).
  */
 export function quoted(s: string): string {
-  const most = INPUT_LIMITS.echoChars.max;
-  if (s.length <= most) return `'${s}'`;
-  let cut = most - 1;
-  const c = s.charCodeAt(cut - 1);
-  if (c >= 0xd800 && c <= 0xdbff) cut--;
-  return `'${s.slice(0, cut)}…'`;
+  return `'${clip(s, INPUT_LIMITS.echoChars.max)}'`;
 }
 
 export function atomize(item: Item): Atomic {
