@@ -433,16 +433,21 @@ describe('authoring over LSP', { skip }, () => {
         '$1',
       );
     const text = `${xml.slice(0, lotStart)}${lot}\n  ${lot.replace('LOT-0001', 'LOT-0002')}${xml.slice(lotEnd)}`;
+    /** Opens the text and waits until the CVS's diagnostics name `count` missing descriptions. */
+    const published = async (session: LspSession, uri: string, text: string, count: number) => {
+      const mark = session.mark;
+      await session.open(uri, text);
+      const pub = await session.nextPublish(
+        uri,
+        mark,
+        'CVS diagnostics',
+        (p) => p.diagnostics.filter((d) => d.code === 'BR-BT-00024-0178').length === count,
+      );
+      return { all: pub.diagnostics, missing: pub.diagnostics.filter((d) => d.code === 'BR-BT-00024-0178') };
+    };
     const uri = docUri('fix-missing.xml');
-    const mark = s.mark;
-    await s.open(uri, text);
-    const pub = await s.nextPublish(
-      uri,
-      mark,
-      'CVS diagnostics',
-      (p) => p.diagnostics.filter((d) => d.code === 'BR-BT-00024-0178').length === 2,
-    );
-    const missing = pub.diagnostics.filter((d) => d.code === 'BR-BT-00024-0178');
+    const pub = await published(s, uri, text, 2);
+    const missing = pub.missing;
     const actions = await actionsFor(uri, [missing[0] as never]);
     const insert = actions.find((a) => a.title.startsWith('Insert cbc:Description'));
     assert.ok(insert, actions.map((a) => a.title).join('; '));
@@ -454,8 +459,8 @@ describe('authoring over LSP', { skip }, () => {
     // too), read from the published diagnostics' data.
     const withMissing = <T extends { data?: unknown }>(ds: T[]): T[] =>
       ds.filter((d) => typeof (d.data as { missing?: unknown } | undefined)?.missing === 'string');
-    assert.ok(withMissing(pub.diagnostics).length >= 3);
-    assert.ok(all.title.endsWith(`(${withMissing(pub.diagnostics).length})`), all.title);
+    assert.ok(withMissing(pub.all).length >= 3);
+    assert.ok(all.title.endsWith(`(${withMissing(pub.all).length})`), all.title);
     const fixed = applyEdits(text, all.edit?.changes?.[uri] ?? []);
     assert.equal((await cvsIds(fixed)).filter((f) => f.id === 'BR-BT-00024-0178').length, 0);
     // The schema order: the description sits before cbc:ProcurementTypeCode, as in the SDK.
@@ -465,23 +470,16 @@ describe('authoring over LSP', { skip }, () => {
     // One missing element left (lot 2's description; lot 1's and the publication date inserted by
     // their own fixes): its own fix, and no "fix all" of one (the published copy of the diagnostic in
     // the request is the same diagnostic).
-    const dateFinding = withMissing(pub.diagnostics).find((d) => d.code !== 'BR-BT-00024-0178');
+    const dateFinding = withMissing(pub.all).find((d) => d.code !== 'BR-BT-00024-0178');
     assert.ok(dateFinding, 'a second kind of missing element');
     const dateFix = (await actionsFor(uri, [dateFinding as never])).find((a) => a.title.startsWith('Insert'));
     assert.ok(dateFix?.edit?.changes?.[uri]);
     await s.closeDocument(uri);
     const oneLeft = applyEdits(text, [...(insert.edit?.changes?.[uri] ?? []), ...dateFix.edit.changes[uri]]);
     const oneUri = docUri('fix-missing-one.xml');
-    const oneMark = s.mark;
-    await s.open(oneUri, oneLeft);
-    const onePub = await s.nextPublish(
-      oneUri,
-      oneMark,
-      'CVS diagnostics',
-      (p) => p.diagnostics.filter((d) => d.code === 'BR-BT-00024-0178').length === 1,
-    );
-    assert.equal(withMissing(onePub.diagnostics).length, 1);
-    const left = onePub.diagnostics.filter((d) => d.code === 'BR-BT-00024-0178');
+    const onePub = await published(s, oneUri, oneLeft, 1);
+    assert.equal(withMissing(onePub.all).length, 1);
+    const left = onePub.missing;
     const oneActions = await actionsFor(oneUri, [left[0] as never]);
     assert.ok(oneActions.some((a) => a.title.startsWith('Insert cbc:Description')));
     assert.deepEqual(
@@ -499,15 +497,7 @@ describe('authoring over LSP', { skip }, () => {
       resolveCodeActions: true,
     });
     try {
-      const rMark = r.mark;
-      await r.open(uri, text);
-      const rPub = await r.nextPublish(
-        uri,
-        rMark,
-        'CVS diagnostics',
-        (p) => p.diagnostics.filter((d) => d.code === 'BR-BT-00024-0178').length === 2,
-      );
-      const rMissing = rPub.diagnostics.filter((d) => d.code === 'BR-BT-00024-0178');
+      const rMissing = (await published(r, uri, text, 2)).missing;
       const offered = (await r.connection.sendRequest('textDocument/codeAction', {
         textDocument: { uri },
         range: rMissing[0]?.range,
