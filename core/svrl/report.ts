@@ -3,7 +3,15 @@
 // svrl-mapping.ts. It reads through core/xml-index (the project's one XML parser), matching SVRL
 // elements by namespace URI, whatever prefix the report uses. No `vscode` import here, and no I/O.
 
-import { findAttribute, indexXml, textContent, type XmlElement, type XmlIndex } from '../notice';
+import {
+  findAttribute,
+  INPUT_LIMITS,
+  indexXml,
+  textContent,
+  type XmlElement,
+  type XmlIndex,
+} from '../notice';
+import { clip } from '../text';
 import type { NodeRef } from '../xpath';
 
 export const SVRL_NS = 'http://purl.oclc.org/dsdl/svrl';
@@ -99,7 +107,10 @@ export function parseSvrl(text: string): SvrlReport {
   }
   const root = index.elements[0];
   if (root.ns !== SVRL_NS || root.local !== 'schematron-output') {
-    const found = root.ns ? `<${root.qname}> in namespace ${root.ns}` : `<${root.qname}> in no namespace`;
+    // Both come from the file, which may hold a name of megabytes: cut as every echoed value is.
+    const max = INPUT_LIMITS.echoChars.max;
+    const name = clip(root.qname, max);
+    const found = root.ns ? `<${name}> in namespace ${clip(root.ns, max)}` : `<${name}> in no namespace`;
     throw new SvrlFormatError(
       `not an SVRL report: the root element is ${found}, expected <svrl:schematron-output> in namespace ${SVRL_NS}`,
     );

@@ -141,6 +141,14 @@ describe('parseSvrl on hand-written reports', () => {
       /not an SVRL report: the root element is <ContractNotice> in namespace urn:cn/,
     ],
     ['right name, wrong namespace', '<svrl:schematron-output xmlns:svrl="urn:x"/>', /not an SVRL report/],
+    // A root name and a namespace of a million characters each are cut to 80 in the message.
+    [
+      'a root of a million characters',
+      `<${'r'.repeat(1_000_000)} xmlns="urn:${'n'.repeat(1_000_000)}"/>`,
+      new RegExp(
+        `^not an SVRL report: the root element is <${'r'.repeat(79)}…> in namespace urn:${'n'.repeat(75)}…, expected`,
+      ),
+    ],
   ];
   for (const [what, text, message] of bad) {
     test(`${what}: SvrlFormatError with a clear message`, () => {
