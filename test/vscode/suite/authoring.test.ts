@@ -163,6 +163,52 @@ suite('authoring', () => {
     await discard(doc);
   });
 
+  test('"fix all" comes without its edit, and VS Code resolves it when asked: both missing elements inserted', async () => {
+    // Two elements the SDK rules require at the root, both removed from the fixture.
+    const text = fixtureText('valid-cn.xml')
+      .replace(/\s*<cbc:IssueTime>[^<]*<\/cbc:IssueTime>/, '')
+      .replace(/\s*<cbc:VersionID>[^<]*<\/cbc:VersionID>/, '');
+    const doc = await vscode.workspace.openTextDocument({ language: 'xml', content: text });
+    await vscode.window.showTextDocument(doc);
+    const code = (x: vscode.Diagnostic) => String(typeof x.code === 'object' ? x.code.value : x.code);
+    const wanted = ['BR-BT-00005-0074', 'BR-BT-00757-0022'];
+    const found = await waitFor('both missing-element diagnostics', () => {
+      const all = vscode.languages.getDiagnostics(doc.uri);
+      const ds = wanted.map((w) => all.find((x) => code(x) === w));
+      return ds.every((x) => x !== undefined) ? (ds as vscode.Diagnostic[]) : undefined;
+    });
+    const title = /^Fix all in this file: insert the missing mandatory elements/;
+    // Unresolved, as VS Code asks at every cursor move: no edit yet.
+    const lazy = await waitFor('a fix-all action', async () => {
+      const a = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        doc.uri,
+        found[0]?.range,
+        vscode.CodeActionKind.QuickFix.value,
+      );
+      return a?.find((x) => title.test(x.title));
+    });
+    assert.equal(lazy.edit, undefined, 'no edit before it is resolved');
+    // Resolved (the last argument: how many actions VS Code resolves), as when the user picks it.
+    const resolved = (
+      await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        doc.uri,
+        found[0]?.range,
+        vscode.CodeActionKind.QuickFix.value,
+        100,
+      )
+    ).find((x) => title.test(x.title));
+    assert.ok(resolved?.edit, 'the edit once resolved');
+    assert.equal(await vscode.workspace.applyEdit(resolved.edit), true);
+    assert.match(doc.getText(), /<cbc:IssueTime>/);
+    assert.match(doc.getText(), /<cbc:VersionID>/);
+    await waitFor('both diagnostics to go away', () =>
+      vscode.languages.getDiagnostics(doc.uri).some((x) => wanted.includes(code(x))) ? undefined : true,
+    );
+    await discard(doc);
+  });
+
   test('New Notice opens a notice of the chosen subtype', async () => {
     const xml = await vscode.commands.executeCommand<string | undefined>(Commands.newNotice, '16');
     assert.ok(xml, 'the command returned the notice');
