@@ -115,6 +115,11 @@ export interface XmlIndex {
   element(k: number): XmlElement | undefined;
   /** Well-formedness errors, first one first; empty for a well-formed document. */
   errors: XmlSyntaxError[];
+  /**
+   * The document type declaration (`<!DOCTYPE …>`, offsets of its `<` and past its `>`), when the text
+   * has one: eForms notices do not, and entities its internal subset declares are not expanded here.
+   */
+  readonly doctype: { start: number; end: number; internalSubset: boolean } | undefined;
   /** Zero-based line and UTF-16 column of an offset. */
   positionAt(offset: number): { line: number; character: number };
   /** Offset of a zero-based line and UTF-16 column (clamped to the line and to the text). */
@@ -748,9 +753,21 @@ export function tableData(t: ElementTable): ElementTable {
  * The index of `text` from a table indexXml made of the same text in another thread (tableData) and
  * its errors; undefined when what came is not such a table, and the caller indexes the text itself.
  */
-export function indexFromTable(text: string, table: unknown, errors: unknown): XmlIndex | undefined {
-  if (!isTableData(table) || !Array.isArray(errors)) return undefined;
-  return new TableIndex(text, table, errors as XmlSyntaxError[], new LineTable(text));
+export function indexFromTable(
+  text: string,
+  table: unknown,
+  errors: unknown,
+  doctype: unknown,
+): XmlIndex | undefined {
+  if (!isTableData(table) || !Array.isArray(errors) || !isDoctype(doctype)) return undefined;
+  return new TableIndex(text, table, errors as XmlSyntaxError[], new LineTable(text), doctype);
+}
+
+function isDoctype(d: unknown): d is XmlIndex['doctype'] {
+  if (d === undefined) return true;
+  if (typeof d !== 'object' || d === null) return false;
+  const { start, end, internalSubset } = d as Record<string, unknown>;
+  return Number.isInteger(start) && Number.isInteger(end) && typeof internalSubset === 'boolean';
 }
 
 function isTableData(t: unknown): t is ElementTable {
@@ -783,6 +800,7 @@ class TableIndex implements XmlIndex {
     readonly table: ElementTable,
     readonly errors: XmlSyntaxError[],
     private readonly lines: LineTable,
+    readonly doctype: XmlIndex['doctype'],
   ) {}
 
   get elements(): XmlElement[] {
@@ -886,6 +904,7 @@ export function indexXml(text: string): XmlIndex {
   let rootSeen = false;
   let rootClosed = false;
   let hasInternalSubset = false;
+  let doctype: XmlIndex['doctype'];
   let nextAmp = -2;
 
   const err = (message: string, offset: number, relatedOffset?: number): void => {
@@ -1115,7 +1134,9 @@ export function indexXml(text: string): XmlIndex {
         } else i = e + 3;
       } else if (text.startsWith('<!DOCTYPE', i)) {
         if (rootSeen) err('DOCTYPE declaration after the root element', i);
+        const start = i;
         i = skipDoctype(i);
+        doctype ??= { start, end: i, internalSubset: hasInternalSubset };
       } else {
         err("'<!' must start a comment '<!--', a CDATA section '<![CDATA[' or a DOCTYPE", i);
         i += 2;
@@ -1402,7 +1423,7 @@ export function indexXml(text: string): XmlIndex {
     for (const e of merged) errors.push(e);
   }
 
-  return new TableIndex(text, table, errors, lines);
+  return new TableIndex(text, table, errors, lines, doctype);
 }
 
 /** Errors for the characters XML 1.0 forbids; the first MAX_CHAR_ERRORS, then one that says more follow. */

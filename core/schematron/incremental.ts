@@ -152,7 +152,7 @@ export class IncrementalRules {
         ? indexXml(notice.charCodeAt(0) === 0xfeff ? notice.slice(1) : notice)
         : notice;
     const text = index.text;
-    const usable = text.length <= this.maxChars && index.errors.length === 0 && !text.includes('<!DOCTYPE');
+    const usable = text.length <= this.maxChars && index.errors.length === 0 && index.doctype === undefined;
     if (!usable) {
       this.last = { incremental: false, replayed: 0, evaluated: 0, rematched: 0 };
       return rules.evaluate(index, opts);

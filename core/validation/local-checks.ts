@@ -1,6 +1,6 @@
-// The checks that need no service and run on every keystroke: well-formedness (`xml-syntax`) and the
-// notice's `cbc:CustomizationID` (`customization-id`). They read an XmlIndex only, so they stay as fast
-// as the index. No `vscode` import here, and no I/O.
+// The checks that need no service and run on every keystroke: well-formedness (`xml-syntax`), a DOCTYPE
+// declaration (`doctype`) and the notice's `cbc:CustomizationID` (`customization-id`). They read an
+// XmlIndex only, so they stay as fast as the index. No `vscode` import here, and no I/O.
 
 import type { Finding, Range } from '../findings';
 import type { XmlIndex } from '../notice';
@@ -13,6 +13,7 @@ import {
 
 export const XML_SYNTAX = 'xml-syntax';
 export const CUSTOMIZATION_ID = 'customization-id';
+export const DOCTYPE = 'doctype';
 
 /**
  * Local findings of an eForms notice. Only the first well-formedness error is reported: what a parser
@@ -22,6 +23,20 @@ export function localFindings(index: XmlIndex): Finding[] {
   const out: Finding[] = [];
   const first = index.errors[0];
   if (first) out.push(syntaxFinding(index, first.offset, first.message));
+  const dt = index.doctype;
+  // Accepted as XML, but not what a notice holds: its entities are not expanded here (the rules would
+  // read `&name;` where the service reads its text, or refuse the declaration).
+  if (dt)
+    out.push(
+      local(
+        DOCTYPE,
+        'warning',
+        dt.internalSubset
+          ? "eForms notices have no DOCTYPE declaration, and the entities this one declares are not expanded here, so the checks read other text than TED may: remove it, writing each entity's text where the entity is used."
+          : "eForms notices have no DOCTYPE declaration, and TED's services may refuse a notice that has one: remove it.",
+        rangeOf(index, dt.start, dt.start + '<!DOCTYPE'.length),
+      ),
+    );
   const root = index.element(0);
   if (!root) return out;
   const cid = findCustomizationId(index);

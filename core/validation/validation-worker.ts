@@ -58,7 +58,7 @@ async function run(job: JobMessage): Promise<ResultMessage> {
       });
       validators.set(id, v);
     }
-    const index = indexFromTable(job.text, job.table, job.errors) ?? indexXml(job.text);
+    const index = indexFromTable(job.text, job.table, job.errors, job.doctype) ?? indexXml(job.text);
     const report = await v.validate({
       ...job.input,
       index,

@@ -35,6 +35,8 @@ export interface JobMessage {
    */
   table?: ElementTable;
   errors?: XmlSyntaxError[];
+  /** And its DOCTYPE declaration, which the table does not hold. */
+  doctype?: XmlIndex['doctype'];
   input: WorkerInput;
   sources: WorkerSources;
   ruleCacheDir?: string;
@@ -177,6 +179,7 @@ export class WorkerPool {
             text: notice.text,
             table: tableData(notice.table),
             errors: notice.errors,
+            doctype: notice.doctype,
             input,
             sources,
             ruleCacheDir,

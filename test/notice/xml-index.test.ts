@@ -162,6 +162,15 @@ describe('indexXml: positions', () => {
       index.elements.map((e) => e.start),
       [text.indexOf('<r>'), text.indexOf('<s/>')],
     );
+    // Where it is, from its '<' to past its '>' (the last '>' before the root here, found by hand).
+    assert.deepEqual(index.doctype, { start: 0, end: text.indexOf('\n<r>'), internalSubset: true });
+    const external = '<!DOCTYPE r SYSTEM "r.dtd">';
+    assert.deepEqual(indexXml(`${external}\n<r/>`).doctype, {
+      start: 0,
+      end: external.length,
+      internalSubset: false,
+    });
+    assert.equal(indexXml('<r><!-- <!DOCTYPE r> --></r>').doctype, undefined);
   });
 });
 
@@ -519,26 +528,33 @@ describe('indexXml: the element table', () => {
     skip: skipUnless(SAMPLES_DIR),
   }, () => {
     const text = readFileSync(join(SAMPLES_DIR, 'notices', 'cn_24_maximal.xml'), 'utf8');
-    for (const v of variants(text)) {
+    const withDoctype = text.replace(/\?>/, '?>\n<!DOCTYPE ContractNotice [ <!ENTITY e "x"> ]>');
+    for (const v of [...variants(text), withDoctype]) {
       const here = indexXml(v);
       // What postMessage does to it: a structured clone.
-      const sent = structuredClone({ table: tableData(here.table), errors: here.errors });
-      const there = indexFromTable(v, sent.table, sent.errors);
+      const sent = structuredClone({
+        table: tableData(here.table),
+        errors: here.errors,
+        doctype: here.doctype,
+      });
+      const there = indexFromTable(v, sent.table, sent.errors, sent.doctype);
       assert.ok(there);
+      assert.deepEqual(there.doctype, here.doctype);
       assert.deepEqual(JSON.parse(JSON.stringify(there.elements)), JSON.parse(JSON.stringify(here.elements)));
       assert.deepEqual(there.errors, here.errors);
       assert.deepEqual(there.positionAt(v.length >> 1), here.positionAt(v.length >> 1));
     }
     const good = tableData(indexXml(text).table);
-    assert.equal(indexFromTable(text, undefined, []), undefined);
-    assert.equal(indexFromTable(text, good, undefined), undefined);
+    assert.equal(indexFromTable(text, undefined, [], undefined), undefined);
+    assert.equal(indexFromTable(text, good, undefined, undefined), undefined);
+    assert.equal(indexFromTable(text, good, [], { start: 0 }), undefined, 'a malformed DOCTYPE record');
     assert.equal(
-      indexFromTable(text, { ...good, count: good.count + 1 }, []),
+      indexFromTable(text, { ...good, count: good.count + 1 }, [], undefined),
       undefined,
       'columns shorter than the count',
     );
     assert.equal(
-      indexFromTable(text, { ...good, parent: Array.from(good.parent) }, []),
+      indexFromTable(text, { ...good, parent: Array.from(good.parent) }, [], undefined),
       undefined,
       'not a typed array',
     );

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { noticeKindOf } from '../../core/notice/kind';
 import { indexXml } from '../../core/notice/xml-index';
-import { CUSTOMIZATION_ID, localFindings, XML_SYNTAX } from '../../core/validation/local-checks';
+import { CUSTOMIZATION_ID, DOCTYPE, localFindings, XML_SYNTAX } from '../../core/validation/local-checks';
 import { SAMPLES_DIR, skipUnless } from '../support/shared-data';
 
 /** Line and UTF-16 column of an offset, counted by splitting the text (independent of the index). */
@@ -88,6 +88,30 @@ describe('localFindings', () => {
     const at = text.indexOf('eforms-sdk-1.15.2');
     assert.deepEqual(f[0]?.range.start, lineCol(text, at));
     assert.deepEqual(f[0]?.range.end, lineCol(text, at + 'eforms-sdk-1.15.2'.length));
+  });
+
+  test('a DOCTYPE is a warning on its keyword, saying whether its entities go unexpanded', () => {
+    const withSubset = notice('  <cbc:ID>&e;</cbc:ID>\n').replace(
+      '<ContractNotice',
+      '<!DOCTYPE ContractNotice [ <!ENTITY e "x"> ]>\n<ContractNotice',
+    );
+    const at = withSubset.indexOf('<!DOCTYPE');
+    const [f, ...rest] = localFindings(indexXml(withSubset));
+    assert.deepEqual(rest, []);
+    assert.equal(f?.id, DOCTYPE);
+    assert.equal(f?.severity, 'warning');
+    assert.deepEqual(f?.range, { start: lineCol(withSubset, at), end: lineCol(withSubset, at + 9) });
+    assert.match(f?.message ?? '', /entities this one declares are not expanded here/);
+    const external = notice('  <cbc:ID>x</cbc:ID>\n').replace(
+      '<ContractNotice',
+      '<!DOCTYPE ContractNotice SYSTEM "cn.dtd">\n<ContractNotice',
+    );
+    const [g] = localFindings(indexXml(external));
+    assert.equal(g?.id, DOCTYPE);
+    assert.doesNotMatch(g?.message ?? '', /entities/);
+    // A DOCTYPE inside a comment is a comment.
+    const commented = notice('  <!-- <!DOCTYPE x> -->\n');
+    assert.deepEqual(localFindings(indexXml(commented)), []);
   });
 
   test('a national suffix is accepted', () => {
