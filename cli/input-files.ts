@@ -185,8 +185,9 @@ function sniff(path: string): 'notice' | 'other-xml' | 'empty' | 'not-xml' {
     fd = openSync(path, 'r');
     const buf = Buffer.alloc(SNIFF_BYTES);
     const n = readSync(fd, buf, 0, SNIFF_BYTES, 0);
-    if (buf.subarray(0, n).toString('utf8').trim() === '') return 'empty';
-    const index = indexXml(buf.subarray(0, n).toString('utf8'));
+    const head = buf.subarray(0, n).toString('utf8');
+    if (head.trim() === '') return 'empty';
+    const index = indexXml(head);
     if (noticeKindOf(index) !== undefined) return 'notice';
     return index.element(0) ? 'other-xml' : 'not-xml';
   } catch {
