@@ -96,23 +96,40 @@ const MAX_SUGGESTIONS = 3;
 /** Codes offered for an empty code element: enough for short lists, completion has the rest. */
 const MAX_CHOICES = 12;
 
-/** Fixes for the diagnostics in the request, plus "fix all" over every diagnostic of the document. */
+/**
+ * A selection over more findings than this gets the fixes of the first ones, and "fix all": selecting
+ * a whole notice of tens of thousands of findings asked for as many fixes (seconds, and a menu nobody
+ * reads).
+ */
+const MAX_REQUESTED_FIXES = 100;
+
+/**
+ * Fixes for the diagnostics in the request, plus "fix all" over every diagnostic of the document: those
+ * published, and those of the request that were not (a client may send back copies).
+ */
 export function codeActions(
   c: ActionContext,
   requested: readonly DiagnosticLike[],
-  all: readonly DiagnosticLike[],
+  published: readonly DiagnosticLike[],
   range: Range,
   options: CodeActionOptions = {},
 ): AuthoringAction[] {
   const out: AuthoringAction[] = [];
+  const known = new Set(published.map(diagnosticKey));
+  const all = [...published, ...requested.filter((d) => !known.has(diagnosticKey(d)))];
   const seenGroups = new Set<FixAllGroup>();
-  for (const d of requested) {
-    const fixes = fixesFor(c, d);
-    out.push(...fixes.map((f) => ({ ...f.action, diagnostics: [d] })));
-    const group = fixes.find((f) => f.group)?.group;
+  for (let i = 0; i < requested.length; i++) {
+    const d = requested[i] as DiagnosticLike;
+    let group: FixAllGroup | undefined;
+    if (i < MAX_REQUESTED_FIXES) {
+      const fixes = fixesFor(c, d);
+      out.push(...fixes.map((f) => ({ ...f.action, diagnostics: [d] })));
+      group = fixes.find((f) => f.group)?.group;
+    } else group = fixAllGroupOf(c, d);
     if (!group || seenGroups.has(group)) continue;
     seenGroups.add(group);
-    const others = all.filter((x) => !sameDiagnostic(x, d) && fixAllGroupOf(c, x) === group);
+    const key = diagnosticKey(d);
+    const others = all.filter((x) => fixAllGroupOf(c, x) === group && diagnosticKey(x) !== key);
     if (others.length === 0) continue;
     if (options.deferFixAll) {
       // Counted from the diagnostics' codes and data alone; `fixAllAction` keeps those it can fix.
@@ -178,17 +195,10 @@ function fixAllGroupOf(c: ActionContext, d: DiagnosticLike): FixAllGroup | undef
   return readDiagnosticData(d.data).missing && c.sdk ? 'insert-missing' : undefined;
 }
 
-/** The same diagnostic as a client sends it back: same code, start and message. */
-export function sameDiagnostic(a: DiagnosticLike, b: DiagnosticLike): boolean {
-  return (
-    a.code === b.code &&
-    a.range.start.line === b.range.start.line &&
-    a.range.start.character === b.range.start.character &&
-    a.message === b.message
-  );
-}
-
-/** What sameDiagnostic compares, as one string: a set of them finds copies in linear time. */
+/**
+ * A diagnostic as one string, the same for its copies: a client sends back the diagnostics it was given,
+ * as new objects, so the same diagnostic is the same code, start and message.
+ */
 function diagnosticKey(d: DiagnosticLike): string {
   const m = typeof d.message === 'string' ? d.message : JSON.stringify(d.message ?? null);
   return `${typeof d.code}:${String(d.code)}\0${d.range.start.line}:${d.range.start.character}\0${m}`;

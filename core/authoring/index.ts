@@ -17,7 +17,6 @@ export {
   fixAllAction,
   isFixAllGroup,
   SDK_NOT_ACCEPTED,
-  sameDiagnostic,
   VERSION_EXISTS,
 } from './code-actions';
 export * from './completion';

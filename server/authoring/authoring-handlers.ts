@@ -47,7 +47,6 @@ import {
   referencesOf,
   renameIdentifier,
   type SdkKnowledge,
-  sameDiagnostic,
   sdkKnowledge,
 } from '../../core/authoring';
 import type { Finding } from '../../core/findings';
@@ -285,11 +284,10 @@ export class Authoring {
         const uri = p.textDocument.uri;
         const at = await this.at(uri);
         if (!at) return null;
-        const all = this.published.get(uri) ?? [];
         const actions = codeActions(
           { index: at.index, sdk: at.sdk, language: at.language, today: today() },
           p.context.diagnostics,
-          [...all, ...p.context.diagnostics.filter((d) => !all.some((x) => sameDiagnostic(x, d)))],
+          this.published.get(uri) ?? [],
           p.range,
           { deferFixAll: this.resolvesEdits },
         );
