@@ -5,6 +5,11 @@
 export interface SanitizeOptions {
   /** Drop `<...>` tags too (HTML error pages, hostile JSON fields). Default: keep, since CVS messages name elements as `<cbc:ID>`. */
   stripMarkup?: boolean;
+  /**
+   * The API key the request carried: shown as `***` wherever the text holds it. Replaced after the
+   * invisible characters are removed, which could otherwise join a key a service spelt apart.
+   */
+  secret?: string;
 }
 
 /**
@@ -22,12 +27,23 @@ export function sanitizeServiceText(text: unknown, max = 300, o: SanitizeOptions
     // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
     .replace(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '');
+  if (o.secret) clean = clean.replace(spelt(o.secret), '***');
   if (o.stripMarkup) clean = clean.replace(/<[^>]{0,200}>/g, ' ');
   clean = clean.replace(/\s+/g, ' ').trim();
   if (clean.length <= max) return clean;
   let cut = max - 1;
   if (/[\ud800-\udbff]/.test(clean[cut - 1] ?? '')) cut--;
   return `${clean.slice(0, cut)}…`;
+}
+
+/**
+ * The secret, also spelt apart by white space (what control characters become above): a service that
+ * echoed the key with a character between each letter would otherwise show it. Linear: each letter is
+ * a literal, and only white space may come between two.
+ */
+function spelt(secret: string): RegExp {
+  const letters = [...secret].map((c) => c.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'));
+  return new RegExp(letters.join('\\s*'), 'g');
 }
 
 /** `https://host:port` of a URL without credentials, path or query: what messages may name. */

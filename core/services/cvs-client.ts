@@ -279,8 +279,7 @@ function serviceMessage(text: string, apiKey: string): string {
   }
   if (typeof msg !== 'string') return '';
   // A service that echoes the key back must not get it shown on screen.
-  const redacted = apiKey ? msg.split(apiKey).join('***') : msg;
-  return sanitizeServiceText(redacted).replace(/[.\s]+$/, '');
+  return sanitizeServiceText(msg, 300, { secret: apiKey }).replace(/[.\s]+$/, '');
 }
 
 const SVRL_NS = 'http://purl.oclc.org/dsdl/svrl';

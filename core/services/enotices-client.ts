@@ -213,7 +213,9 @@ export class EnoticesClient {
     const businessId = id?.ok ? id.identity.businessId : undefined;
     const link = json.validationReportUrl ?? json.cvsLink;
     const url =
-      typeof link === 'string' && /^https?:\/\//i.test(link) ? sanitizeServiceText(link, 2000) : undefined;
+      typeof link === 'string' && /^https?:\/\//i.test(link)
+        ? sanitizeServiceText(link, 2000, { secret: this.apiKey })
+        : undefined;
     const success =
       typeof json.success === 'boolean'
         ? json.success
@@ -309,7 +311,9 @@ export class EnoticesClient {
     const res = await this.call('search', 'GET', `${path}?${q}`, { retry: true, signal: o.signal });
     const json = this.json('search', res);
     if (!Array.isArray(json.content)) throw this.protocol('search', 'the answer has no "content" list');
-    const content = (json.content as unknown[]).map(toNotice).filter((n): n is Notice => n !== undefined);
+    const content = (json.content as unknown[])
+      .map((v) => toNotice(v, this.apiKey))
+      .filter((n): n is Notice => n !== undefined);
     const total = Number(json.totalSize);
     return { totalSize: Number.isFinite(total) && total >= 0 ? Math.floor(total) : content.length, content };
   }
@@ -410,12 +414,12 @@ export class EnoticesClient {
     try {
       const j = JSON.parse(text) as Record<string, unknown>;
       if (j && typeof j === 'object') {
-        const c = sanitizeServiceText(j.code, 60);
+        const c = sanitizeServiceText(j.code, 60, { secret: this.apiKey });
         code = /^[A-Z0-9_.-]+$/i.test(c) ? c : undefined;
-        serviceMessage = sanitizeServiceText(j.message ?? j.error) || undefined;
+        serviceMessage = sanitizeServiceText(j.message ?? j.error, 300, { secret: this.apiKey }) || undefined;
       }
     } catch {
-      const t = sanitizeServiceText(text, 200, { stripMarkup: true });
+      const t = sanitizeServiceText(text, 200, { stripMarkup: true, secret: this.apiKey });
       serviceMessage = t || undefined;
     }
     const e = explainStatus(family, op, status, code);
@@ -505,11 +509,12 @@ export function decodeByteArrays(v: unknown, bad: () => Error): string {
     .replace(/^\uFEFF/, '');
 }
 
-function toNotice(v: unknown): Notice | undefined {
+/** A notice of a search answer; `secret`, the API key, is never shown (a field may echo it). */
+function toNotice(v: unknown, secret: string | undefined): Notice | undefined {
   if (!v || typeof v !== 'object') return undefined;
   const o = v as Record<string, unknown>;
   const s = (k: string) => {
-    const t = sanitizeServiceText(o[k], 200);
+    const t = sanitizeServiceText(o[k], 200, { secret });
     return t === '' ? undefined : t;
   };
   const id = s('id');

@@ -33,6 +33,19 @@ describe('sanitizeServiceText', () => {
     assert.equal(sanitizeServiceText(undefined), '');
     assert.equal(sanitizeServiceText(404), '404');
   });
+  test('a secret is shown as *** after the invisible characters that could spell it apart are removed', () => {
+    const spelt = [...'K3Y-abc'].join('\u200b');
+    assert.equal(sanitizeServiceText(`key ${spelt}, K3Y-abc`, 300, { secret: 'K3Y-abc' }), 'key ***, ***');
+    // Spelt apart by control characters (shown as spaces) or spaces, and with regex characters in it.
+    assert.equal(
+      sanitizeServiceText('k\u0001e\u0007y-1 and k e y-1', 300, { secret: 'key-1' }),
+      '*** and ***',
+    );
+    assert.equal(sanitizeServiceText('a.b+c (a.b+c)', 300, { secret: 'a.b+c' }), '*** (***)');
+    assert.equal(sanitizeServiceText('axb+c', 300, { secret: 'a.b+c' }), 'axb+c');
+    // Without the secret the key is what the text says, joined.
+    assert.equal(sanitizeServiceText(`key ${spelt}`), 'key K3Y-abc');
+  });
   test('bounded work on huge input', () => {
     assert.equal(sanitizeServiceText('y'.repeat(5_000_000), 50).length, 50);
   });

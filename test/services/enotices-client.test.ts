@@ -59,6 +59,43 @@ describe('hostile answers', () => {
     assert.equal(e.code, undefined);
     assert.ok(!e.message.includes('secret-key-123'));
   });
+  test('the key is never shown, even spelt apart with invisible characters, on errors and answers', async () => {
+    const KEY = 'secret-key-123';
+    // Each character of the key followed by a zero-width space: removing those joins the key again.
+    const spelt = [...KEY].join('\u200b');
+    let answer: (res: import('node:http').ServerResponse) => void = () => {};
+    const c = serve((_q, res) => answer(res));
+    answer = (res) => {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ code: 'X', message: `bad key ${spelt} and ${KEY}` }));
+    };
+    const e = await c.validationReport(BID).catch((x: unknown) => x);
+    assert.ok(e instanceof EnoticesError);
+    assert.ok(!e.message.includes(KEY), e.message);
+    assert.match(e.message, /bad key \*\*\* and \*\*\*/);
+    answer = (res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          totalSize: 1,
+          content: [
+            { id: BID.slice(0, -3), versionId: '01', status: 'SUBMITTED', noticeAuthor: `by ${spelt}` },
+          ],
+        }),
+      );
+    };
+    const page = await c.search({});
+    assert.equal(page.content[0]?.noticeAuthor, 'by ***');
+    answer = (res) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ success: true, validationReportUrl: `https://cvs.example/r?apikey=${spelt}` }),
+      );
+    };
+    const sent = await c.submit(NOTICE, { noticeAuthorEmail: 'a@example.org', noticeAuthorLocale: 'en' });
+    assert.equal(sent.validationReportUrl, 'https://cvs.example/r?apikey=***');
+  });
+
   test('search answers with hostile fields are sanitized, junk entries dropped', async () => {
     const c = serve((_q, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
