@@ -80,8 +80,9 @@ export function describeFailure(err: ServiceError): string {
         return `${label} failed: a notice with the same notice id and version already exists: increase cbc:VersionID (e.g. 01 -> 02), or give a new notice a new cbc:ID, then submit again.${said}`;
     }
   }
-  // The other eNotices2 and agri-food messages are neutral, or name the command-line options too.
-  return err.message.replace(/^[A-Z]/, (c) => c.toLowerCase());
+  // The other eNotices2 and agri-food messages are neutral, or name the command-line options too. An
+  // answer that could not be read may hide a submission or a stop that happened.
+  return `${err.message.replace(/^[A-Z]/, (c) => c.toLowerCase())}${err.kind === 'protocol' ? unsure : ''}`;
 }
 
 /** The SDK download's transport failures: the repository is set with EFORMS_SDK_REPOSITORY. */

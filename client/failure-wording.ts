@@ -127,6 +127,12 @@ export function wordFailure(err: unknown, what: string): EditorFailure {
         actions: ['Show Log'],
       };
   }
+  // An answer that could not be read may hide a submission or a stop that happened.
+  if (err.kind === 'protocol' && unsure)
+    return {
+      message: `${what} failed: ${lowerFirst(err.message)}${unsure}`,
+      actions: ['Refresh My Notices', 'Show Log'],
+    };
   // The other kinds' messages come from the clients' tables, which say what to do without naming a
   // front end's options.
   return { message: `${what} failed: ${lowerFirst(err.message)}`, actions: ['Show Log'] };

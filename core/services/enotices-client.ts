@@ -216,12 +216,11 @@ export class EnoticesClient {
       typeof link === 'string' && /^https?:\/\//i.test(link)
         ? sanitizeServiceText(link, 2000, { secret: this.apiKey })
         : undefined;
-    const success =
-      typeof json.success === 'boolean'
-        ? json.success
-        : this.family === 'legacy'
-          ? link === undefined
-          : false;
+    // An answer that does not say whether the notice was submitted is not "validation failed": the
+    // buyer, told so, would submit a new version of a notice that may be on its way to publication.
+    if (this.family !== 'legacy' && typeof json.success !== 'boolean')
+      throw this.protocol('submit', `HTTP ${res.status} without saying whether the notice was submitted`);
+    const success = typeof json.success === 'boolean' ? json.success : link === undefined;
     return { success, validationReportUrl: url, businessId };
   }
 
@@ -331,7 +330,12 @@ export class EnoticesClient {
       this.checkBusinessId('stop-publication', id);
       path = `/api/v2/notice/notices/${encodeURIComponent(id)}/stop-publication-esentool`;
     }
-    await this.call('stop-publication', 'POST', path, { retry: false, signal: o.signal });
+    const res = await this.call('stop-publication', 'POST', path, { retry: false, signal: o.signal });
+    // The only answer that means "stopped" is 200 (its body is not described). Another 2xx, or a page of
+    // HTML (a proxy's, a sign-in page) is no proof that anything stopped: the buyer must not be told so.
+    if (res.status !== 200) throw this.protocol('stop-publication', `HTTP ${res.status} instead of 200`);
+    if (res.body.toString('utf8', 0, 256).trimStart().startsWith('<'))
+      throw this.protocol('stop-publication', 'HTTP 200 with a web page instead of an answer of eNotices2');
   }
 
   private checkBusinessId(op: EnoticesOperation, id: string): void {

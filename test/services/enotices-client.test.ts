@@ -59,6 +59,59 @@ describe('hostile answers', () => {
     assert.equal(e.code, undefined);
     assert.ok(!e.message.includes('secret-key-123'));
   });
+  test('stop: only a 200 that is not a web page means stopped (the spec: 200 = publication stopped)', async () => {
+    let answer: (res: import('node:http').ServerResponse) => void = () => {};
+    const c = serve((_q, res) => answer(res));
+    const outcome = async () => {
+      try {
+        await c.stopPublication(BID);
+        return 'stopped';
+      } catch (e) {
+        return e instanceof EnoticesError ? e.kind : String(e);
+      }
+    };
+    answer = (res) => {
+      res.writeHead(200);
+      res.end();
+    };
+    assert.equal(await outcome(), 'stopped');
+    answer = (res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"status":"STOPPED"}');
+    };
+    assert.equal(await outcome(), 'stopped');
+    for (const status of [201, 202, 204]) {
+      answer = (res) => {
+        res.writeHead(status);
+        res.end();
+      };
+      assert.equal(await outcome(), 'protocol', `HTTP ${status}`);
+    }
+    answer = (res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('\n  <html><body>Sign in</body></html>');
+    };
+    assert.equal(await outcome(), 'protocol', 'a sign-in page');
+  });
+
+  test('submit: an answer that does not say whether the notice was submitted is not "validation failed"', async () => {
+    let body = '';
+    const c = serve((_q, res) => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(body);
+    });
+    const meta = { noticeAuthorEmail: 'a@example.org', noticeAuthorLocale: 'en' };
+    for (const b of ['{"success":"true"}', '{}', '{"success":null}']) {
+      body = b;
+      const e = await c.submit(NOTICE, meta).catch((x: unknown) => x);
+      assert.ok(e instanceof EnoticesError && e.kind === 'protocol', `${b}: ${String(e)}`);
+    }
+    body = '{"success":false}';
+    assert.equal((await c.submit(NOTICE, meta)).success, false);
+    body = '{"success":true}';
+    assert.equal((await c.submit(NOTICE, meta)).success, true);
+  });
+
   test('the key is never shown, even spelt apart with invisible characters, on errors and answers', async () => {
     const KEY = 'secret-key-123';
     // Each character of the key followed by a zero-width space: removing those joins the key again.
