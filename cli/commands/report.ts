@@ -53,10 +53,8 @@ export async function report(args: string[], io: CliIo): Promise<number> {
   } catch (e) {
     return reportFailure(io, 'report', e);
   }
-  if (format === 'svrl') {
-    io.out(svrl.replace(/\n$/, ''));
-    return hasErrors(svrl) ? EXIT_FINDINGS : EXIT_OK;
-  }
+  // Read first in every format: an answer that is not a report (a sign-in page) is said so, not printed
+  // as the report with "no error in it".
   let parsedReport: SvrlReport;
   try {
     parsedReport = parseSvrl(svrl);
@@ -65,6 +63,10 @@ export async function report(args: string[], io: CliIo): Promise<number> {
       `eforms report: the report of ${terminalName(id)} is not a readable SVRL report (${(e as Error).message}).`,
     );
     return EXIT_FAILURE;
+  }
+  if (format === 'svrl') {
+    io.out(svrl.replace(/\n$/, ''));
+    return parsedReport.assertions.some((a) => severityOf(a.role) === 'error') ? EXIT_FINDINGS : EXIT_OK;
   }
   if (notice && values.notice) {
     const text = notice.toString('utf8').replace(/^\uFEFF/, '');
@@ -103,14 +105,6 @@ export async function report(args: string[], io: CliIo): Promise<number> {
     );
   }
   return asserts.some((a) => severityOf(a.role) === 'error') ? EXIT_FINDINGS : EXIT_OK;
-}
-
-function hasErrors(svrl: string): boolean {
-  try {
-    return parseSvrl(svrl).assertions.some((a) => severityOf(a.role) === 'error');
-  } catch {
-    return false;
-  }
 }
 
 function parse(args: string[]) {

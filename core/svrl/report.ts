@@ -53,6 +53,14 @@ export interface SvrlReport {
   title?: string;
 }
 
+/**
+ * The longest an assertion's field is kept, in characters: beyond any the official reports hold (in the
+ * SDK's samples and the real notices' reports: texts of 409 characters, locations of 226, a test of
+ * 113,469), and short enough that a report of megabyte-long values does not become megabyte-long
+ * messages, diagnostics and lines of output. A longer value is cut with `…`.
+ */
+const FIELD_CHARS = { name: 200, path: 4000, test: 262_144, text: 2000 } as const;
+
 /** Thrown when the text is not an SVRL report at all (not XML, or another root element). */
 export class SvrlFormatError extends Error {
   override name = 'SvrlFormatError';
@@ -138,23 +146,23 @@ export function parseSvrl(text: string): SvrlReport {
     const textEl = svrlChild(index, el, 'text');
     const assertion: SvrlAssertion = {
       kind: el.local === 'failed-assert' ? 'failed-assert' : 'successful-report',
-      id: attr(index, el, 'id') ?? '',
-      location: (attr(index, el, 'location') ?? '').trim(),
-      role: attr(index, el, 'role') ?? '',
-      test: attr(index, el, 'test') ?? '',
-      text: textEl === undefined ? '' : textContent(index, textEl).trim(),
+      id: clip(attr(index, el, 'id') ?? '', FIELD_CHARS.name),
+      location: clip((attr(index, el, 'location') ?? '').trim(), FIELD_CHARS.path),
+      role: clip(attr(index, el, 'role') ?? '', FIELD_CHARS.name),
+      test: clip(attr(index, el, 'test') ?? '', FIELD_CHARS.test),
+      text: textEl === undefined ? '' : clip(textContent(index, textEl).trim(), FIELD_CHARS.text),
       diagnosticReferences: [],
     };
     const flag = attr(index, el, 'flag');
-    if (flag !== undefined) assertion.flag = flag;
+    if (flag !== undefined) assertion.flag = clip(flag, FIELD_CHARS.name);
     for (const c of el.children) {
       const ref = elements[c];
       if (ref.ns !== SVRL_NS || ref.local !== 'diagnostic-reference') continue;
       const refText = svrlChild(index, ref, 'text');
       assertion.diagnosticReferences.push({
-        diagnostic: attr(index, ref, 'diagnostic') ?? '',
-        see: attr(index, ref, 'see') ?? '',
-        path: textContent(index, refText ?? ref).trim(),
+        diagnostic: clip(attr(index, ref, 'diagnostic') ?? '', FIELD_CHARS.name),
+        see: clip(attr(index, ref, 'see') ?? '', FIELD_CHARS.name),
+        path: clip(textContent(index, refText ?? ref).trim(), FIELD_CHARS.path),
       });
     }
     report.assertions.push(assertion);

@@ -3,6 +3,8 @@
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -144,5 +146,38 @@ describe('eforms convert', () => {
     const bad = await run(['convert', file('bad.xml', '<TED_EXPORT/>')]);
     assert.equal(bad.code, 1);
     assert.match(bad.err, /complete TED XML notice/);
+  });
+});
+
+describe('eforms report: an answer that is not a report', () => {
+  test('a sign-in page is refused (2) in every format, --format svrl included, and not printed', async () => {
+    const page = '<html><body>Login required</body></html>';
+    const server = createServer((_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(page);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/esenders`;
+    try {
+      for (const format of ['svrl', 'text']) {
+        const out: string[] = [];
+        const err: string[] = [];
+        const io: CliIo = {
+          out: (t) => out.push(t),
+          err: (t) => err.push(t),
+          env: { EFORMS_API_KEY: KEY },
+          cwd: dir,
+        };
+        const code = await main(
+          ['report', '52fe3748-f475-4381-9dbf-31ebb08889e8-01', '--format', format, '--enotices-url', base],
+          io,
+        );
+        assert.equal(code, 2, format);
+        assert.deepEqual(out, [], format);
+        assert.match(err.join('\n'), /is not a readable SVRL report/, format);
+      }
+    } finally {
+      server.close();
+    }
   });
 });

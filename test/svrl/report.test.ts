@@ -103,6 +103,43 @@ describe('parseSvrl on hand-written reports', () => {
     '</out:schematron-output>',
   ].join('\r\n');
 
+  test("fields of megabytes are cut, each with …; the official reports' longest fit whole", () => {
+    const big = (c: string) => c.repeat(1_000_000);
+    const svrl = [
+      '<svrl:schematron-output xmlns:svrl="http://purl.oclc.org/dsdl/svrl">',
+      `<svrl:failed-assert id="${big('i')}" location="/${big('l')}" role="${big('r')}" flag="${big('f')}" test="${big('t')}">`,
+      `<svrl:text>${big('x')}</svrl:text>`,
+      `<svrl:diagnostic-reference diagnostic="${big('d')}" see="${big('s')}"><svrl:text>${big('p')}</svrl:text></svrl:diagnostic-reference>`,
+      '</svrl:failed-assert></svrl:schematron-output>',
+    ].join('');
+    const [a] = parseSvrl(svrl).assertions;
+    assert.ok(a);
+    const ref = a.diagnosticReferences[0];
+    const lengths = {
+      id: a.id.length,
+      role: a.role.length,
+      flag: a.flag?.length,
+      location: a.location.length,
+      test: a.test.length,
+      text: a.text.length,
+      diagnostic: ref?.diagnostic.length,
+      see: ref?.see.length,
+      path: ref?.path.length,
+    };
+    assert.deepEqual(lengths, {
+      id: 200,
+      role: 200,
+      flag: 200,
+      location: 4000,
+      test: 262_144,
+      text: 2000,
+      diagnostic: 200,
+      see: 200,
+      path: 4000,
+    });
+    for (const v of [a.id, a.text, a.test, a.location, ref?.path]) assert.ok(v?.endsWith('…'));
+  });
+
   test('any prefix, entities, CDATA, successful-report; elements of other namespaces ignored', () => {
     const r = parseSvrl(report);
     assert.equal(r.phase, 'p1');
