@@ -167,6 +167,10 @@ export async function prices(args: string[], io: CliIo): Promise<number> {
       },
     });
     io.err(`${r.records.length} record(s) from ${r.url}${r.fromCache ? ' (cached)' : ''}`);
+    if (r.dropped > 0)
+      io.err(
+        `${r.dropped} entr${r.dropped === 1 ? 'y' : 'ies'} of the answer that are not records were left out.`,
+      );
     if (values.summary) {
       const set = toSeries(sector, r.records);
       const rows = summaryRows(set.series);

@@ -39,7 +39,10 @@ export interface FetchOptions {
 }
 
 export interface QueryResult<R> {
+  /** The answer's records: its entries that are objects (the others are counted in `dropped`). */
   records: R[];
+  /** Entries of the answer that are not records (null, a number, a list), left out. */
+  dropped: number;
   url: string;
   fromCache: boolean;
   /** When the answer left the service (ms). */
@@ -117,7 +120,9 @@ export class AgrifoodClient {
   ): Promise<QueryResult<RecordTypes[K]>> {
     const path = requestPath(sector, params);
     const r = await this.getJson(path, opts);
-    return { ...r, records: r.body as RecordTypes[K][] };
+    // Only objects are records: an entry that is null or a number made every reader fail on it.
+    const records = r.body.filter((x) => typeof x === 'object' && x !== null && !Array.isArray(x));
+    return { ...r, records: records as RecordTypes[K][], dropped: r.body.length - records.length };
   }
 
   /** Values of a listing endpoint as strings (the wine descriptions' objects are unwrapped). */

@@ -8,7 +8,9 @@ const DAY = 86_400_000;
 const WEEK = 7 * DAY;
 
 /** Milliseconds (UTC midnight) of a dd/mm/yyyy date, or undefined when it is not a real calendar date. */
-export function parseDmy(text: string): number | undefined {
+export function parseDmy(text: unknown): number | undefined {
+  // A record's date is whatever the service sent: null, a number, an object.
+  if (typeof text !== 'string') return undefined;
   // Hot path: 200,000 records a chart, so no regex and no Date object per call.
   const t = text.length === 10 ? text : text.trim();
   if (t.length !== 10 || t.charCodeAt(2) !== 47 || t.charCodeAt(5) !== 47) return undefined;

@@ -90,6 +90,9 @@ test('dd/mm/yyyy: real dates only', () => {
   for (const bad of ['29/02/2023', '31/04/2024', '2024-01-01', '1/1/2024', '00/01/2024', '01/13/2024', '']) {
     assert.equal(parseDmy(bad), undefined, bad);
   }
+  // What a hostile answer puts where a date should be.
+  for (const bad of [null, undefined, 20240101, { d: 1 }, ['01/01/2024']])
+    assert.equal(parseDmy(bad), undefined);
   for (let t = Date.UTC(1999, 0, 1); t < Date.UTC(2031, 0, 1); t += 5 * DAY)
     assert.equal(parseDmy(formatDmy(t)), t);
 });
