@@ -5,6 +5,7 @@
 
 import { type Diagnostic, DiagnosticSeverity } from 'vscode-languageserver';
 import { diagnosticDataOf, type Finding, type Severity } from '../core/findings';
+import { terminalText } from '../core/text';
 
 export const LOCAL_SOURCE = 'eForms';
 export const SERVICE_SOURCE = 'eForms CVS';
@@ -21,13 +22,18 @@ export function toDiagnostic(f: Finding, uri: string): Diagnostic {
     range: f.range,
     severity: SEVERITY[f.severity],
     source: sourceOf(f),
-    code: f.id,
+    // A report's words reach the Problems panel as they reach a terminal: a right-to-left override or a
+    // zero-width character could make a message read as something else (shown escaped, as the CLI does).
+    code: terminalText(f.id),
     // The mapping already opens the message with the flag ("[LAWFULNESS] …"): adding it here doubled it.
-    message: f.message,
+    message: terminalText(f.message),
   };
   if (f.help) d.codeDescription = { href: f.help };
   if (f.related?.length)
-    d.relatedInformation = f.related.map((r) => ({ location: { uri, range: r.range }, message: r.message }));
+    d.relatedInformation = f.related.map((r) => ({
+      location: { uri, range: r.range },
+      message: terminalText(r.message),
+    }));
   // The version warning is local, but its quick fix needs the version to move to.
   if (f.source !== 'local' || f.moveTo) d.data = diagnosticDataOf(f);
   return d;
