@@ -151,7 +151,7 @@ function rows(): MessageRow[] {
     400,
     undefined,
     'invalid',
-    'eNotices2 refused the request (400): either no API key was sent (set it with "eForms: Set API Key") or the business id is not valid (notice id, -, two-digit version).',
+    'eNotices2 refused the request (400): either no API key was sent (set it with "eForms: Set API Key", or EFORMS_API_KEY for the command line) or the business id is not valid (notice id, -, two-digit version).',
   );
   add('v2', 'validation-report', 403, undefined, 'auth', M.noAccount);
   add('v2', 'validation-report', 404, C.noticeNotFound, 'not-found', M.noticeNotFound);
@@ -194,7 +194,7 @@ function rows(): MessageRow[] {
     400,
     undefined,
     'invalid',
-    'eNotices2 refused the request (400): either no API key was sent (set it with "eForms: Set API Key") or the business id is not valid (notice id, -, two-digit version).',
+    'eNotices2 refused the request (400): either no API key was sent (set it with "eForms: Set API Key", or EFORMS_API_KEY for the command line) or the business id is not valid (notice id, -, two-digit version).',
   );
   const notSubmitted =
     'publication can be stopped only while the notice is SUBMITTED: this one is already publishing, published or stopped. Refresh My Notices to see its status.';
