@@ -310,11 +310,18 @@ export class EnoticesClient {
     const res = await this.call('search', 'GET', `${path}?${q}`, { retry: true, signal: o.signal });
     const json = this.json('search', res);
     if (!Array.isArray(json.content)) throw this.protocol('search', 'the answer has no "content" list');
+    // A page at most, read from twice a page of entries (an answer of 100,000 entries to a page of 20
+    // was listed whole), and a total that is a count at least as large as the page (`null` read as 0
+    // said "0 notices" beside the rows; 1e23 is no count): otherwise the page is all that is known.
+    const size = paging.size ?? 20;
     const content = (json.content as unknown[])
+      .slice(0, Math.max(size, 1) * 2)
       .map((v) => toNotice(v, this.apiKey))
-      .filter((n): n is Notice => n !== undefined);
-    const total = Number(json.totalSize);
-    return { totalSize: Number.isFinite(total) && total >= 0 ? Math.floor(total) : content.length, content };
+      .filter((n): n is Notice => n !== undefined)
+      .slice(0, Math.max(size, 1));
+    const total = typeof json.totalSize === 'number' ? json.totalSize : Number.NaN;
+    const counted = Number.isSafeInteger(total) && total >= content.length;
+    return { totalSize: counted ? total : content.length, content };
   }
 
   /** Asks to stop publication (only a SUBMITTED notice can be stopped). Not retried. */

@@ -59,6 +59,32 @@ describe('hostile answers', () => {
     assert.equal(e.code, undefined);
     assert.ok(!e.message.includes('secret-key-123'));
   });
+  test('search: a page at most, and a total that counts at least the page', async () => {
+    let body: unknown = {};
+    const c = serve((_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    });
+    const row = (k: number) => ({ id: `n${k}`, versionId: '01', status: 'SUBMITTED' });
+    const rows = (n: number) => Array.from({ length: n }, (_, k) => row(k));
+    for (const [totalSize, expected] of [
+      [null, 2],
+      [1e23, 2],
+      [-5, 2],
+      [1.5, 2],
+      ['7', 2],
+      [1, 2],
+      [40, 40],
+    ] as const) {
+      body = { totalSize, content: rows(2) };
+      assert.equal((await c.search()).totalSize, expected, String(totalSize));
+    }
+    body = { totalSize: 100_000, content: rows(1000) };
+    const page = await c.search({}, { size: 20 });
+    assert.equal(page.content.length, 20);
+    assert.equal(page.totalSize, 100_000);
+  });
+
   test('stop: only a 200 that is not a web page means stopped (the spec: 200 = publication stopped)', async () => {
     let answer: (res: import('node:http').ServerResponse) => void = () => {};
     const c = serve((_q, res) => answer(res));
