@@ -124,7 +124,8 @@ function describeCvs(err: CvsError): string {
     case 'bad-request':
       return `the validation service rejected the request (400)${f.serviceMessage ? `: ${f.serviceMessage}.` : ' without saying why.'} Check --lang, --mode and --sdk (or the notice's cbc:CustomizationID).`;
     case 'missing-key':
-      return 'the service asked for an API key (401): set EFORMS_API_KEY.';
+      // Also when EFORMS_API_KEY is set: the key did not arrive (a proxy may drop the header) or is unknown.
+      return 'the service asked for an API key (401): set EFORMS_API_KEY; if it is set, the service did not receive it or does not know it: check the key, --env, and any proxy on the way.';
     case 'forbidden':
       return 'the API key was refused (403): set EFORMS_API_KEY to a valid key for this environment (--env).';
     case 'insecure':
