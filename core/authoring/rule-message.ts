@@ -9,7 +9,7 @@
 import type { Finding } from '../findings';
 import { attributeValue, INPUT_LIMITS, type XmlElement, type XmlIndex } from '../notice';
 import { clip } from '../text';
-import { type Ast, parseXPath } from '../xpath';
+import { type Ast, parseXPath, quoted } from '../xpath';
 import type { Entry, SdkKnowledge } from './sdk-knowledge';
 import { canonicalName, directText, SDK_NAMESPACES, SDK_PREFIXES } from './sdk-paths';
 
@@ -303,11 +303,6 @@ export interface RuleMessageContext {
 /** The most of a notice's value a sentence repeats: a value can be megabytes long. */
 const ECHO = INPUT_LIMITS.echoChars.max;
 
-/** A notice's value quoted in a sentence, cut with `…` past ECHO characters. */
-function echo(value: string): string {
-  return `'${clip(value, ECHO)}'`;
-}
-
 /** A field or node as a buyer reads it: `Type of procedure (BT-105)`. */
 export function subjectOf(sdk: SdkKnowledge, e: Entry, language: string): string {
   if (e.kind === 'field') {
@@ -466,7 +461,7 @@ function planOnce(
         const not = listed.named ? 'in it' : 'one of them';
         shown = {
           value: req.value,
-          words: (actual) => (actual === '' ? ' — it is empty' : ` — ${echo(actual)} is not ${not}`),
+          words: (actual) => (actual === '' ? ' — it is empty' : ` — ${quoted(actual)} is not ${not}`),
         };
       }
       break;
@@ -476,7 +471,7 @@ function planOnce(
       sentence = `${v.label} ${formatOf(v.entry, req.regex)}${here}`;
       shown = {
         value: req.value,
-        words: (actual) => (actual === '' ? ' — it is empty' : ` — ${echo(actual)} is not`),
+        words: (actual) => (actual === '' ? ' — it is empty' : ` — ${quoted(actual)} is not`),
       };
       break;
     }
@@ -508,7 +503,7 @@ function planOnce(
       const v = s.forValue(req.value);
       const list = req.prefixes.map((p) => `'${p}'`).join(', ');
       sentence = `${v.label} must begin with ${req.prefixes.length === 1 ? list : `one of ${list}`}${here}`;
-      shown = { value: req.value, words: (actual) => (actual !== '' ? ` — it is ${echo(actual)}` : '') };
+      shown = { value: req.value, words: (actual) => (actual !== '' ? ` — it is ${quoted(actual)}` : '') };
       break;
     }
     case 'trimmed':

@@ -420,8 +420,9 @@ export class EnoticesClient {
   private httpError(op: EnoticesOperation, family: ApiFamily, status: number, body: Buffer): EnoticesError {
     let code: string | undefined;
     let serviceMessage: string | undefined;
-    // A gateway that echoes the Authorization header must not get the key shown on screen or logged.
-    const text = this.apiKey ? body.toString('utf8').split(this.apiKey).join('***') : body.toString('utf8');
+    // A gateway that echoes the Authorization header must not get the key shown on screen or logged:
+    // every field read below is sanitised with the key as its secret.
+    const text = body.toString('utf8');
     try {
       const j = JSON.parse(text) as Record<string, unknown>;
       if (j && typeof j === 'object') {

@@ -29,4 +29,4 @@ export { type Ast, AXES, KIND_TESTS, type NodeTest, parseXPath, XPathSyntaxError
 export { addAxis, contextualize, joinPaths } from './paths';
 export { type Reach, ruleReach } from './reach';
 export { isBalanced, splitOutsideBrackets, splitTopLevel } from './text';
-export { parseDate, parseDateTime, XPathDynamicError } from './values';
+export { parseDate, parseDateTime, quoted, XPathDynamicError } from './values';
