@@ -30,8 +30,18 @@ export const INPUT_LIMITS = {
    * element, and 160 MB of `<a/>` are 40 million elements. 5,000 lots of cn_24_maximal are 1.5 million.
    */
   localNoticeElements: { what: 'notice validated locally', max: 5_000_000, unit: 'elements' },
-  /** An SVRL report read by `eforms check` and from the services: the largest sample is 307 KB. */
-  svrlBytes: { what: 'SVRL report', max: 256 * MiB, unit: 'bytes' },
+  /**
+   * An SVRL report read by `eforms check` and from the CVS: the largest sample is 307 KB, and a failure
+   * of every rule on every lot of a 30 MB notice (the CVS's own limit) is some tens of MB. Reading a
+   * report costs about ten times its size in memory.
+   */
+  svrlBytes: { what: 'SVRL report', max: 64 * MiB, unit: 'bytes' },
+  /**
+   * The findings kept of one notice's report: the rules' 40,000 failures on a 10,000-lot notice fit; a
+   * report with more is read up to this many, and one more finding says how many were left out, so that
+   * a hostile report of millions of assertions cannot hold the editor's or the terminal's memory.
+   */
+  findings: { what: 'findings of one notice', max: 50_000, unit: 'entries' },
   /**
    * One SVRL `location` or diagnostic path: real ones are under 1,000 characters. A longer one is not
    * evaluated; its finding is shown on the root element, saying so.

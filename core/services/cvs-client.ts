@@ -17,7 +17,7 @@ import {
   TransportError,
   type TransportKind,
 } from '../http';
-import { sdkVersionParameter } from '../notice';
+import { INPUT_LIMITS, sdkVersionParameter } from '../notice';
 
 export { sanitizeServiceText } from '../http';
 
@@ -76,8 +76,8 @@ export interface ValidateNoticeResult {
   svrl: string;
 }
 
-/** Reports of the 100-lot SDK sample stay far below this; anything larger is not a report. */
-const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+/** The SVRL limit of every report this tool reads (core/notice/limits.ts): a larger answer is not read. */
+const MAX_ANSWER_BYTES = INPUT_LIMITS.svrlBytes.max;
 
 export const SET_KEY_HINT = "set one with 'eForms: Set API Key'";
 

@@ -7,7 +7,7 @@
 // No `vscode` import here, and no I/O: it reads only the index and the parsed report.
 
 import type { Finding, Range, Severity } from '../findings';
-import type { XmlIndex } from '../notice';
+import { INPUT_LIMITS, type XmlIndex } from '../notice';
 import { clip } from '../text';
 import { LocationReader, LocationUnsupported, type LocNode, type NodeRef } from '../xpath';
 import { messageTailsFor } from './message-tails';
@@ -142,14 +142,23 @@ function kept(test: string): string {
   return test;
 }
 
-/** Every assertion of the report as a Finding on the notice; none is dropped. */
+/** The id of the finding that stands for the assertions past the findings limit. */
+export const FINDINGS_OMITTED = 'findings-omitted';
+
+/**
+ * Every assertion of the report as a Finding on the notice, up to the findings limit
+ * (INPUT_LIMITS.findings); past it, one more finding on the root element says how many were left out.
+ */
 export function mapSvrl(index: XmlIndex, report: SvrlReport, options: { language?: string } = {}): Finding[] {
   const evaluator = new LocationReader(index, report.namespaces);
   /** location -> the node, null when it selects nothing, undefined-in-map when it was not evaluated. */
   const resolvedCache = new Map<string, LocNode | null | 'unevaluated'>();
   const rootRange = rangeOfRoot(index);
   const findings: Finding[] = [];
-  for (const a of report.assertions) {
+  const assertions = report.assertions;
+  const shown = Math.min(assertions.length, INPUT_LIMITS.findings.max);
+  for (let i = 0; i < shown; i++) {
+    const a = assertions[i];
     // The engine's own failures carry their node: placed there, the location is not read back.
     let cached: LocNode | null | 'unevaluated' | undefined =
       a.node !== undefined ? nodeIn(index, a.node) : undefined;
@@ -198,6 +207,17 @@ export function mapSvrl(index: XmlIndex, report: SvrlReport, options: { language
     if (missing.length > 0) finding.missing = missing[0];
     findings.push(finding);
   }
+  const left = assertions.length - shown + (report.omitted ?? 0);
+  if (left > 0)
+    findings.push({
+      id: FINDINGS_OMITTED,
+      severity: 'warning',
+      message: messageTailsFor(options.language).omitted(left, shown),
+      location: '',
+      range: rootRange,
+      source: 'cvs',
+      resolved: true,
+    });
   return findings;
 }
 

@@ -10,6 +10,8 @@ export interface MessageTails {
   /** A location in an XPath form this tool does not read, or over the input limits: it may well exist. */
   notEvaluated(location: string): string;
   noLocation: string;
+  /** The message of the one finding that stands for a report's assertions past the findings limit. */
+  omitted(left: number, shown: number): string;
 }
 
 const EN: MessageTails = {
@@ -20,6 +22,8 @@ const EN: MessageTails = {
   notEvaluated: (location) =>
     ` (reported at ${location}, a location this tool cannot evaluate: shown on the root element)`,
   noLocation: ' (the report gives no location: shown on the root element)',
+  omitted: (left, shown) =>
+    `The report holds ${count(left, 'en')} more findings than the ${count(shown, 'en')} shown here: correct these and validate again to see the rest.`,
 };
 
 const TAILS: Record<string, MessageTails> = {
@@ -32,6 +36,8 @@ const TAILS: Record<string, MessageTails> = {
     notEvaluated: (location) =>
       ` (signalé en ${location}, un emplacement que cet outil ne sait pas évaluer : affiché sur l'élément racine)`,
     noLocation: " (le rapport ne donne pas d'emplacement : affiché sur l'élément racine)",
+    omitted: (left, shown) =>
+      `Le rapport contient ${count(left, 'fr')} constats de plus que les ${count(shown, 'fr')} affichés ici : corrigez-les et validez à nouveau pour voir les autres.`,
   },
   de: {
     missing: (what, field) => (field ? ` — es fehlt ${what} (Feld ${field})` : ` — es fehlt ${what}`),
@@ -41,8 +47,15 @@ const TAILS: Record<string, MessageTails> = {
     notEvaluated: (location) =>
       ` (gemeldet bei ${location}, einer Stelle, die dieses Werkzeug nicht auswerten kann: am Wurzelelement angezeigt)`,
     noLocation: ' (der Bericht nennt keine Stelle: am Wurzelelement angezeigt)',
+    omitted: (left, shown) =>
+      `Der Bericht enthält ${count(left, 'de')} Befunde mehr als die ${count(shown, 'de')} hier angezeigten: beheben Sie diese und prüfen Sie erneut, um die übrigen zu sehen.`,
   },
 };
+
+/** A count as the language writes it (50,000; 50 000; 50.000). */
+function count(n: number, language: string): string {
+  return n.toLocaleString(language);
+}
 
 /** The tails for a report language (`fr`, `de`…); English when there is no table for it. */
 export function messageTailsFor(language: string | undefined): MessageTails {

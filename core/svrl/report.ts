@@ -51,6 +51,11 @@ export interface SvrlReport {
   /** `phase` and `title` of `svrl:schematron-output`, when present. */
   phase?: string;
   title?: string;
+  /**
+   * Assertions the report holds beyond the most one notice's findings may number
+   * (INPUT_LIMITS.findings): counted, not read. The mapping says how many with one finding of its own.
+   */
+  omitted?: number;
 }
 
 /**
@@ -97,10 +102,37 @@ function describe(index: XmlIndex, offset: number): string {
 /** The first child of `el` that is `svrl:<local>`. */
 function svrlChild(index: XmlIndex, el: XmlElement, local: string): XmlElement | undefined {
   for (const c of el.children) {
-    const child = index.elements[c];
+    const child = index.element(c) as XmlElement;
     if (child.local === local && child.ns === SVRL_NS) return child;
   }
   return undefined;
+}
+
+/** One `svrl:failed-assert` or `svrl:successful-report`, its fields bounded (FIELD_CHARS). */
+function assertionOf(index: XmlIndex, el: XmlElement): SvrlAssertion {
+  const textEl = svrlChild(index, el, 'text');
+  const assertion: SvrlAssertion = {
+    kind: el.local === 'failed-assert' ? 'failed-assert' : 'successful-report',
+    id: clip(attr(index, el, 'id') ?? '', FIELD_CHARS.name),
+    location: clip((attr(index, el, 'location') ?? '').trim(), FIELD_CHARS.path),
+    role: clip(attr(index, el, 'role') ?? '', FIELD_CHARS.name),
+    test: clip(attr(index, el, 'test') ?? '', FIELD_CHARS.test),
+    text: textEl === undefined ? '' : clip(textContent(index, textEl).trim(), FIELD_CHARS.text),
+    diagnosticReferences: [],
+  };
+  const flag = attr(index, el, 'flag');
+  if (flag !== undefined) assertion.flag = clip(flag, FIELD_CHARS.name);
+  for (const c of el.children) {
+    const ref = index.element(c) as XmlElement;
+    if (ref.ns !== SVRL_NS || ref.local !== 'diagnostic-reference') continue;
+    const refText = svrlChild(index, ref, 'text');
+    assertion.diagnosticReferences.push({
+      diagnostic: clip(attr(index, ref, 'diagnostic') ?? '', FIELD_CHARS.name),
+      see: clip(attr(index, ref, 'see') ?? '', FIELD_CHARS.name),
+      path: clip(textContent(index, refText ?? ref).trim(), FIELD_CHARS.path),
+    });
+  }
+  return assertion;
 }
 
 /** Reads an SVRL report; throws SvrlFormatError when the text is not well-formed XML or not SVRL. */
@@ -113,7 +145,8 @@ export function parseSvrl(text: string): SvrlReport {
       `the SVRL report is not well-formed XML: ${e.message} (${describe(index, e.offset)})`,
     );
   }
-  const root = index.elements[0];
+  const root = index.element(0);
+  if (root === undefined) throw new SvrlFormatError('not an SVRL report: the text holds no XML element');
   if (root.ns !== SVRL_NS || root.local !== 'schematron-output') {
     // Both come from the file, which may hold a name of megabytes: cut as every echoed value is.
     const max = INPUT_LIMITS.echoChars.max;
@@ -130,42 +163,31 @@ export function parseSvrl(text: string): SvrlReport {
   if (phase !== undefined) report.phase = phase;
   if (title !== undefined) report.title = title;
 
-  const elements = index.elements;
+  // Read from the index's columns, each element made only when it is one of the assertions kept: a
+  // report of a million assertions made a million objects before the first was read.
+  const table = index.table;
+  const names = table.names;
+  const maxAssertions = INPUT_LIMITS.findings.max;
+  let omitted = 0;
   // Assertions are children of the root in every SVRL we know; walking all elements also finds them
   // when a report wraps them, at no real cost.
-  for (let k = 1; k < elements.length; k++) {
-    const el = elements[k];
-    if (el.ns !== SVRL_NS) continue;
-    if (el.local === 'ns-prefix-in-attribute-values') {
+  for (let k = 1; k < table.count; k++) {
+    const name = names[table.name[k]];
+    if (name.ns !== SVRL_NS) continue;
+    if (name.local === 'ns-prefix-in-attribute-values') {
+      const el = index.element(k) as XmlElement;
       const prefix = attr(index, el, 'prefix');
       const uri = attr(index, el, 'uri');
       if (prefix !== undefined && uri !== undefined) report.namespaces.set(prefix, uri);
       continue;
     }
-    if (el.local !== 'failed-assert' && el.local !== 'successful-report') continue;
-    const textEl = svrlChild(index, el, 'text');
-    const assertion: SvrlAssertion = {
-      kind: el.local === 'failed-assert' ? 'failed-assert' : 'successful-report',
-      id: clip(attr(index, el, 'id') ?? '', FIELD_CHARS.name),
-      location: clip((attr(index, el, 'location') ?? '').trim(), FIELD_CHARS.path),
-      role: clip(attr(index, el, 'role') ?? '', FIELD_CHARS.name),
-      test: clip(attr(index, el, 'test') ?? '', FIELD_CHARS.test),
-      text: textEl === undefined ? '' : clip(textContent(index, textEl).trim(), FIELD_CHARS.text),
-      diagnosticReferences: [],
-    };
-    const flag = attr(index, el, 'flag');
-    if (flag !== undefined) assertion.flag = clip(flag, FIELD_CHARS.name);
-    for (const c of el.children) {
-      const ref = elements[c];
-      if (ref.ns !== SVRL_NS || ref.local !== 'diagnostic-reference') continue;
-      const refText = svrlChild(index, ref, 'text');
-      assertion.diagnosticReferences.push({
-        diagnostic: clip(attr(index, ref, 'diagnostic') ?? '', FIELD_CHARS.name),
-        see: clip(attr(index, ref, 'see') ?? '', FIELD_CHARS.name),
-        path: clip(textContent(index, refText ?? ref).trim(), FIELD_CHARS.path),
-      });
+    if (name.local !== 'failed-assert' && name.local !== 'successful-report') continue;
+    if (report.assertions.length >= maxAssertions) {
+      omitted++;
+      continue;
     }
-    report.assertions.push(assertion);
+    report.assertions.push(assertionOf(index, index.element(k) as XmlElement));
   }
+  if (omitted > 0) report.omitted = omitted;
   return report;
 }

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Finding } from '../../core/findings/finding';
+import { INPUT_LIMITS } from '../../core/notice/limits';
 import { indexXml } from '../../core/notice/xml-index';
 import { assertionMessage, mapSvrl, resolveLocation, severityOf } from '../../core/svrl/mapping';
 import type { SvrlAssertion, SvrlReport } from '../../core/svrl/report';
@@ -299,21 +300,29 @@ describe('mapSvrl: hostile shapes', () => {
     return at;
   };
 
-  test('150,000 siblings, one finding each and a // location: every one placed, none lost', HOSTILE, () => {
-    const count = 150_000;
-    const text = `<r>${'<x/>'.repeat(count)}</r>`;
-    const index = indexXml(text);
-    const assertions = [failure('//x'), failure('/r/x[last()]')];
-    for (let k = 1; k <= count; k += 1) assertions.push(failure(`/r/x[${k}]`));
-    const findings = mapSvrl(index, report(assertions));
-    assert.equal(findings.length, count + 2);
-    assert.equal(findings[0].range.start.character, nth(text, '<x', 1));
-    assert.equal(findings[1].range.start.character, nth(text, '<x', count));
-    for (const k of [1, 2, 77_777, count]) {
-      assert.equal(findings[k + 1].range.start.character, nth(text, '<x', k), `x[${k}]`);
-      assert.equal(findings[k + 1].resolved, true);
-    }
-  });
+  test(
+    '150,000 siblings, a finding on every third and a // location: every one placed, none lost',
+    HOSTILE,
+    () => {
+      const count = 150_000;
+      const text = `<r>${'<x/>'.repeat(count)}</r>`;
+      const index = indexXml(text);
+      const assertions = [failure('//x'), failure('/r/x[last()]')];
+      // As many as the findings limit holds (INPUT_LIMITS.findings), spread over all the siblings.
+      const located = INPUT_LIMITS.findings.max - assertions.length;
+      for (let i = 0; i < located; i++) assertions.push(failure(`/r/x[${1 + 3 * i}]`));
+      const findings = mapSvrl(index, report(assertions));
+      assert.equal(findings.length, located + 2);
+      assert.equal(findings[0].range.start.character, nth(text, '<x', 1));
+      assert.equal(findings[1].range.start.character, nth(text, '<x', count));
+      for (const i of [0, 1, 25_925, located - 1]) {
+        const k = 1 + 3 * i;
+        assert.ok(k <= count);
+        assert.equal(findings[i + 2].range.start.character, nth(text, '<x', k), `x[${k}]`);
+        assert.equal(findings[i + 2].resolved, true);
+      }
+    },
+  );
 
   test('a // location over a notice 20,000 levels deep is placed', HOSTILE, () => {
     const depth = 20_000;
