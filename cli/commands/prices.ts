@@ -46,7 +46,7 @@ Options:
   --env ENV           preview (default), production, sandbox or custom
   --agrifood-url URL  base URL of the service (overrides --env)
   --sandbox-url URL   origin of the sandbox for --env sandbox (default http://127.0.0.1:8723)
-  --timeout-ms N      per request (default ${DEFAULT_SETTINGS.agrifood.timeoutMs})
+  --timeout-ms N      how long one query may take, waits between retries included (default ${DEFAULT_SETTINGS.agrifood.timeoutMs})
   --cache-ttl-hours N answers are cached in ~/.cache/eforms (default ${DEFAULT_SETTINGS.agrifood.cacheTtlHours}; 0: no cache)
   --no-cache          ask the service even when a cached answer is fresh`;
 

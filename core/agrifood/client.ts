@@ -52,6 +52,12 @@ export interface QueryResult<R> {
 /** Agri-food error bodies may be HTML pages: their markup is dropped. */
 const STRIP = { stripMarkup: true };
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/**
+ * The largest answer read: a broad query's 100,000 records are some tens of MB. Below V8's longest
+ * string (about 512 MB), which a 1 GB limit let an answer pass, so that a valid 700 MB answer failed as
+ * "cannot reach the service"; and its parsed records already take several times its size.
+ */
+const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 const NO_RESULTS = /no results found/i;
 
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -109,7 +115,7 @@ export class AgrifoodClient {
     this.maxRetries = options.maxRetries ?? 4;
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? 60_000;
     this.sleep = options.sleep ?? abortableSleep;
-    this.maxBytes = options.maxBytes ?? 1024 * 1024 * 1024;
+    this.maxBytes = options.maxBytes ?? MAX_ANSWER_BYTES;
   }
 
   /** Records of one data endpoint. An empty result (the service's 404 "No results found") is []. */
@@ -172,8 +178,13 @@ export class AgrifoodClient {
     return { body, url, fromCache: false, fetchedAt: this.now() };
   }
 
-  /** The body of a 200 answer, '[]' for "No results found"; retries, timeouts and errors handled. */
+  /**
+   * The body of a 200 answer, '[]' for "No results found"; retries, timeouts and errors handled. The
+   * time-out bounds the whole call, waits between retries included: a busy service that asks for a
+   * minute between four retries made a command wait four minutes without a word past its --timeout-ms.
+   */
   private async fetchText(url: string, path: string, opts: FetchOptions): Promise<string> {
+    const deadline = this.now() + this.timeoutMs;
     for (let attempt = 0; ; attempt++) {
       if (opts.signal?.aborted) throw new AgrifoodError('cancelled', 'Cancelled.');
       let status: number;
@@ -185,7 +196,7 @@ export class AgrifoodClient {
           headers: { accept: 'application/json' },
           signal: opts.signal,
           dispatcher: this.options.dispatcher,
-          timeoutMs: this.timeoutMs,
+          timeoutMs: Math.max(1, deadline - this.now()),
           maxBytes: this.maxBytes,
           onProgress: opts.onProgress,
         });
@@ -199,8 +210,11 @@ export class AgrifoodClient {
       if (RETRY_STATUSES.has(status) && attempt < this.maxRetries) {
         const asked = retryAfterMs(headers['retry-after'], this.now());
         const delay = Math.min(this.maxRetryDelayMs, asked ?? 500 * 2 ** attempt);
-        await this.sleep(delay, opts.signal);
-        continue;
+        // A wait that would end past the time-out is not waited: the service's own answer is the error.
+        if (this.now() + delay < deadline) {
+          await this.sleep(delay, opts.signal);
+          continue;
+        }
       }
       const problem = this.statusError(status, text, path);
       if (problem === 'empty') return '[]';

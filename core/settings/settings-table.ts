@@ -297,7 +297,8 @@ export const SETTINGS_TABLE: readonly SettingSpec[] = [
     default: 120000,
     minimum: 1000,
     maximum: 3600000,
-    markdownDescription: 'How long to wait for an agri-food answer (broad queries return 100,000+ records).',
+    markdownDescription:
+      'How long one agri-food query may take, waits between retries of a busy service included (broad queries return 100,000+ records).',
   },
   {
     key: 'preview.language',

@@ -239,6 +239,39 @@ test('429 is retried as Retry-After asks, a bounded number of times', async () =
   assert.equal(waits.length, 1);
 });
 
+test('the waits between retries stay within the time-out: a wait that would end past it is not waited', async () => {
+  // A clock of its own, moved by the waits alone: the requests themselves take no time on it.
+  let clock = 0;
+  const waits: number[] = [];
+  const sleep = async (ms: number) => {
+    waits.push(ms);
+    clock += ms;
+  };
+  await faults(['agrifood.rate-limit:10']);
+  try {
+    const before = await requests('/api/sugar/prices');
+    // Retry-After: 1 each time; 2.5 s hold two waits, and a third would end at 3 s.
+    await rejects(
+      client({ sleep, now: () => clock, timeoutMs: 2500 }).query('sugar', { yms: '2021/04' }),
+      'unavailable',
+      /429/,
+    );
+    assert.deepEqual(waits, [1000, 1000]);
+    assert.equal((await requests('/api/sugar/prices')) - before, 3);
+    // A time-out shorter than the first wait: the first answer is the error, nothing is waited.
+    waits.length = 0;
+    clock = 0;
+    await rejects(
+      client({ sleep, now: () => clock, timeoutMs: 1000 }).query('sugar', { yms: '2021/05' }),
+      'unavailable',
+      /429/,
+    );
+    assert.deepEqual(waits, []);
+  } finally {
+    await faults([], ['agrifood.rate-limit:10']);
+  }
+});
+
 test('timeouts, dead networks, malformed answers and cancellation each give one clear error', async () => {
   await faults(['agrifood.slow:1500']);
   try {
