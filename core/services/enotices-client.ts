@@ -533,7 +533,7 @@ function toNotice(v: unknown, secret: string | undefined): Notice | undefined {
   if (!id) return undefined;
   return {
     id,
-    versionId: s('versionId') ?? '',
+    versionId: versionOf(s('versionId')),
     procedureId: s('procedureId'),
     status: s('status') ?? 'UNKNOWN',
     updatedAt: s('updatedAt'),
@@ -551,6 +551,14 @@ function toNotice(v: unknown, secret: string | undefined): Notice | undefined {
     noticeAuthor: s('noticeAuthor'),
     expectedPublicationDate: s('expectedPublicationDate'),
   };
+}
+
+/**
+ * A version as the business id writes it, two digits: an answer that gives it as a number (1) or
+ * unpadded ('1') made the business id `…-1`, which stop and report then refused.
+ */
+function versionOf(v: string | undefined): string {
+  return v === undefined ? '' : /^\d$/.test(v) ? `0${v}` : v;
 }
 
 /** The business id of a notice returned by search. */

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import {
+  businessIdOfNotice,
   decodeByteArrays,
   EnoticesClient,
   EnoticesError,
@@ -79,6 +80,17 @@ describe('hostile answers', () => {
       body = { totalSize, content: rows(2) };
       assert.equal((await c.search()).totalSize, expected, String(totalSize));
     }
+    // A version given as a number or unpadded is read as the two digits of a business id.
+    body = {
+      totalSize: 3,
+      content: [
+        { ...row(0), versionId: 1 },
+        { ...row(1), versionId: '2' },
+        { ...row(2), versionId: 12 },
+      ],
+    };
+    const versions = (await c.search()).content.map((n) => businessIdOfNotice(n));
+    assert.deepEqual(versions, ['n0-01', 'n1-02', 'n2-12']);
     body = { totalSize: 100_000, content: rows(1000) };
     const page = await c.search({}, { size: 20 });
     assert.equal(page.content.length, 20);
