@@ -22,8 +22,12 @@ export function sanitizeServiceText(text: unknown, max = 300, o: SanitizeOptions
   let clean = String(text)
     // Bounded work whatever the input size: nothing past this can survive the cap anyway.
     .slice(0, Math.max(max, 1) * 4 + 1000)
+    // Whole escape sequences, not only their first character: a control sequence (ESC [ or its C1
+    // form), and an operating-system command up to its terminator, whose `]0;title` was left behind.
     // biome-ignore lint/suspicious/noControlCharactersInRegex: removing terminal escapes is the point.
-    .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')
+    .replace(/(?:\u001b\[|\u009b)[0-9;?]*[A-Za-z]/g, '')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing terminal escapes is the point.
+    .replace(/(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]{0,4096}(?:\u0007|\u001b\\|\u009c)/g, '')
     // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
     .replace(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '');

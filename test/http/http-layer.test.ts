@@ -19,6 +19,11 @@ import { EnoticesClient } from '../../core/services/enotices-client';
 describe('sanitizeServiceText', () => {
   test('removes control, bidi and zero-width characters and terminal escapes; collapses whitespace', () => {
     assert.equal(sanitizeServiceText('a\u0000b\nc\u202e\u200bd \u001b[31mred\u001b[0m  e'), 'a b cd red e');
+    // Whole sequences: a window title (OSC, ended by BEL or ESC \\) and the C1 forms leave nothing behind.
+    assert.equal(
+      sanitizeServiceText('a\u001b]0;pwn\u0007b \u001b]8;;http://x\u001b\\link\u009b2Jc \u009d0;t\u009cd'),
+      'ab linkc d',
+    );
   });
   test('caps the length without splitting a surrogate pair', () => {
     const s = sanitizeServiceText(`${'x'.repeat(8)}😀😀😀`, 10);
