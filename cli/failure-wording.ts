@@ -46,6 +46,8 @@ export function describeFailure(err: ServiceError): string {
     case 'timeout':
       return `${name}${at} gave no answer within ${seconds(f)} s.${timeoutAdvice(err)}${unsure}`;
     case 'network': {
+      if (f.reason === 'not-http')
+        return `${name}${at} sent an answer that is not valid HTTP: something else may be listening there. Check ${URL_OPTIONS[err.service]} and --env.${unsure}`;
       const sandbox =
         f.origin && isLoopbackUrl(f.origin) ? " Is the sandbox running ('eforms sandbox')?" : '';
       const proxy = f.proxy ? ` (through the proxy ${f.proxy})` : '';
@@ -133,6 +135,8 @@ function describeCvs(err: CvsError): string {
     case 'server':
       return `the validation service${f.origin ? ` at ${f.origin}` : ''} failed (HTTP ${f.status})${said}. Try again later.`;
     default:
+      if (f.request === 'version-range')
+        return `the validation service${f.origin ? ` at ${f.origin}` : ''} gave an answer that is not its version range (a minimum and a maximum SDK version)${f.status && f.status !== 200 ? ` (HTTP ${f.status})` : ''}${said}: check --env and --cvs-url.`;
       return `the validation service${f.origin ? ` at ${f.origin}` : ''} gave an answer that is not a validation report${f.status && f.status !== 200 ? ` (HTTP ${f.status})` : ''}${said}: check --env and --cvs-url.`;
   }
 }

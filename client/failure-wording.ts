@@ -56,6 +56,11 @@ export function wordFailure(err: unknown, what: string): EditorFailure {
         actions: ['Show Log'],
       };
     case 'network': {
+      if (f.reason === 'not-http')
+        return {
+          message: `${what} failed: ${name}${at} sent an answer that is not valid HTTP: something else may be listening there. Check the eForms environment and its service URLs.${unsure}`,
+          actions: ['Select Environment', 'Show Log'],
+        };
       const sandbox =
         f.origin && isLoopbackUrl(f.origin) ? ' Is the sandbox running (eforms sandbox, or npm start)?' : '';
       const proxy = f.proxy ? ` through the proxy ${f.proxy}` : '';

@@ -34,6 +34,8 @@ export type NetworkReason =
   | 'unreachable'
   | 'closed'
   | 'certificate'
+  /** Something answered, but not in HTTP (a broken status line or header, a length past any number). */
+  | 'not-http'
   | 'other';
 
 /** The facts a front end may use to word a failure. Every string is sanitized service text or ours. */
@@ -60,6 +62,8 @@ export interface FailureFields {
   stalled?: boolean;
   /** The limit that was reached (kind `too-large`). */
   maxBytes?: number;
+  /** Which request failed, when it is not the service's main one (the CVS's version range). */
+  request?: 'version-range';
 }
 
 export class ServiceError<K extends string = string> extends Error {
@@ -109,6 +113,8 @@ export function describeNetworkReason(reason: NetworkReason | string | undefined
       return 'its certificate is not trusted; NODE_EXTRA_CA_CERTS can add your CA';
     case 'closed':
       return 'connection closed';
+    case 'not-http':
+      return 'its answer is not valid HTTP';
     default:
       return 'network error';
   }

@@ -259,6 +259,15 @@ function codeOf(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The answer broke HTTP itself: undici's parser refused a status line or a header, or the body's
+ * length header is past any number. Something is listening there, so "cannot reach" would mislead.
+ */
+function notHttp(err: unknown): boolean {
+  const errors = undici().errors;
+  return err instanceof errors.HTTPParserError || err instanceof errors.ResponseContentLengthMismatchError;
+}
+
 function networkFields(err: unknown): Pick<FailureFields, 'reason' | 'errorCode'> {
   const code = codeOf(err);
   const reason: NetworkReason =
@@ -272,9 +281,11 @@ function networkFields(err: unknown): Pick<FailureFields, 'reason' | 'errorCode'
             ? 'unreachable'
             : code && /CERT|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)
               ? 'certificate'
-              : err instanceof undici().errors.SocketError || code === undefined
-                ? 'closed'
-                : 'other';
+              : notHttp(err)
+                ? 'not-http'
+                : err instanceof undici().errors.SocketError || code === undefined
+                  ? 'closed'
+                  : 'other';
   return { reason, errorCode: code ? sanitizeServiceText(code, 40) : undefined };
 }
 

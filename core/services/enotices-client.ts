@@ -482,6 +482,11 @@ export class EnoticesClient {
           `failed: the proxy ${f.proxy} ${f.status ? `refused the connection to ${origin} (${f.status})` : `cannot be reached (${describeNetworkReason(f.reason)})`}. Check the proxy settings.${unsure}`,
         );
       default: {
+        if (f.reason === 'not-http')
+          return make(
+            'network',
+            `failed: eNotices2 at ${origin} sent an answer that is not valid HTTP: something else may be listening there. Check the environment and the eNotices2 URL.${unsure}`,
+          );
         const sandboxHint = isLoopbackUrl(this.baseUrl) ? ' Is the sandbox running (`eforms sandbox`)?' : '';
         return make(
           'network',

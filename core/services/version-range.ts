@@ -78,7 +78,11 @@ export async function fetchVersionRange(o: VersionRangeOptions): Promise<SdkVers
       dispatcher: o.dispatcher,
     });
   } catch (err) {
-    throw fromTransport(err, origin, timeoutMs);
+    const e = fromTransport(err, origin, timeoutMs);
+    throw new CvsError(e.kind, e.message, e.retryable, e.fields.status, {
+      ...e.fields,
+      request: 'version-range',
+    });
   }
   const text = answer.body.toString('utf8');
   if (answer.status === 401 || answer.status === 403)
@@ -87,7 +91,7 @@ export async function fetchVersionRange(o: VersionRangeOptions): Promise<SdkVers
       `The validation service refused to give its version range (${answer.status}).`,
       false,
       answer.status,
-      { origin },
+      { origin, request: 'version-range' },
     );
   if (answer.status !== 200)
     throw new CvsError(
@@ -95,7 +99,7 @@ export async function fetchVersionRange(o: VersionRangeOptions): Promise<SdkVers
       `The validation service at ${origin} answered HTTP ${answer.status} for its version range.`,
       answer.status >= 500,
       answer.status,
-      { origin },
+      { origin, request: 'version-range' },
     );
   const range = parseVersionRange(text);
   if (!range)
@@ -104,7 +108,7 @@ export async function fetchVersionRange(o: VersionRangeOptions): Promise<SdkVers
       `The validation service at ${origin} answered its version range with something other than a minimum and a maximum version.`,
       false,
       200,
-      { origin, serviceMessage: sanitizeServiceText(text, 120) || undefined },
+      { origin, serviceMessage: sanitizeServiceText(text, 120) || undefined, request: 'version-range' },
     );
   return range;
 }

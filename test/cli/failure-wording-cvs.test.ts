@@ -19,3 +19,13 @@ test('403: a valid key for this environment', () => {
   assert.match(s, /set EFORMS_API_KEY to a valid key for this environment \(--env\)/);
   assert.doesNotMatch(s, /Set API Key/);
 });
+
+test('an answer that is not HTTP names the URL option, not a network that cannot reach', () => {
+  const s = describeFailure(
+    new CvsError('network', 'x', true, undefined, { origin: 'http://127.0.0.1:9', reason: 'not-http' }),
+  );
+  assert.equal(
+    s,
+    'the validation service at http://127.0.0.1:9 sent an answer that is not valid HTTP: something else may be listening there. Check --cvs-url and --env.',
+  );
+});

@@ -38,6 +38,7 @@ function firstDeclaring(v: string): string {
 }
 
 describe('eforms versions: lifecycle of each notice’s SDK', { skip }, () => {
+  let answer = JSON.stringify(ANSWER);
   let server: Server;
   let url: string;
   let work: string;
@@ -46,7 +47,7 @@ describe('eforms versions: lifecycle of each notice’s SDK', { skip }, () => {
     server = createServer((req, res) => {
       if (req.url === '/v1/version-range' && req.method === 'GET') {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(ANSWER));
+        res.end(answer);
       } else {
         res.writeHead(404);
         res.end();
@@ -127,5 +128,20 @@ describe('eforms versions: lifecycle of each notice’s SDK', { skip }, () => {
   test('a bad --today is a usage error', async () => {
     const r = await run(['--today', 'tomorrow']);
     assert.equal(r.code, 2);
+  });
+
+  test('an answer that is not a version range is said to be that, not "not a validation report"', async () => {
+    answer = JSON.stringify({ minVersion: '1.15.1', maxVersion: '1.8.0' });
+    try {
+      const r = await run([]);
+      assert.notEqual(r.code, 0);
+      assert.match(
+        r.err,
+        /gave an answer that is not its version range \(a minimum and a maximum SDK version\)/,
+      );
+      assert.doesNotMatch(r.err, /validation report/);
+    } finally {
+      answer = JSON.stringify(ANSWER);
+    }
   });
 });

@@ -36,6 +36,18 @@ test('network and redirect failures offer to select the environment, for every s
     assert.match(w.message, /sandbox running/, 'loopback: the sandbox may be down');
     assert.ok(w.actions.includes('Select Environment'));
   }
+  // Something answered, not in HTTP: not "cannot reach", and no question about the sandbox.
+  const garbled = { origin: 'http://127.0.0.1:8723', reason: 'not-http' as const };
+  for (const err of [
+    new CvsError('network', 'x', true, undefined, garbled),
+    new EnoticesError('search', 'network', 'x', undefined, undefined, undefined, garbled),
+    new AgrifoodError('network', 'x', undefined, garbled),
+  ]) {
+    const w = wordFailure(err, 'Loading');
+    assert.match(w.message, /sent an answer that is not valid HTTP: something else may be listening there/);
+    assert.doesNotMatch(w.message, /cannot reach|sandbox running/);
+    assert.ok(w.actions.includes('Select Environment'));
+  }
   const moved = new AgrifoodError('redirect', 'x', 301, {
     origin: 'https://old.example.eu',
     location: 'https://new.example.eu/api',

@@ -3,7 +3,7 @@
 // Loopback servers only.
 import assert from 'node:assert/strict';
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { AgrifoodClient } from '../../core/agrifood/client';
 import {
@@ -161,5 +161,49 @@ describe('transport', () => {
       assert.equal(e.fields.timeoutMs, 300);
       assert.ok(isTransportKind(e.kind));
     }
+  });
+});
+
+describe('an answer that is not HTTP', () => {
+  /** A TCP server that writes `reply` to every connection once it has read the request's first bytes. */
+  async function raw(reply: string | undefined): Promise<{ url: string; close: () => void }> {
+    const s = createNetServer((c) => {
+      c.on('error', () => {});
+      c.once('data', () => {
+        if (reply === undefined) c.destroy();
+        else c.end(reply);
+      });
+    });
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/x`, close: () => s.close() };
+  }
+  async function failureOf(reply: string | undefined): Promise<TransportError> {
+    const s = await raw(reply);
+    try {
+      const e = await httpRequest(s.url, { method: 'GET', timeoutMs: 5000, maxBytes: 1000 }).catch((x) => x);
+      assert.ok(e instanceof TransportError, String(e));
+      return e;
+    } finally {
+      s.close();
+    }
+  }
+
+  test('a broken status line, another protocol, a forbidden header byte, a length past any number: not-http', async () => {
+    for (const reply of [
+      'HTTP/1.1 2x0 OK\r\n\r\n',
+      'SSH-2.0-OpenSSH_9.2\r\n',
+      'HTTP/1.1 200 OK\r\nX-A: a\u0001b\r\nContent-Length: 1\r\n\r\na',
+      'HTTP/1.1 200 OK\r\nContent-Length: 999999999999999999999\r\n\r\nabc',
+    ]) {
+      const e = await failureOf(reply);
+      assert.equal(e.kind, 'network', JSON.stringify(reply));
+      assert.equal(e.fields.reason, 'not-http', JSON.stringify(reply));
+    }
+  });
+
+  test('a connection closed without an answer is still "closed"', async () => {
+    const e = await failureOf(undefined);
+    assert.equal(e.kind, 'network');
+    assert.notEqual(e.fields.reason, 'not-http');
   });
 });
