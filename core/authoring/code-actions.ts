@@ -43,6 +43,8 @@ export interface DiagnosticLike {
   code?: string | number;
   message?: unknown;
   data?: unknown;
+  /** LSP's severity: 1 error, 2 warning, 3 information, 4 hint. */
+  severity?: number;
 }
 
 export interface TextEditLike {
@@ -185,14 +187,23 @@ function fixAllHeading(group: FixAllGroup, count: number): Pick<AuthoringAction,
   return { title: `Fix all in this file: ${FIX_ALL_TITLES[group]} (${count})`, kind: 'quickfix' };
 }
 
+/** Whether the diagnostic's fix inserts an element it names as missing (the SDK says how to write it). */
+function insertsMissing(c: ActionContext, d: DiagnosticLike): boolean {
+  const code = typeof d.code === 'string' ? d.code : String(d.code ?? '');
+  if (code === VERSION_EXISTS || code === SDK_NOT_ACCEPTED || code === CUSTOMIZATION_ID) return false;
+  return Boolean(readDiagnosticData(d.data).missing) && c.sdk !== undefined;
+}
+
 /**
- * The "fix all" group a diagnostic's fix would join, from its code and data alone (no placing, no
- * edit): `fixesFor` takes the same branch, so the two never disagree on which fixes can be grouped.
+ * The "fix all" group a diagnostic's fix would join, from its code, severity and data alone (no placing,
+ * no edit): `fixesFor` takes the same branch, so the two never disagree on which fixes can be grouped.
+ * An information or a hint names an element the rules suggest, not one they require (the preferred
+ * publication date, BT-738, of BR-BT-00738-0901): its own fix inserts it, "insert the missing mandatory
+ * elements" does not.
  */
 function fixAllGroupOf(c: ActionContext, d: DiagnosticLike): FixAllGroup | undefined {
-  const code = typeof d.code === 'string' ? d.code : String(d.code ?? '');
-  if (code === VERSION_EXISTS || code === SDK_NOT_ACCEPTED || code === CUSTOMIZATION_ID) return undefined;
-  return readDiagnosticData(d.data).missing && c.sdk ? 'insert-missing' : undefined;
+  if (typeof d.severity === 'number' && d.severity >= 3) return undefined;
+  return insertsMissing(c, d) ? 'insert-missing' : undefined;
 }
 
 /**
@@ -245,7 +256,7 @@ function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
     if (fix) out.push({ action: fix });
     return out;
   }
-  if (fixAllGroupOf(c, d) === 'insert-missing' && data.missing) {
+  if (insertsMissing(c, d) && data.missing) {
     const place = placeAt(index, start + 1);
     const parent = place?.element;
     const fieldId = data.field;
@@ -259,7 +270,7 @@ function fixesFor(c: ActionContext, d: DiagnosticLike): Fix[] {
             edits: [ins.edit],
             isPreferred: true,
           },
-          group: 'insert-missing',
+          group: fixAllGroupOf(c, d),
         });
     }
     return out;

@@ -74,4 +74,25 @@ describe('"fix all" and a request over many findings', { skip }, () => {
     // fixAllAction, as codeAction/resolve calls it, gives the same edit.
     assert.deepEqual(fixAllAction(context(), 'insert-missing', [copy, a, b])?.edits, fix?.edits);
   });
+
+  test('an information or a hint that names a missing element keeps its own fix but joins no "fix all"', () => {
+    const error = missing(1);
+    const info = { ...missing(2), severity: 3 };
+    const hint = { ...missing(3), severity: 4 };
+    const published = [error, info, hint, { ...missing(4), severity: 2 }];
+    const forInfo = codeActions(context(), [info], published, range);
+    assert.ok(forInfo.some((a) => a.title.startsWith('Insert cbc:RequestedPublicationDate')));
+    // "Fix all" counts the error and the warning only, and is offered with them, not with it.
+    assert.deepEqual(
+      forInfo.filter((a) => a.title.startsWith('Fix all')).map((a) => a.title),
+      [],
+    );
+    const forError = codeActions(context(), [error], published, range);
+    const fix = forError.find((a) => a.title.startsWith('Fix all'));
+    assert.equal(fix?.title, 'Fix all in this file: insert the missing mandatory elements (2)');
+    assert.deepEqual(
+      fix?.diagnostics.map((d) => (d as { code: string }).code),
+      ['BR-TEST-1', 'BR-TEST-4'],
+    );
+  });
 });
