@@ -29,6 +29,8 @@ import {
 export const PREVIEW_VIEW_TYPE = 'eforms.preview';
 /** Quiet time after an edit before the render is asked for. */
 export const DEBOUNCE_MS = 100;
+/** How long after a line is chosen the preview taking the focus back is undone (see refocusUntil). */
+const REFOCUS_MS = 1000;
 
 /** What a test (or another extension) can see of a preview: what the page reported it drew. */
 export interface PreviewSnapshot {
@@ -77,6 +79,12 @@ class PreviewPanel implements vscode.Disposable {
   private firstDrawn: (() => void) | undefined;
   readonly firstDraw: Promise<void>;
   private disposed = false;
+  /**
+   * Until when (Date.now()) the preview taking the focus back is undone, once: a click in a webview
+   * gives it the focus, but the workbench hears of it late, sometimes after `select` has focused the
+   * notice (microsoft/vscode#199816), which left the selection made and the focus in the preview.
+   */
+  private refocusUntil = 0;
 
   constructor(
     private readonly s: ExtensionState,
@@ -104,6 +112,17 @@ class PreviewPanel implements vscode.Disposable {
     this.disposables.push(
       w.onDidReceiveMessage((m: unknown) => this.onMessage(m)),
       panel.onDidDispose(() => this.dispose()),
+      panel.onDidChangeViewState(() => {
+        if (!panel.active || Date.now() >= this.refocusUntil) return;
+        this.refocusUntil = 0;
+        const editor = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
+        if (editor)
+          void vscode.window.showTextDocument(this.document, {
+            viewColumn: editor.viewColumn,
+            preserveFocus: false,
+            preview: false,
+          });
+      }),
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.document !== this.document || e.contentChanges.length === 0) return;
         this.editStarted ??= Date.now();
@@ -257,6 +276,7 @@ class PreviewPanel implements vscode.Disposable {
     });
     const start = this.document.positionAt(sel.start);
     const end = this.document.positionAt(sel.end);
+    this.refocusUntil = Date.now() + REFOCUS_MS;
     // The cursor goes to the element's start, where the reverse sync finds this same line again.
     editor.selection = new vscode.Selection(end, start);
     editor.revealRange(new vscode.Range(start, end), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
