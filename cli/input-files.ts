@@ -116,6 +116,18 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The text editors show: strict UTF-8, a leading byte-order mark dropped (positions count without it). */
 export function decodeInputText(bytes: Uint8Array, path: string, what: string): string {
+  // A UTF-16 file (Windows tools save XML so) has a byte-order mark of its own: its first byte is not
+  // UTF-8, and "line 1, column 1 holds 0xFF" would not say what the file is.
+  const utf16 =
+    bytes[0] === 0xff && bytes[1] === 0xfe
+      ? 'UTF-16LE'
+      : bytes[0] === 0xfe && bytes[1] === 0xff
+        ? 'UTF-16BE'
+        : '';
+  if (utf16)
+    throw new InputFileError(
+      `the ${what} ${terminalName(path)} is ${utf16} text (it starts with a UTF-16 byte-order mark). eForms notices and SVRL reports are UTF-8: save the file as UTF-8`,
+    );
   if (!isUtf8(bytes)) {
     const at = firstNonUtf8(bytes);
     const byte = bytes[at]?.toString(16).toUpperCase().padStart(2, '0');

@@ -142,6 +142,18 @@ describe('eforms check (built CLI)', () => {
     assert.match(run(cut, '--svrl', errors).stderr, /line 1, column 4 holds a byte \(0xE2\)/);
     const bom = file('bom-bad.xml', Buffer.from([0xef, 0xbb, 0xbf, 0x3c, 0x61, 0x3e, 0xff]));
     assert.match(run(bom, '--svrl', errors).stderr, /line 1, column 4 holds a byte \(0xFF\)/);
+    // A UTF-16 file, either byte order: named as what it is.
+    for (const [name, encoding] of [
+      ['utf16le', 'UTF-16LE'],
+      ['utf16be', 'UTF-16BE'],
+    ] as const) {
+      const le = Buffer.from(`\ufeff${NOTICE}`, 'utf16le');
+      const bytes = name === 'utf16le' ? le : Buffer.from(le).swap16();
+      const r = run(file(`${name}.xml`, bytes), '--svrl', errors);
+      assert.equal(r.status, 2, name);
+      assert.match(r.stderr, new RegExp(`is ${encoding} text \\(it starts with a UTF-16 byte-order mark\\)`));
+      assert.match(r.stderr, /save the file as UTF-8/);
+    }
   });
 
   test('--help: exit 0 and the usage', () => {
