@@ -165,6 +165,11 @@ export async function prices(args: string[], io: CliIo): Promise<number> {
           io.err(`… ${(bytes / 1048576).toFixed(0)} MB received`);
         }
       },
+      // A busy service may ask for a minute between retries: the wait is said, not silent.
+      onRetry: ({ status, waitMs }) =>
+        io.err(
+          `… the agri-food service is busy (HTTP ${status}): asking again in ${Math.ceil(waitMs / 1000)} s`,
+        ),
     });
     io.err(`${r.records.length} record(s) from ${r.url}${r.fromCache ? ' (cached)' : ''}`);
     if (r.dropped > 0)

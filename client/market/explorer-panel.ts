@@ -216,6 +216,11 @@ export class MarketExplorerPanel implements vscode.Disposable {
             this.post({ type: 'loading', message: `Loading ${ENDPOINTS[sector].label}… ${mb} MB received` });
           }
         },
+        onRetry: ({ status, waitMs }) =>
+          this.post({
+            type: 'loading',
+            message: `Loading ${ENDPOINTS[sector].label}… the service is busy (HTTP ${status}): asking again in ${Math.ceil(waitMs / 1000)} s`,
+          }),
       });
       if (ac.signal.aborted) return;
       this.last = { sector, records: r.records };

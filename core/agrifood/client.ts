@@ -36,6 +36,8 @@ export interface FetchOptions {
   fresh?: boolean;
   /** Bytes received so far, for progress reports on large answers. */
   onProgress?: (bytes: number) => void;
+  /** A busy service's answer (429, 502, 503, 504) and the wait before the query is sent again. */
+  onRetry?: (retry: { status: number; waitMs: number }) => void;
 }
 
 export interface QueryResult<R> {
@@ -212,6 +214,7 @@ export class AgrifoodClient {
         const delay = Math.min(this.maxRetryDelayMs, asked ?? 500 * 2 ** attempt);
         // A wait that would end past the time-out is not waited: the service's own answer is the error.
         if (this.now() + delay < deadline) {
+          opts.onRetry?.({ status, waitMs: delay });
           await this.sleep(delay, opts.signal);
           continue;
         }

@@ -168,3 +168,25 @@ test('refused queries and unknown sectors exit 2 with one clear line', async () 
   const f = await run(['beef', '--colour', 'red']);
   assert.equal(f.code, 2);
 });
+
+test('a busy service: each wait before asking again is said on stderr, and the records come', async () => {
+  sb.context.faults.add('agrifood.rate-limit:1');
+  try {
+    const r = await run([
+      'cereal',
+      '--memberStateCodes',
+      'FR',
+      '--beginDate',
+      '01/01/2022',
+      '--endDate',
+      '31/01/2022',
+      '--no-cache',
+    ]);
+    assert.equal(r.code, 0, r.err);
+    // The sandbox answers 429 with Retry-After: 1 once, then the records.
+    assert.match(r.err, /… the agri-food service is busy \(HTTP 429\): asking again in 1 s\n/);
+    assert.match(r.err, /\d+ record\(s\) from /);
+  } finally {
+    sb.context.faults.delete('agrifood.rate-limit:1');
+  }
+});
