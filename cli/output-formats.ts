@@ -9,6 +9,8 @@ import { createHash } from 'node:crypto';
 import { posix, win32 } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Finding, Severity } from '../core/findings';
+import { INPUT_LIMITS } from '../core/notice';
+import { FINDINGS_OMITTED } from '../core/svrl';
 import { terminalLine } from '../core/text';
 
 export type OutputFormat = 'text' | 'json' | 'sarif';
@@ -195,10 +197,24 @@ export function jsonDocumentHead(entries: number): string {
 /** The JSON document's lines after its last entry. */
 export const JSON_DOCUMENT_TAIL = '  ]\n}';
 
-/** The rule's one-line description: the message without what this notice gave (`— 'x' is not …`). */
+/**
+ * The rule's one-line description: the message without what this notice gave (`— 'x' is not …`), and
+ * without its closing full stop (the descriptions add their own). The note of the findings left out
+ * of a report is described without its counts, which differ from file to file.
+ */
 function describeRule(f: Finding): string {
+  if (f.id === FINDINGS_OMITTED)
+    return `The report holds more findings than the ${INPUT_LIMITS.findings.max.toLocaleString('en-US')} this tool shows of one notice`;
   const cut = f.message.indexOf(' — ');
-  return oneLine(cut > 0 ? f.message.slice(0, cut) : f.message);
+  return oneLine(cut > 0 ? f.message.slice(0, cut) : f.message).replace(/\.$/, '');
+}
+
+/** What made a finding, for a rule's help: the SDK's rules, the CVS, or this tool. */
+function madeBy(f: Finding): string {
+  if (f.id === FINDINGS_OMITTED) return 'A note of this tool: correct the findings shown and validate again.';
+  return f.source === 'local'
+    ? 'A check of this tool, made before the rules run.'
+    : `Rule ${f.id} of the eForms rules.`;
 }
 
 /** Stable across edits that move lines: the rule and the place in the notice's structure. */
@@ -248,7 +264,7 @@ function toSarif(files: readonly FileOutcome[]): object {
           help: {
             text: f.help
               ? `${short}. The eForms documentation explains rule ${f.id}: ${f.help}`
-              : `${short}. ${f.source === 'local' ? 'A check of this tool, made before the rules run.' : `Rule ${f.id} of the eForms rules.`}`,
+              : `${short}. ${madeBy(f)}`,
           },
           defaultConfiguration: { level: SARIF_LEVEL[f.severity] },
           properties: { tags: ['eforms', ...(f.flag ? [f.flag.toLowerCase()] : [])] },

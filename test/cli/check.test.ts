@@ -54,6 +54,41 @@ describe('eforms check (built CLI)', () => {
     assert.match(lines[1], /1 error/);
   });
 
+  test('a report past the findings limit: the first ones and one note, described as a note of this tool', () => {
+    // 50,000 assertions (INPUT_LIMITS.findings) and 3 more, each with its own rule id.
+    const one = (i: number) =>
+      `<svrl:failed-assert id="R-${i}" location="/cn:ContractNotice/cbc:ID" role="ERROR" test="false()"><svrl:text>Failure ${i}.</svrl:text></svrl:failed-assert>`;
+    const big = report('ERROR').replace(
+      /<svrl:failed-assert[\s\S]*<\/svrl:failed-assert>/,
+      Array.from({ length: 50_003 }, (_, i) => one(i)).join('\n'),
+    );
+    // 50,001 results: some 40 MB of SARIF, past spawnSync's default buffer.
+    const r = spawnSync(
+      process.execPath,
+      [CLI, 'check', notice, '--svrl', file('big.svrl', big), '--format', 'sarif'],
+      { cwd: dir, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 },
+    );
+    assert.equal(r.status, 1, r.stderr);
+    const sarif = JSON.parse(r.stdout).runs[0];
+    assert.equal(sarif.results.length, 50_001);
+    const note = sarif.results.find((x: { ruleId: string }) => x.ruleId === 'findings-omitted');
+    assert.equal(note?.level, 'warning');
+    assert.match(note?.message.text, /^The report holds 3 more findings than the 50,000 shown here/);
+    const rule = sarif.tool.driver.rules.find((x: { id: string }) => x.id === 'findings-omitted');
+    assert.equal(
+      rule?.shortDescription.text,
+      'The report holds more findings than the 50,000 this tool shows of one notice',
+    );
+    assert.equal(
+      rule?.help.text,
+      'The report holds more findings than the 50,000 this tool shows of one notice. A note of this tool: correct the findings shown and validate again.',
+    );
+    // A message's own full stop and the description's: one.
+    const r0 = sarif.tool.driver.rules.find((x: { id: string }) => x.id === 'R-0');
+    assert.equal(r0?.shortDescription.text, 'Failure 0');
+    assert.equal(r0?.fullDescription.text, 'Failure 0. Schematron test: false()');
+  });
+
   test('warnings only: exit 0; SARIF region on the attribute name', () => {
     const r = run(notice, '--svrl', warnings, '--format', 'sarif');
     assert.equal(r.status, 0, r.stderr);

@@ -146,6 +146,11 @@ describe('CI output of eforms validate --local', { skip }, () => {
       assert.ok(rule.shortDescription?.text, rule.id);
       assert.ok(rule.fullDescription?.text, rule.id);
       assert.ok(rule.help?.text, rule.id);
+      // One full stop between sentences, never two (a message's own and the description's); the
+      // Schematron test a full description ends with may well hold `..`.
+      const prose = (rule.fullDescription?.text ?? '').split(' Schematron test: ')[0];
+      for (const text of [rule.shortDescription?.text, prose, rule.help?.text])
+        assert.doesNotMatch(text ?? '', /(?<!\.)\.\.(?!\.)/, rule.id);
       // The short description is a sentence, never the XPath test (a local check may name an element).
       assert.doesNotMatch(rule.shortDescription?.text ?? '', /count\(|normalize-space\(|\) [=>] /, rule.id);
       if (/^BR-[A-Z]+-\d{5}-\d{4}$/.test(rule.id))
