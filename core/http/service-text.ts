@@ -59,3 +59,23 @@ export function originOf(url: string | URL): string {
     return 'the configured URL';
   }
 }
+
+/**
+ * The text of an answer's body, in the encoding its byte-order mark, else its content type's charset,
+ * names: UTF-8 unless it is UTF-16 (both byte orders) or ISO-8859-1. An XML report may come in UTF-16,
+ * which XML parsers must read; decoded as UTF-8 it was "not a validation report".
+ */
+export function answerText(body: Buffer, contentType = ''): string {
+  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return body.toString('utf8', 3);
+  if (body[0] === 0xff && body[1] === 0xfe) return body.toString('utf16le', 2);
+  if (body[0] === 0xfe && body[1] === 0xff) return Buffer.from(body.subarray(2)).swap16().toString('utf16le');
+  const charset = /;\s*charset\s*=\s*"?([\w-]+)/i.exec(contentType)?.[1]?.toLowerCase();
+  if (charset === 'utf-16le') return body.toString('utf16le');
+  // UTF-16 without a byte-order mark is big-endian (RFC 2781).
+  if (charset === 'utf-16be' || charset === 'utf-16')
+    return Buffer.from(body.subarray(0, body.length & ~1))
+      .swap16()
+      .toString('utf16le');
+  if (charset === 'iso-8859-1' || charset === 'latin1') return body.toString('latin1');
+  return body.toString('utf8');
+}

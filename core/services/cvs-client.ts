@@ -6,6 +6,7 @@
 
 import type { Dispatcher } from 'undici';
 import {
+  answerText,
   describeNetworkReason,
   type FailureFields,
   httpRequest,
@@ -129,7 +130,13 @@ export async function validateNotice(o: ValidateNoticeOptions): Promise<Validate
   } catch (err) {
     throw fromTransport(err, origin, o.timeoutMs);
   }
-  return interpret(answer.status, answer.contentType, answer.body.toString('utf8'), origin, o.apiKey);
+  return interpret(
+    answer.status,
+    answer.contentType,
+    answerText(answer.body, answer.contentType),
+    origin,
+    o.apiKey,
+  );
 }
 
 /** A transport failure as a CvsError, with the default wording the editor shows. */

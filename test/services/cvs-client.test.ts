@@ -313,6 +313,37 @@ describe('validateNotice against odd servers', () => {
     }
   });
 
+  test('a report in UTF-16 (either byte order, a byte-order mark or a charset) is read as the same report', async () => {
+    const report = `<?xml version="1.0" encoding="UTF-16"?><svrl:schematron-output xmlns:svrl="http://purl.oclc.org/dsdl/svrl"><svrl:failed-assert id="BR-1" location="/*" role="ERROR" test="false()"><svrl:text>Prénom manquant ✓</svrl:text></svrl:failed-assert></svrl:schematron-output>`;
+    const le = Buffer.from(report, 'utf16le');
+    const be = Buffer.from(le).swap16();
+    const bom = (b: Buffer, mark: number[]) => Buffer.concat([Buffer.from(mark), b]);
+    const answers: [string, Buffer][] = [
+      ['application/xml', bom(le, [0xff, 0xfe])],
+      ['application/xml', bom(be, [0xfe, 0xff])],
+      ['application/xml; charset=UTF-16LE', le],
+      ['application/xml; charset="utf-16"', be],
+      ['application/xml; charset=utf-8', bom(Buffer.from(report), [0xef, 0xbb, 0xbf])],
+    ];
+    for (const [contentType, body] of answers) {
+      const srv = await localServer((_req, res) => {
+        res.writeHead(200, { 'content-type': contentType });
+        res.end(body);
+      });
+      try {
+        const { svrl } = await validateNotice({
+          baseUrl: srv.origin,
+          apiKey: KEY,
+          notice: validCn,
+          timeoutMs: 5000,
+        });
+        assert.equal(svrl.replace(/^\ufeff/, ''), report, contentType);
+      } finally {
+        await close(srv.server);
+      }
+    }
+  });
+
   test('a server that never answers: timeout', async () => {
     const srv = await localServer(() => {
       // Never answers.
