@@ -61,21 +61,23 @@ export function originOf(url: string | URL): string {
 }
 
 /**
- * The text of an answer's body, in the encoding its byte-order mark, else its content type's charset,
- * names: UTF-8 unless it is UTF-16 (both byte orders) or ISO-8859-1. An XML report may come in UTF-16,
- * which XML parsers must read; decoded as UTF-8 it was "not a validation report".
+ * The text of an XML answer's body, in the encoding its first bytes show (XML 1.0, appendix F): a
+ * byte-order mark, or `<` written in UTF-16 of either order; else UTF-8. An XML report may come in
+ * UTF-16, which XML parsers must read; decoded as UTF-8 it was "not a validation report". The content
+ * type's charset is not read: servers often name one that their body is not in.
  */
-export function answerText(body: Buffer, contentType = ''): string {
-  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return body.toString('utf8', 3);
-  if (body[0] === 0xff && body[1] === 0xfe) return body.toString('utf16le', 2);
-  if (body[0] === 0xfe && body[1] === 0xff) return Buffer.from(body.subarray(2)).swap16().toString('utf16le');
-  const charset = /;\s*charset\s*=\s*"?([\w-]+)/i.exec(contentType)?.[1]?.toLowerCase();
-  if (charset === 'utf-16le') return body.toString('utf16le');
-  // UTF-16 without a byte-order mark is big-endian (RFC 2781).
-  if (charset === 'utf-16be' || charset === 'utf-16')
-    return Buffer.from(body.subarray(0, body.length & ~1))
-      .swap16()
-      .toString('utf16le');
-  if (charset === 'iso-8859-1' || charset === 'latin1') return body.toString('latin1');
+export function xmlAnswerText(body: Buffer): string {
+  const [a, b, c] = [body[0], body[1], body[2]];
+  if (a === 0xef && b === 0xbb && c === 0xbf) return body.toString('utf8', 3);
+  if (a === 0xff && b === 0xfe) return body.toString('utf16le', 2);
+  if (a === 0xfe && b === 0xff) return bigEndian(body.subarray(2));
+  if (a === 0x3c && b === 0x00) return body.toString('utf16le');
+  if (a === 0x00 && b === 0x3c) return bigEndian(body);
   return body.toString('utf8');
+}
+
+function bigEndian(bytes: Buffer): string {
+  return Buffer.from(bytes.subarray(0, bytes.length & ~1))
+    .swap16()
+    .toString('utf16le');
 }

@@ -6,7 +6,6 @@
 
 import type { Dispatcher } from 'undici';
 import {
-  answerText,
   describeNetworkReason,
   type FailureFields,
   httpRequest,
@@ -17,6 +16,7 @@ import {
   sanitizeServiceText,
   TransportError,
   type TransportKind,
+  xmlAnswerText,
 } from '../http';
 import { INPUT_LIMITS, sdkVersionParameter } from '../notice';
 
@@ -130,13 +130,7 @@ export async function validateNotice(o: ValidateNoticeOptions): Promise<Validate
   } catch (err) {
     throw fromTransport(err, origin, o.timeoutMs);
   }
-  return interpret(
-    answer.status,
-    answer.contentType,
-    answerText(answer.body, answer.contentType),
-    origin,
-    o.apiKey,
-  );
+  return interpret(answer.status, answer.contentType, xmlAnswerText(answer.body), origin, o.apiKey);
 }
 
 /** A transport failure as a CvsError, with the default wording the editor shows. */

@@ -313,7 +313,7 @@ describe('validateNotice against odd servers', () => {
     }
   });
 
-  test('a report in UTF-16 (either byte order, a byte-order mark or a charset) is read as the same report', async () => {
+  test('a report in UTF-16 (either byte order, with or without a byte-order mark) is read as the same report', async () => {
     const report = `<?xml version="1.0" encoding="UTF-16"?><svrl:schematron-output xmlns:svrl="http://purl.oclc.org/dsdl/svrl"><svrl:failed-assert id="BR-1" location="/*" role="ERROR" test="false()"><svrl:text>Prénom manquant ✓</svrl:text></svrl:failed-assert></svrl:schematron-output>`;
     const le = Buffer.from(report, 'utf16le');
     const be = Buffer.from(le).swap16();
@@ -322,8 +322,11 @@ describe('validateNotice against odd servers', () => {
       ['application/xml', bom(le, [0xff, 0xfe])],
       ['application/xml', bom(be, [0xfe, 0xff])],
       ['application/xml; charset=UTF-16LE', le],
-      ['application/xml; charset="utf-16"', be],
-      ['application/xml; charset=utf-8', bom(Buffer.from(report), [0xef, 0xbb, 0xbf])],
+      ['application/xml', be],
+      ['application/xml', bom(Buffer.from(report), [0xef, 0xbb, 0xbf])],
+      // A charset the body is not in (servers get it wrong): the bytes decide.
+      ['text/xml; charset=ISO-8859-1', Buffer.from(report)],
+      ['application/xml; charset=utf-16', Buffer.from(report)],
     ];
     for (const [contentType, body] of answers) {
       const srv = await localServer((_req, res) => {
