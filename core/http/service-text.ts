@@ -69,11 +69,19 @@ export function originOf(url: string | URL): string {
 export function xmlAnswerText(body: Buffer): string {
   const [a, b, c] = [body[0], body[1], body[2]];
   if (a === 0xef && b === 0xbb && c === 0xbf) return body.toString('utf8', 3);
-  if (a === 0xff && b === 0xfe) return body.toString('utf16le', 2);
-  if (a === 0xfe && b === 0xff) return bigEndian(body.subarray(2));
-  if (a === 0x3c && b === 0x00) return body.toString('utf16le');
-  if (a === 0x00 && b === 0x3c) return bigEndian(body);
+  if (a === 0xff && b === 0xfe) return asUtf8(body.toString('utf16le', 2));
+  if (a === 0xfe && b === 0xff) return asUtf8(bigEndian(body.subarray(2)));
+  if (a === 0x3c && b === 0x00) return asUtf8(body.toString('utf16le'));
+  if (a === 0x00 && b === 0x3c) return asUtf8(bigEndian(body));
   return body.toString('utf8');
+}
+
+/**
+ * A document decoded from UTF-16, its XML declaration made to say what it is written in from now on
+ * (`eforms validate --format svrl` prints it in UTF-8): `encoding="UTF-16"` would then be untrue.
+ */
+function asUtf8(text: string): string {
+  return text.replace(/^(<\?xml\b[^>]*?\bencoding\s*=\s*)(["'])[^"']*\2/, '$1$2UTF-8$2');
 }
 
 function bigEndian(bytes: Buffer): string {
