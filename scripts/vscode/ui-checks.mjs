@@ -297,6 +297,27 @@ const SDK_AVAILABLE = (() => {
   }
 })();
 
+/**
+ * Points eforms.sdk.path at ../shared's SDK 1.15.1. code-server is a remote window: the setting (machine
+ * scope) is read from the remote's machine settings, which the in-editor suites may have emptied when
+ * they put theirs back; a check that needs the SDK (hover, the preview) sets it first, or passes or
+ * fails by the order the checks ran in.
+ */
+async function useSharedSdk(page, machineSettingsFile) {
+  if (!machineSettingsFile) return;
+  mkdirSync(dirname(machineSettingsFile), { recursive: true });
+  const before = existsSync(machineSettingsFile) ? readFileSync(machineSettingsFile, 'utf8') : '{}';
+  const sdk = join(
+    process.env.EFORMS_SHARED_DIR ?? join(PROJECT_ROOT, '..', 'shared'),
+    'eforms-sdk',
+    '1.15.1',
+  );
+  const settings = JSON.parse(before.trim() || '{}');
+  if (settings['eforms.sdk.path'] === sdk) return;
+  writeFileSync(machineSettingsFile, `${JSON.stringify({ ...settings, 'eforms.sdk.path': sdk }, null, 2)}\n`);
+  await page.waitForTimeout(1500);
+}
+
 export async function runUiChecks(page, { apiKey, resultsDir, log, grep, machineSettingsFile }) {
   const checks = [];
   const only = grep ? new RegExp(grep, 'i') : undefined;
@@ -616,6 +637,8 @@ export async function runUiChecks(page, { apiKey, resultsDir, log, grep, machine
 
   if (SDK_AVAILABLE) {
     await check('hover on a field shows its SDK documentation', async () => {
+      // Without it, the server has no SDK to document the field with, and the hover stays empty.
+      await useSharedSdk(page, machineSettingsFile);
       await quickOpen(page, 'valid-cn.xml');
       const p = fixturePosition('valid-cn.xml', '>open<', 2);
       await goTo(page, p.line, p.column);
@@ -692,23 +715,8 @@ export async function runUiChecks(page, { apiKey, resultsDir, log, grep, machine
     // switched to German by its picker, and synchronised with the XML both ways.
     const previewTab = page.locator('.tab', { hasText: 'Preview valid-cn.xml' });
     await check('the preview opens beside the notice, in two languages, synced with the XML', async () => {
-      // code-server is a remote window: eforms.sdk.path (machine scope) is read from the remote's machine
-      // settings, which the in-editor suites may have emptied when they put theirs back. The preview
-      // re-reads the settings when its language changes, so the SDK is set there for this check.
-      if (machineSettingsFile) {
-        mkdirSync(dirname(machineSettingsFile), { recursive: true });
-        const before = existsSync(machineSettingsFile) ? readFileSync(machineSettingsFile, 'utf8') : '{}';
-        const sdk = join(
-          process.env.EFORMS_SHARED_DIR ?? join(PROJECT_ROOT, '..', 'shared'),
-          'eforms-sdk',
-          '1.15.1',
-        );
-        writeFileSync(
-          machineSettingsFile,
-          `${JSON.stringify({ ...JSON.parse(before.trim() || '{}'), 'eforms.sdk.path': sdk }, null, 2)}\n`,
-        );
-        await page.waitForTimeout(1500);
-      }
+      // The preview re-reads the settings when its language changes, so the SDK is set there for this check.
+      await useSharedSdk(page, machineSettingsFile);
       await closeAllEditors(page).catch(() => {});
       await runFromPalette(page, 'View: Close Primary Side Bar').catch(() => {});
       await quickOpen(page, 'valid-cn.xml');
