@@ -99,7 +99,7 @@ export async function search(args: string[], io: CliIo): Promise<number> {
   }
   const rows = result.content.map((n) => [
     businessIdOfNotice(n),
-    n.status,
+    n.status || '(not given)',
     n.noticeType ?? '',
     (n.submittedAt ?? '').replace('T', ' ').slice(0, 16),
     n.publicationDate ?? n.expectedPublicationDate ?? '',

@@ -237,7 +237,10 @@ export class NoticesTreeProvider implements vscode.TreeDataProvider<NoticeNode>,
   getTreeItem(node: NoticeNode): vscode.TreeItem {
     switch (node.kind) {
       case 'group': {
-        const item = new vscode.TreeItem(node.status, vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem(
+          node.status || 'No status given',
+          vscode.TreeItemCollapsibleState.Expanded,
+        );
         item.description = String(node.count);
         item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[node.status] ?? 'question');
         item.contextValue = 'status-group';
@@ -302,7 +305,7 @@ function tooltipOf(n: Notice, businessId: string, s: NoticeSummary | undefined):
   row('Title', s?.title);
   row('Buyer', s?.buyer);
   row('Business id', businessId);
-  row('Status', n.status);
+  row('Status', n.status || 'not given by eNotices2');
   row('Notice type', n.noticeType);
   row('Procedure', n.procedureId);
   row('Submitted', n.submittedAt);

@@ -49,7 +49,10 @@ export interface Notice {
   id: string;
   versionId: string;
   procedureId?: string;
-  /** A NoticeStatus, or the sanitized value the service sent when it is not one. */
+  /**
+   * A NoticeStatus, or the sanitized value the service sent when it is not one; '' when it sent none
+   * (the front ends word that: `UNKNOWN` read as one of TED's statuses).
+   */
   status: string;
   updatedAt?: string;
   submittedAt?: string;
@@ -540,7 +543,7 @@ function toNotice(v: unknown, secret: string | undefined): Notice | undefined {
     id,
     versionId: versionOf(s('versionId')),
     procedureId: s('procedureId'),
-    status: s('status') ?? 'UNKNOWN',
+    status: s('status') ?? '',
     updatedAt: s('updatedAt'),
     submittedAt: s('submittedAt'),
     publicationId: s('publicationId'),

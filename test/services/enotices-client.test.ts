@@ -207,6 +207,24 @@ describe('hostile answers', () => {
     assert.ok(!hasControl(r.content[0].id + r.content[0].status + r.content[0].languages.join('')));
     assert.equal(r.totalSize, 1);
   });
+  test('a notice without a status has none (""), not a made-up one', async () => {
+    const c = serve((_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          totalSize: 2,
+          content: [
+            { id: 'a', versionId: '01' },
+            { id: 'b', status: null },
+          ],
+        }),
+      );
+    });
+    assert.deepEqual(
+      (await c.search()).content.map((n) => n.status),
+      ['', ''],
+    );
+  });
   test('an HTML page instead of JSON is a protocol error naming the URL to check', async () => {
     const c = serve((_q, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
