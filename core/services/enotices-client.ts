@@ -15,6 +15,7 @@ import {
   sanitizeServiceText,
   TransportError,
   undici,
+  xmlAnswerText,
 } from '../http';
 import { businessIdProblem, isBusinessId, isNoticeId, parseBusinessId, readNoticeIdentity } from '../notice';
 import {
@@ -278,7 +279,8 @@ export class EnoticesClient {
         explainFamily: legacyById ? 'legacy' : 'v2',
       },
     );
-    const text = res.body.toString('utf8').replace(/^\uFEFF/, '');
+    // Read as the CVS's reports are: the encoding from the first bytes, a byte-order mark dropped.
+    const text = xmlAnswerText(res.body);
     if (!text.trimStart().startsWith('<'))
       throw this.protocol('validation-report', 'the answer is not an SVRL (XML) report');
     return text;
