@@ -64,9 +64,12 @@ export async function report(args: string[], io: CliIo): Promise<number> {
     );
     return EXIT_FAILURE;
   }
+  const exitStatus = parsedReport.assertions.some((a) => severityOf(a.role) === 'error')
+    ? EXIT_FINDINGS
+    : EXIT_OK;
   if (format === 'svrl') {
     io.out(svrl.replace(/\n$/, ''));
-    return parsedReport.assertions.some((a) => severityOf(a.role) === 'error') ? EXIT_FINDINGS : EXIT_OK;
+    return exitStatus;
   }
   if (notice && values.notice) {
     const text = notice.toString('utf8').replace(/^\uFEFF/, '');
@@ -85,6 +88,11 @@ export async function report(args: string[], io: CliIo): Promise<number> {
     return findings.some((f) => f.severity === 'error') ? EXIT_FINDINGS : EXIT_OK;
   }
   const asserts = parsedReport.assertions;
+  // Past the findings limit the report was read in part: said, as the mapped path says it with a finding.
+  if (parsedReport.omitted)
+    io.err(
+      `eforms report: warning: the report of ${terminalName(id)} holds ${parsedReport.omitted.toLocaleString('en-US')} more assertions than the ${asserts.length.toLocaleString('en-US')} read and shown here: correct these and validate again to see the rest.`,
+    );
   if (format === 'json')
     io.out(
       JSON.stringify(
@@ -104,7 +112,7 @@ export async function report(args: string[], io: CliIo): Promise<number> {
       `${id}: ${asserts.length} assertion${asserts.length === 1 ? '' : 's'} failed, ${errors} error${errors === 1 ? '' : 's'}. Add --notice FILE to see them on the notice's lines.`,
     );
   }
-  return asserts.some((a) => severityOf(a.role) === 'error') ? EXIT_FINDINGS : EXIT_OK;
+  return exitStatus;
 }
 
 function parse(args: string[]) {

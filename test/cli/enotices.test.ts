@@ -181,3 +181,40 @@ describe('eforms report: an answer that is not a report', () => {
     }
   });
 });
+
+describe('eforms report: a report past the findings limit', () => {
+  test('the assertions read are listed, and a warning says how many more the report holds', async () => {
+    // 50,000 assertions (INPUT_LIMITS.findings) and 4 more, sent in UTF-16 with a byte-order mark.
+    const one = (i: number) =>
+      `<svrl:failed-assert id="R-${i}" location="/*" role="ERROR" test="false()"><svrl:text>x</svrl:text></svrl:failed-assert>`;
+    const report = `<?xml version="1.0" encoding="UTF-16"?><svrl:schematron-output xmlns:svrl="http://purl.oclc.org/dsdl/svrl">${Array.from({ length: 50_004 }, (_, i) => one(i)).join('')}</svrl:schematron-output>`;
+    const body = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(report, 'utf16le')]);
+    const server = createServer((_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end(body);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/esenders`;
+    try {
+      const out: string[] = [];
+      const err: string[] = [];
+      const io: CliIo = {
+        out: (t) => out.push(t),
+        err: (t) => err.push(t),
+        env: { EFORMS_API_KEY: KEY },
+        cwd: dir,
+      };
+      const id = '52fe3748-f475-4381-9dbf-31ebb08889e8-01';
+      const code = await main(['report', id, '--format', 'text', '--enotices-url', base], io);
+      assert.equal(code, 1);
+      assert.equal(
+        err.join('\n'),
+        `eforms report: warning: the report of ${id} holds 4 more assertions than the 50,000 read and shown here: correct these and validate again to see the rest.`,
+      );
+      assert.equal(out.length, 50_001);
+      assert.match(out[50_000] ?? '', /: 50000 assertions failed, 50000 errors\./);
+    } finally {
+      server.close();
+    }
+  });
+});
