@@ -435,11 +435,9 @@ describe('authoring over LSP', { skip }, () => {
     const text = `${xml.slice(0, lotStart)}${lot}\n  ${lot.replace('LOT-0001', 'LOT-0002')}${xml.slice(lotEnd)}`;
     /** Opens the text and waits until the CVS's diagnostics name `count` missing descriptions. */
     const published = async (session: LspSession, uri: string, text: string, count: number) => {
-      const mark = session.mark;
-      await session.open(uri, text);
-      const pub = await session.nextPublish(
+      const pub = await session.openAndPublish(
         uri,
-        mark,
+        text,
         'CVS diagnostics',
         (p) => p.diagnostics.filter((d) => d.code === 'BR-BT-00024-0178').length === count,
       );
@@ -532,9 +530,7 @@ describe('authoring over LSP', { skip }, () => {
   test('quick fix: an unknown code becomes the nearest valid one', async () => {
     const xml = (await newNotice('16')).replace('>cn-standard<', '>cn-standrd<');
     const uri = docUri('fix-code.xml');
-    const mark = s.mark;
-    await s.open(uri, xml);
-    const pub = await s.nextPublish(uri, mark, 'CVS diagnostics', (p) =>
+    const pub = await s.openAndPublish(uri, xml, 'CVS diagnostics', (p) =>
       p.diagnostics.some((d) => d.code === 'BR-BT-00002-0052'),
     );
     const d = pub.diagnostics.find((x) => x.code === 'BR-BT-00002-0052');
@@ -555,9 +551,7 @@ describe('authoring over LSP', { skip }, () => {
       '<cbc:ContractFolderID>proc-1<',
     );
     const uri = docUri('fix-uuid.xml');
-    const mark = s.mark;
-    await s.open(uri, xml);
-    const pub = await s.nextPublish(uri, mark, 'CVS diagnostics', (p) =>
+    const pub = await s.openAndPublish(uri, xml, 'CVS diagnostics', (p) =>
       p.diagnostics.some((d) => d.code === 'BR-BT-00004-0052'),
     );
     const d = pub.diagnostics.find((x) => x.code === 'BR-BT-00004-0052');
@@ -622,9 +616,7 @@ describe('authoring over LSP', { skip }, () => {
       '$1\n      <cac:TenderSubmissionDeadlinePeriod><cbc:EndDate>2000-01-01Z</cbc:EndDate><cbc:EndTime>12:00:00Z</cbc:EndTime></cac:TenderSubmissionDeadlinePeriod>',
     );
     const uri = docUri('related.xml');
-    const mark = s.mark;
-    await s.open(uri, xml);
-    const pub = await s.nextPublish(uri, mark, 'BR-BT-00131-0151', (p) =>
+    const pub = await s.openAndPublish(uri, xml, 'BR-BT-00131-0151', (p) =>
       p.diagnostics.some((d) => d.code === 'BR-BT-00131-0151'),
     );
     const d = pub.diagnostics.find((x) => x.code === 'BR-BT-00131-0151') as {

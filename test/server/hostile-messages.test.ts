@@ -38,9 +38,11 @@ describe('language server: hostile messages', () => {
   /** The server still answers: a malformed document opened now gets its local diagnostics. */
   async function stillChecks(): Promise<void> {
     const uri = docUri(`proof-${++proofs}.xml`);
-    const mark = s.mark;
-    await s.open(uri, fixtureText('malformed.xml'));
-    const p = await s.nextPublish(uri, mark, 'local diagnostics of a malformed notice');
+    const p = await s.openAndPublish(
+      uri,
+      fixtureText('malformed.xml'),
+      'local diagnostics of a malformed notice',
+    );
     assert.ok(p.diagnostics.length > 0);
     await s.closeDocument(uri);
   }

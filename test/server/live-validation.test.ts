@@ -97,9 +97,7 @@ describe('language server over stdio', () => {
   test('other prefixes and CRLF line ends: same findings, on the lines of that text', async () => {
     const uri = docUri('prefixes-cn.xml');
     const text = fixtureText('prefixes-cn.xml');
-    const mark = s.mark;
-    await s.open(uri, text);
-    const p = await s.nextPublish(uri, mark, 'service findings', (x) => remote(x).length > 0);
+    const p = await s.openAndPublish(uri, text, 'service findings', (x) => remote(x).length > 0);
     assertMatchesFixture(text, p.diagnostics, 'prefixes-cn');
     await s.closeDocument(uri);
   });
@@ -214,9 +212,7 @@ describe('language server over stdio', () => {
   test('malformed XML: the syntax error where the fixture says, source eForms, at once', async () => {
     const uri = docUri('malformed.xml');
     const text = fixtureText('malformed.xml');
-    const mark = s.mark;
-    await s.open(uri, text);
-    const p = await s.nextPublish(uri, mark, 'first publish');
+    const p = await s.openAndPublish(uri, text, 'first publish');
     const d = p.diagnostics.find((x) => x.code === 'xml-syntax');
     assert.ok(d, 'an xml-syntax diagnostic');
     assert.equal(d.source, 'eForms');

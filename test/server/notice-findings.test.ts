@@ -50,10 +50,8 @@ describe('eforms/noticeFindings', { skip: skipUnless(SDK_DIR) }, () => {
 
   test('runs both engines now and returns exactly what was published', async () => {
     const uri = docUri('invalid-cn.xml');
-    const mark = s.mark;
-    await s.open(uri, fixture('invalid-cn.xml'));
     // The SDK's rules follow the edit on their own; the service waits (manual).
-    await s.nextPublish(uri, mark, 'SDK diagnostics', (p) =>
+    await s.openAndPublish(uri, fixture('invalid-cn.xml'), 'SDK diagnostics', (p) =>
       p.diagnostics.some((d) => d.source === 'eForms SDK 1.15.1'),
     );
     const before = s.published.filter((p) => p.uri === uri).at(-1);

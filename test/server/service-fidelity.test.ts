@@ -33,9 +33,7 @@ describe('language server: service answers shown faithfully (flags, malformed no
 
   test('an SVRL flag opens the message once: "[LAWFULNESS] …", never twice', async () => {
     const uri = docUri('flag.xml');
-    const mark = s.mark;
-    await s.open(uri, fixtureText('invalid-cn.xml'));
-    const p = await s.nextPublish(uri, mark, 'service findings', (x) =>
+    const p = await s.openAndPublish(uri, fixtureText('invalid-cn.xml'), 'service findings', (x) =>
       x.diagnostics.some((d) => d.source === 'eForms CVS'),
     );
     const flagged = p.diagnostics.filter((d) => d.data?.flag === 'LAWFULNESS');
@@ -60,11 +58,9 @@ describe('language server: service answers shown faithfully (flags, malformed no
     const uri = docUri('future.xml');
     const text = fixtureText('valid-cn.xml').replace(/eforms-sdk-\d+\.\d+/, 'eforms-sdk-1.99');
     const at = text.indexOf('eforms-sdk-1.99');
-    const mark = s.mark;
-    await s.open(uri, text);
-    const p = await s.nextPublish(
+    const p = await s.openAndPublish(
       uri,
-      mark,
+      text,
       'the version warning and the rejection',
       (x) =>
         x.diagnostics.some((d) => d.code === 'sdk-version-not-accepted') &&

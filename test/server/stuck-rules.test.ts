@@ -36,9 +36,9 @@ describe('language server: a stuck run of the SDK rules', () => {
     const c = docUri('fast-c.xml');
     await s.open(a, slowSdkNotice('1', 'a'));
     await s.nextLocalStatus(0, 'the rules of A started', (x) => x.uri === a && x.state === 'validating');
-    const mark = s.mark;
-    await s.open(c, slowSdkNotice('2', 'c'));
-    const pc = await s.nextPublish(c, mark, 'the SDK diagnostics of C', (p) => codes(p).includes('FAST-1'));
+    const pc = await s.openAndPublish(c, slowSdkNotice('2', 'c'), 'the SDK diagnostics of C', (p) =>
+      codes(p).includes('FAST-1'),
+    );
     assert.ok(pc);
     assert.ok(
       !s.published.some((p) => p.uri === a && codes(p).includes('SLOW-1')),

@@ -170,6 +170,18 @@ export class LspSession {
     );
   }
 
+  /** Opens a document, then the first publish for it after the open that satisfies `check`. */
+  async openAndPublish(
+    uri: string,
+    text: string,
+    what: string,
+    check: (p: Published) => boolean = () => true,
+  ): Promise<Published> {
+    const mark = this.mark;
+    await this.open(uri, text);
+    return this.nextPublish(uri, mark, what, check);
+  }
+
   nextStatus(afterSeq: number, what: string, check: (s: StatusEvent) => boolean, limitMs?: number) {
     return this.waitFor(what, () => this.statuses.find((s) => s.seq >= afterSeq && check(s)), limitMs);
   }
