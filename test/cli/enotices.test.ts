@@ -149,35 +149,43 @@ describe('eforms convert', () => {
   });
 });
 
+const REPORT_ID = '52fe3748-f475-4381-9dbf-31ebb08889e8-01';
+
+/** `eforms report REPORT_ID --format FORMAT` against a local eNotices2 that answers `content` to every request. */
+async function reportAnswered(
+  contentType: string,
+  content: string | Buffer,
+  format: string,
+): Promise<{ code: number; out: string[]; err: string[] }> {
+  const server = createServer((_q, res) => {
+    res.writeHead(200, { 'content-type': contentType });
+    res.end(content);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/esenders`;
+  try {
+    const out: string[] = [];
+    const err: string[] = [];
+    const io: CliIo = {
+      out: (t) => out.push(t),
+      err: (t) => err.push(t),
+      env: { EFORMS_API_KEY: KEY },
+      cwd: dir,
+    };
+    const code = await main(['report', REPORT_ID, '--format', format, '--enotices-url', base], io);
+    return { code, out, err };
+  } finally {
+    server.close();
+  }
+}
+
 describe('eforms report: an answer that is not a report', () => {
   test('a sign-in page is refused (2) in every format, --format svrl included, and not printed', async () => {
-    const page = '<html><body>Login required</body></html>';
-    const server = createServer((_q, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(page);
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/esenders`;
-    try {
-      for (const format of ['svrl', 'text']) {
-        const out: string[] = [];
-        const err: string[] = [];
-        const io: CliIo = {
-          out: (t) => out.push(t),
-          err: (t) => err.push(t),
-          env: { EFORMS_API_KEY: KEY },
-          cwd: dir,
-        };
-        const code = await main(
-          ['report', '52fe3748-f475-4381-9dbf-31ebb08889e8-01', '--format', format, '--enotices-url', base],
-          io,
-        );
-        assert.equal(code, 2, format);
-        assert.deepEqual(out, [], format);
-        assert.match(err.join('\n'), /is not a readable SVRL report/, format);
-      }
-    } finally {
-      server.close();
+    for (const format of ['svrl', 'text']) {
+      const r = await reportAnswered('text/html', '<html><body>Login required</body></html>', format);
+      assert.equal(r.code, 2, format);
+      assert.deepEqual(r.out, [], format);
+      assert.match(r.err.join('\n'), /is not a readable SVRL report/, format);
     }
   });
 });
@@ -189,32 +197,13 @@ describe('eforms report: a report past the findings limit', () => {
       `<svrl:failed-assert id="R-${i}" location="/*" role="ERROR" test="false()"><svrl:text>x</svrl:text></svrl:failed-assert>`;
     const report = `<?xml version="1.0" encoding="UTF-16"?><svrl:schematron-output xmlns:svrl="http://purl.oclc.org/dsdl/svrl">${Array.from({ length: 50_004 }, (_, i) => one(i)).join('')}</svrl:schematron-output>`;
     const body = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(report, 'utf16le')]);
-    const server = createServer((_q, res) => {
-      res.writeHead(200, { 'content-type': 'application/xml' });
-      res.end(body);
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/esenders`;
-    try {
-      const out: string[] = [];
-      const err: string[] = [];
-      const io: CliIo = {
-        out: (t) => out.push(t),
-        err: (t) => err.push(t),
-        env: { EFORMS_API_KEY: KEY },
-        cwd: dir,
-      };
-      const id = '52fe3748-f475-4381-9dbf-31ebb08889e8-01';
-      const code = await main(['report', id, '--format', 'text', '--enotices-url', base], io);
-      assert.equal(code, 1);
-      assert.equal(
-        err.join('\n'),
-        `eforms report: warning: the report of ${id} holds 4 more assertions than the 50,000 read and shown here: correct these and validate again to see the rest.`,
-      );
-      assert.equal(out.length, 50_001);
-      assert.match(out[50_000] ?? '', /: 50000 assertions failed, 50000 errors\./);
-    } finally {
-      server.close();
-    }
+    const r = await reportAnswered('application/xml', body, 'text');
+    assert.equal(r.code, 1);
+    assert.equal(
+      r.err.join('\n'),
+      `eforms report: warning: the report of ${REPORT_ID} holds 4 more assertions than the 50,000 read and shown here: correct these and validate again to see the rest.`,
+    );
+    assert.equal(r.out.length, 50_001);
+    assert.match(r.out[50_000] ?? '', /: 50000 assertions failed, 50000 errors\./);
   });
 });
