@@ -4,6 +4,7 @@
 
 import type { Finding } from '../core/findings';
 import type { EngineStatus, ValidationStatusParams } from '../core/protocol';
+import { describeNotEvaluated } from '../core/schematron';
 import { formatBudget, type SdkError } from '../core/sdk';
 import type {
   EngineFailure,
@@ -188,15 +189,10 @@ export function validatingLine(
 
 /** The log line of a run that answered, naming the rules it could not evaluate (never skipped silently). */
 export function validatedLine(uri: string, version: number, report: EngineReport, ms: number): string {
-  // A value the rules could not read is named with its rules: the buyer can correct it.
-  const skipped = report.notEvaluated.length
-    ? `; ${report.notEvaluated.length} rules not evaluated: ${report.notEvaluated
-        .slice(0, 20)
-        .map((r) =>
-          r.cause === 'invalid-value' ? `${r.ruleId} (the value '${r.value}' is not ${r.type})` : r.ruleId,
-        )
-        .join(', ')}`
-    : '';
+  // The status bar's tooltip sends the buyer here: the same sentence the command line prints, a value
+  // the rules could not read first, as the buyer can correct it.
+  const notEvaluated = describeNotEvaluated(report.notEvaluated);
+  const skipped = notEvaluated ? `; ${notEvaluated}` : '';
   const by =
     report.engine === 'cvs'
       ? 'by the service'

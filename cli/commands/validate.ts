@@ -11,6 +11,7 @@ import { completeFindings, type SdkKnowledge, sdkKnowledge } from '../../core/au
 import { type Finding, sortByPosition } from '../../core/findings';
 import { isTransient } from '../../core/http';
 import { declaredSdkVersion, findCustomizationId } from '../../core/notice';
+import { describeNotEvaluated } from '../../core/schematron';
 import {
   defaultSdkCacheRoot,
   formatBudget,
@@ -54,7 +55,6 @@ import {
   readInputFile,
 } from '../input-files';
 import { type CliIo, EXIT_FAILURE, EXIT_FINDINGS, EXIT_OK, parseCommandLine, UsageError } from '../io';
-import { describeNotEvaluated } from '../not-evaluated-wording';
 import {
   type FileOutcome,
   formatFindings,

@@ -1,18 +1,18 @@
 // The official eForms SDK rules, run in our own process.
 //
 // README. The SDK publishes its business rules as ISO Schematron with XPath 2.0
-// (`schematrons/<static|dynamic>/complete-validation.sch` and its includes). This folder compiles them:
-//   - schema.ts      reads the .sch files: ns declarations, phases, patterns, rules, asserts, lets,
-//                    diagnostics (no XPath here);
-//   - xpath-parser.ts parses the XPath 2.0 subset the SDK uses into a small AST;
-//   - xpath-compile.ts turns each AST into a JavaScript closure over a document model;
-//   - document.ts    the XPath data model (document, elements, attributes, text) over core/xml-index,
-//                    built once per evaluation with elements indexed by expanded name;
-//   - xpath-values.ts atomic values and XPath 2.0 semantics (untypedAtomic, dates, durations, regexes);
-//   - rule-set.ts    the public shapes: key, options, report, errors;
-//   - engine.ts      runs a phase (first matching rule per pattern) and collects failures;
-//   - report.ts      writes the SVRL report (official locations) and the messages;
-//   - rule-cache.ts  keeps a release's rules on disk (one file per release) so that a second start is fast.
+// (`schematrons/<static|dynamic>/complete-validation.sch` and its includes). This room runs them, with
+// core/xpath's one engine (parser, compiler, document model, values) evaluating every expression:
+//   - schema.ts          reads the .sch files: ns declarations, phases, patterns, rules, asserts, lets,
+//                        diagnostics (no XPath here);
+//   - rule-set.ts        the public shapes: key, options, report, rules not evaluated, errors;
+//   - engine.ts          compiles a phase's expressions once per release (shared across phases), runs
+//                        it (first matching rule per pattern) and collects failures;
+//   - incremental.ts     the editor's path: after an edit, re-evaluates only what the edit can change;
+//   - report.ts          writes the SVRL report (official locations) and the messages;
+//   - rule-cache.ts      keeps a release's parsed rules on disk (one file per release) so that a second
+//                        start is fast; prepared-shape.ts checks such a file's shape when read back;
+//   - not-evaluated-wording.ts the buyer's sentence about rules that could not be evaluated.
 // Releases differ in how they select a subtype's rules (RuleLayout: no phases up to 1.9, phases named
 // `16` in 1.10, `eforms-16` from 1.11 on): `ruleLayout()` reads it from the release's files once, and
 // `phaseFor()` names the phase to load for a notice subtype, as the reference (Saxon-HE + SchXslt) runs it.
@@ -25,6 +25,7 @@ import { type CompiledRuleSet, phaseForSubType, type RuleLayout, type RuleSetKey
 
 export { type LoadOptions, ruleLayout } from './engine';
 export { changeBetween, IncrementalRules, type IncrementalStats } from './incremental';
+export { describeNotEvaluated } from './not-evaluated-wording';
 
 export {
   type CompiledRuleSet,

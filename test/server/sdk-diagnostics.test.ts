@@ -125,6 +125,32 @@ describe('SDK diagnostics in the language server', { skip }, () => {
     await s.closeDocument(uri);
   });
 
+  test('a value the rules cannot read: the status counts the rules, and the log line it points to names the value in words', async () => {
+    // A faulty variant of a sample: its issue date is not a date, so the rules that read it as xs:date
+    // cannot run. The status bar's tooltip says "see the log": the log says what to correct.
+    const good = readFileSync(join(SAMPLES_DIR, 'notices', 'cn_24_maximal.xml'), 'utf8');
+    const faulty = good.replace(/(<cbc:IssueDate>)[^<]*</, '$1tomorrow<');
+    assert.notEqual(faulty, good);
+    const uri = docUri('issue-date-cn.xml');
+    const mark = s.mark;
+    await s.open(uri, faulty);
+    const local = await s.nextLocalStatus(
+      mark,
+      'local validated',
+      (x) => x.uri === uri && x.state === 'validated',
+    );
+    const count = local.local?.notEvaluated ?? 0;
+    assert.ok(count >= 1, JSON.stringify(local.local));
+    await s.waitFor('the applied run logged', () => s.logs.some((l) => l.includes(uri) && APPLIED.test(l)));
+    const line = s.logs.find((l) => l.includes(uri) && APPLIED.test(l)) ?? '';
+    const m = /; (\d+) rules? could not be checked here: 'tomorrow' is not a date \(BR-[^)]*\)\.$/.exec(line);
+    assert.ok(m, line);
+    assert.equal(Number(m[1]), count);
+    // No XSD type and no XPath error code: a buyer reads this line.
+    assert.doesNotMatch(line, /xs:date|FORG/);
+    await s.closeDocument(uri);
+  });
+
   test('no SDK: one status saying what to do, and nothing requested', async () => {
     const t = await LspSession.start({
       settings: {

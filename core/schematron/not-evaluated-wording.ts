@@ -1,9 +1,11 @@
-// How the command line words the SDK rules that the local engine could not evaluate on a notice: from
-// each entry's cause and fields (core/schematron's NotEvaluated), never from the engine's own account,
-// which names XPath error codes. A value the rules could not read comes first, as the buyer can correct
-// it; rules outside what the engine reads are named, as the CVS still checks them.
+// The sentence about the SDK rules that the local engine could not evaluate on a notice, from each
+// entry's cause and fields (NotEvaluated), never from the engine's own account, which names XPath error
+// codes. A value the rules could not read comes first, as the buyer can correct it; rules outside what
+// the engine reads are named, as the CVS still checks them. One sentence for every front end: the
+// command line prints it, and the language server's log line (which the editor's status points to)
+// carries it, so a buyer reads the same words in both.
 
-import type { NotEvaluated } from '../core/schematron';
+import type { NotEvaluated } from './rule-set';
 
 /** What a value should have been, by the XSD type a rule read it as. */
 const TYPE_WORDS: Record<string, string> = {

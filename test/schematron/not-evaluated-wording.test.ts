@@ -1,12 +1,11 @@
-// The CLI's sentence about the rules the local engine could not evaluate, from each entry's cause and
+// The sentence (CLI and the server's log) about the rules the local engine could not evaluate, from each entry's cause and
 // fields: a value a buyer can correct comes first, named once with every rule it stopped; rules outside
 // the engine's XPath are named as the CVS's to check; no XPath error code or path reaches the sentence
 // unless the engine gave nothing better; and the lists stay short however many entries there are.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeNotEvaluated } from '../../cli/not-evaluated-wording';
-import type { NotEvaluated } from '../../core/schematron';
+import { describeNotEvaluated, type NotEvaluated } from '../../core/schematron';
 
 const invalid = (ruleId: string, value: string, type: string): NotEvaluated => ({
   ruleId,
