@@ -201,6 +201,9 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
     });
 
   let results: (FileResult | CvsError | string)[];
+  // The failures that concern a release rather than one notice (missing, not downloadable), as their
+  // notices were given them: a release missing for several notices is one problem, named once.
+  let releaseProblems: ReadonlySet<string> = new Set();
   if (values.local) {
     const outcome = await validateLocally(positionals, io, run, entryDone, {
       sdkDir: values['sdk-dir'],
@@ -213,7 +216,8 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
       io.err(`eforms validate: ${outcome}`);
       return EXIT_FAILURE;
     }
-    results = outcome;
+    results = outcome.results;
+    releaseProblems = outcome.releaseProblems;
   } else {
     const cvs = cvsPipeline(values, io);
     if (typeof cvs === 'string') {
@@ -238,7 +242,7 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
   // A release missing for several notices is one problem: named once, with the notices it stops.
   const sdkShared = new Map<string, string[]>();
   results.forEach((r, i) => {
-    if (typeof r === 'string' && sharedSdkProblem(r))
+    if (typeof r === 'string' && releaseProblems.has(r))
       sdkShared.set(r, [...(sdkShared.get(r) ?? []), positionals[i] as string]);
   });
   results.forEach((r, i) => {
@@ -385,6 +389,15 @@ function resultOf(
 }
 
 /**
+ * What --local gives each file, in the order given, and which of those failures concern the release a
+ * notice asks for rather than the notice (the same text for every notice that asks for it).
+ */
+interface LocalOutcome {
+  results: (FileResult | string)[];
+  releaseProblems: ReadonlySet<string>;
+}
+
+/**
  * --local: every notice through the SDK rules in `jobs` worker threads. Releases are resolved (and,
  * with --download, fetched with a progress line) here first, once per version wanted, so the workers
  * only read the cache. A string return is a failure that concerns every notice.
@@ -395,7 +408,7 @@ async function validateLocally(
   o: Run,
   onDone: ((i: number, r: FileResult | string) => void) | undefined,
   l: { sdkDir?: string; download: boolean; jobs: number; budgetMs?: number; budgetGiven?: boolean },
-): Promise<(FileResult | string)[] | string> {
+): Promise<LocalOutcome | string> {
   const sources: SdkSources = {
     path: l.sdkDir ? resolve(io.cwd, l.sdkDir) : '',
     cacheRoot: defaultSdkCacheRoot(io.env),
@@ -431,7 +444,7 @@ async function validateWith(
   sources: SdkSources,
   perPhase: boolean,
   onDone?: (i: number, r: FileResult | string) => void,
-): Promise<(FileResult | string)[] | string> {
+): Promise<LocalOutcome | string> {
   // Each entry is let go once its notice is done: a batch keeps findings, not every notice's index.
   const notices: (PreparedNotice | string | undefined)[] = files.map((f) => readNotice(f, io, true));
   const wanted = new Set<string>();
@@ -442,6 +455,7 @@ async function validateWith(
     );
   }
   const sdkFailure = new Map<string, string>();
+  const releaseProblems = new Set<string>();
   let noSdk = false;
   // The release each wanted version resolved to: its fields and labels complete the findings.
   const releases = new Map<string, { dir: string; version: string }>();
@@ -469,7 +483,9 @@ async function validateWith(
     } catch (e) {
       io.progress?.('');
       if (!(e instanceof SdkError)) throw e;
-      sdkFailure.set(v, sdkProblemForCli(e, l.sdkDir));
+      const problem = sdkProblemForCli(e, l.sdkDir);
+      sdkFailure.set(v, problem);
+      if (isReleaseProblem(e)) releaseProblems.add(problem);
       if (e.kind === 'no-sdk') noSdk = true;
     }
   }
@@ -550,7 +566,7 @@ async function validateWith(
     const covers = (globalThis as Record<symbol, unknown>)[CODE_CACHE_COVERS];
     if (typeof covers === 'function') covers('rules');
   }
-  return results;
+  return { results, releaseProblems };
 }
 
 function affinityKey(n: PreparedNotice | string | undefined, o: Run): string {
@@ -609,10 +625,15 @@ async function validateLocalOne(
   return out instanceof CvsError ? `the SDK rules failed: ${out.message}` : out;
 }
 
-/** A failure that concerns a release rather than one notice (missing, not downloadable). */
-function sharedSdkProblem(message: string): boolean {
-  return /^eForms SDK \S+ is not (?:on this machine|available)|^the SDK repository has no release|^eForms SDK cannot be downloaded/.test(
-    message,
+/** Whether an SDK error concerns a release rather than one notice: missing, not downloadable, corrupt. */
+function isReleaseProblem(e: SdkError): boolean {
+  if (e.failure) return true;
+  return (
+    e.kind === 'version-missing' ||
+    e.kind === 'consent-needed' ||
+    e.kind === 'offline' ||
+    e.kind === 'not-found' ||
+    e.kind === 'corrupt'
   );
 }
 

@@ -117,5 +117,22 @@ describe('eforms validate --local over notices of several releases', { skip }, (
     assert.ok(lines[0]?.includes(`2 notices (${two.join(', ')})`), lines[0]);
     assert.match(lines[0] ?? '', /--download/);
     assert.ok(r.stdout.split('\n').includes(`${sample}: no findings (eForms SDK 1.15.1 rules)`), r.stdout);
+
+    // With --download and a repository nobody answers: the failed download is one problem too, said
+    // once with both notices, never once per notice.
+    const d = await run([
+      '--local',
+      '--download',
+      '--sdk-dir',
+      SDK_DIR,
+      '--today',
+      '2024-06-01',
+      ...two,
+      sample,
+    ]);
+    assert.equal(d.code, 2, d.stderr);
+    const about18 = d.stderr.split('\n').filter((l) => l.includes('cannot be downloaded'));
+    assert.equal(about18.length, 1, d.stderr);
+    assert.ok(about18[0]?.includes(`2 notices (${two.join(', ')})`), about18[0]);
   });
 });
