@@ -986,12 +986,8 @@ export function indexXml(text: string): XmlIndex {
     }
   };
 
-  const closeTop = (end: number): void => {
-    const idx = stack.pop() as number;
-    openNames.pop();
-    const mark = marks.pop() as number;
-    table.end[idx] = end;
-    table.last[idx] = table.count - 1;
+  /** Ends the namespace declarations made since `mark`: each prefix gets back what it meant before. */
+  const unbindTo = (mark: number): void => {
     while (undoPrefix.length > mark) {
       const p = undoPrefix.pop() as string;
       const uri = undoUri.pop();
@@ -999,6 +995,15 @@ export function indexXml(text: string): XmlIndex {
       else bindings.set(p, uri);
       bindingsVersion++;
     }
+  };
+
+  const closeTop = (end: number): void => {
+    const idx = stack.pop() as number;
+    openNames.pop();
+    const mark = marks.pop() as number;
+    table.end[idx] = end;
+    table.last[idx] = table.count - 1;
+    unbindTo(mark);
     if (stack.length === 0) rootClosed = true;
   };
 
@@ -1387,13 +1392,7 @@ export function indexXml(text: string): XmlIndex {
     if (selfClosing) {
       // Declarations on a self-closing element end with it.
       if (declaresNs) {
-        while (undoPrefix.length > mark) {
-          const p = undoPrefix.pop() as string;
-          const uri = undoUri.pop();
-          if (uri === undefined) bindings.delete(p);
-          else bindings.set(p, uri);
-          bindingsVersion++;
-        }
+        unbindTo(mark);
       }
       if (stack.length === 0) rootClosed = true;
     } else {
