@@ -121,7 +121,7 @@ export function presentStatus(
     const src = s.local?.source ?? 'eForms SDK';
     if (s.state === 'validated') {
       text = `$(${s.errors ? 'error' : s.warnings ? 'warning' : 'check'}) ${src}: ${countsText(s)}`;
-      tooltip = `Checked here with the official rules of ${src}${s.local?.notEvaluated ? ` (${s.local.notEvaluated} rules could not be evaluated: see the log)` : ''}. Click to open the Problems view.`;
+      tooltip = `Checked here with the official rules of ${src}.${notEvaluatedNote(s)} Click to open the Problems view.`;
     } else if (s.state === 'validating') text = '$(sync~spin) eForms SDK: checking…';
     else if (s.state === 'error' || s.state === 'offline') text = '$(warning) eForms SDK: not checked';
   } else if (local && local !== s) {
@@ -162,10 +162,21 @@ function localLine(l: ValidationStatusParams): string {
       l.local?.versionNote === 'declares-none'
         ? ' (the notice declares no SDK version: the only SDK available was used)'
         : '';
-    return `${l.local?.source ?? 'eForms SDK'} (checked here): ${countsText(l)}${note}.`;
+    return `${l.local?.source ?? 'eForms SDK'} (checked here): ${countsText(l)}${note}.${notEvaluatedNote(l)}`;
   }
   if (l.state === 'validating') return 'eForms SDK rules: checking…';
   return `eForms SDK rules: ${l.message ?? 'not checked'}`;
+}
+
+/**
+ * What the SDK rules could not check, in the server's sentence (a value the buyer can correct first),
+ * with a leading space; a count alone from a server that sends no sentence.
+ */
+function notEvaluatedNote(l: ValidationStatusParams): string {
+  const n = l.local?.notEvaluated ?? 0;
+  if (n === 0) return '';
+  const text = l.local?.notEvaluatedText;
+  return ` ${text ?? `${n} rule${n === 1 ? '' : 's'} could not be checked here: see the log.`}`;
 }
 
 /** The text as read aloud: codicons such as `$(sync~spin)` removed, spaces collapsed. */

@@ -207,6 +207,8 @@ export function localEngineStatus(report: EngineReport): EngineStatus {
     sdkVersion: report.sdkVersion,
     notEvaluated: report.notEvaluated.length,
   };
+  const text = describeNotEvaluated(report.notEvaluated);
+  if (text) status.notEvaluatedText = text;
   if (report.because === 'only') status.versionNote = 'declares-none';
   return status;
 }

@@ -82,6 +82,11 @@ export interface EngineStatus {
   sdkVersion: string;
   /** Rules the engine could not evaluate (named in the server's log). */
   notEvaluated: number;
+  /**
+   * The sentence about them, when there are some ("3 rules could not be checked here: 'tomorrow' is not
+   * a date (BR-…)."): the status's tooltip says it, as the command line does.
+   */
+  notEvaluatedText?: string;
   /** `declares-none`: the notice declares no SDK version; the only (or pinned) SDK was used. */
   versionNote?: 'declares-none';
 }

@@ -109,3 +109,36 @@ test('a notice too large for the SDK rules reads as not checked, not as waiting 
   assert.doesNotMatch(p.text, /on demand/);
   assert.match(p.tooltip, /5,000,001 elements, more than the 5,000,000 the SDK rules can check/);
 });
+
+test("rules the SDK could not check: the tooltip says the server's sentence, alone or beside the service's status", () => {
+  const sentence =
+    "2 rules could not be checked here: 'tomorrow' is not a date (BR-BT-00738-0053, BR-BT-01311-0156).";
+  const local: ValidationStatusParams = {
+    state: 'validated',
+    engine: 'local',
+    errors: 1,
+    warnings: 0,
+    infos: 0,
+    local: { source: 'eForms SDK 1.15.1', sdkVersion: '1.15.1', notEvaluated: 2, notEvaluatedText: sentence },
+  };
+  const alone = presentStatus(local, 'preview');
+  assert.ok(alone.tooltip.includes(`eForms SDK 1.15.1. ${sentence} Click`), alone.tooltip);
+  // Beside the service's status (engine "both", no key yet): the SDK's line carries it.
+  const both = presentStatus({ state: 'needsKey', errors: 0, warnings: 0, infos: 0 }, 'preview', Date.now(), {
+    ...local,
+    engine: undefined,
+  });
+  assert.ok(both.tooltip.includes(sentence), both.tooltip);
+  // An older server that sends the count only: the count, and where to read more.
+  const bare = presentStatus(
+    { ...local, local: { source: 'eForms SDK 1.15.1', sdkVersion: '1.15.1', notEvaluated: 2 } },
+    'preview',
+  );
+  assert.match(bare.tooltip, /2 rules could not be checked here: see the log\./);
+  // None: nothing said.
+  const none = presentStatus(
+    { ...local, local: { ...local.local, notEvaluated: 0 } } as ValidationStatusParams,
+    'preview',
+  );
+  assert.doesNotMatch(none.tooltip, /could not be checked/);
+});
