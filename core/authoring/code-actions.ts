@@ -496,7 +496,7 @@ function insertMissing(
   for (; i < steps.length - 1; i++) {
     const step = steps[i] as PathStep;
     const next = at.children
-      .map((k) => index.elements[k] as XmlElement)
+      .map((k) => index.element(k) as XmlElement)
       .find((e) => canonicalName(e) === step.name);
     if (!next || next.end < 0 || next.end === next.startTagEnd) break;
     at = next;
@@ -532,7 +532,7 @@ function insertMissing(
   // After the last child the schema orders before the new one; else first in the element.
   let after = -1;
   for (const k of at.children) {
-    const ch = index.elements[k] as XmlElement;
+    const ch = index.element(k) as XmlElement;
     const o = sdk.children.get(key)?.get(canonicalName(ch))?.order ?? Number.POSITIVE_INFINITY;
     if (o <= first.order) after = ch.end;
   }
@@ -543,7 +543,7 @@ function insertMissing(
 }
 
 function childIndent(index: XmlIndex, e: XmlElement): string {
-  const first = e.children[0] !== undefined ? index.elements[e.children[0]] : undefined;
+  const first = e.children[0] !== undefined ? index.element(e.children[0]) : undefined;
   const of = (x: XmlElement) => {
     const lineStart = index.text.lastIndexOf('\n', x.start - 1) + 1;
     return /^[ \t]*/.exec(index.text.slice(lineStart, x.start))?.[0] ?? '';

@@ -52,7 +52,7 @@ export function completeAt(
     const lt = offset - tag[0].length;
     let place = placeAt(index, lt);
     if (place && place.element.start === lt) {
-      const parent = index.elements[place.element.parent];
+      const parent = index.element(place.element.parent);
       place = parent ? { kind: 'text', element: parent, index: place.element.parent } : undefined;
     }
     if (!place) return [];
@@ -252,7 +252,7 @@ function elementCompletions(
     }
     const variants: Variant[] = [];
     const present = parent.children
-      .map((c) => index.elements[c] as XmlElement)
+      .map((c) => index.element(c) as XmlElement)
       .filter((c) => canonicalName(c) === slot.name);
     for (const [pred, entries] of byPredicate) {
       // Only what may still be added: an element already there is offered again only if it repeats.
