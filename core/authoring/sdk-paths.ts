@@ -15,7 +15,7 @@ export const SDK_PREFIXES: Readonly<Record<string, string>> = PREFIX_OF;
 export const SDK_NAMESPACES: Readonly<Record<string, string>> = NS;
 
 /** `cac:ProcurementProject` for an element in the UBL aggregate namespace, whatever its prefix. */
-export function canonicalName(element: XmlElement): string {
+export function canonicalName(element: Pick<XmlElement, 'ns' | 'local' | 'qname'>): string {
   const p = SDK_PREFIXES[element.ns];
   return p ? `${p}:${element.local}` : element.qname;
 }

@@ -39,59 +39,61 @@ interface Shape {
   label: string;
 }
 
-const SHAPES: Record<string, Shape> = {
-  'cac:ProcurementProjectLot': {
-    kind: 'lot',
-    id: ['cbc:ID'],
-    caption: ['cac:ProcurementProject', 'cbc:Name'],
-    label: 'Lot',
-  },
-  'efac:Organization': {
-    kind: 'organisation',
-    id: ['efac:Company', 'cac:PartyIdentification', 'cbc:ID'],
-    caption: ['efac:Company', 'cac:PartyName', 'cbc:Name'],
-    label: 'Organisation',
-  },
-  'efac:TouchPoint': {
-    kind: 'organisation',
-    id: ['cac:PartyIdentification', 'cbc:ID'],
-    caption: ['cac:PartyName', 'cbc:Name'],
-    label: 'Touchpoint',
-  },
-  'efac:UltimateBeneficialOwner': {
-    kind: 'party',
-    id: ['cbc:ID'],
-    caption: ['cbc:FamilyName'],
-    label: 'Beneficial owner',
-  },
-  'efac:LotResult': {
-    kind: 'result',
-    id: ['cbc:ID'],
-    caption: ['efac:TenderLot', 'cbc:ID'],
-    label: 'Lot result',
-  },
-  'efac:LotTender': {
-    kind: 'tender',
-    id: ['cbc:ID'],
-    caption: ['efac:TenderReference', 'cbc:ID'],
-    label: 'Tender',
-  },
-  'efac:SettledContract': { kind: 'contract', id: ['cbc:ID'], caption: ['cbc:Title'], label: 'Contract' },
-  'efac:TenderingParty': { kind: 'party', id: ['cbc:ID'], caption: ['cbc:Name'], label: 'Tendering party' },
-  'cac:ContractingParty': {
-    kind: 'organisation',
-    id: ['cac:Party', 'cac:PartyIdentification', 'cbc:ID'],
-    label: 'Buyer',
-  },
-  'efac:Organizations': { kind: 'group', label: 'Organisations' },
-  'efac:NoticeResult': { kind: 'group', label: 'Results' },
-  'cac:TenderingProcess': { kind: 'procedure', label: 'Tendering process' },
-  'cac:TenderingTerms': { kind: 'procedure', label: 'Tendering terms' },
-};
+const SHAPES = new Map<string, Shape>(
+  Object.entries({
+    'cac:ProcurementProjectLot': {
+      kind: 'lot',
+      id: ['cbc:ID'],
+      caption: ['cac:ProcurementProject', 'cbc:Name'],
+      label: 'Lot',
+    },
+    'efac:Organization': {
+      kind: 'organisation',
+      id: ['efac:Company', 'cac:PartyIdentification', 'cbc:ID'],
+      caption: ['efac:Company', 'cac:PartyName', 'cbc:Name'],
+      label: 'Organisation',
+    },
+    'efac:TouchPoint': {
+      kind: 'organisation',
+      id: ['cac:PartyIdentification', 'cbc:ID'],
+      caption: ['cac:PartyName', 'cbc:Name'],
+      label: 'Touchpoint',
+    },
+    'efac:UltimateBeneficialOwner': {
+      kind: 'party',
+      id: ['cbc:ID'],
+      caption: ['cbc:FamilyName'],
+      label: 'Beneficial owner',
+    },
+    'efac:LotResult': {
+      kind: 'result',
+      id: ['cbc:ID'],
+      caption: ['efac:TenderLot', 'cbc:ID'],
+      label: 'Lot result',
+    },
+    'efac:LotTender': {
+      kind: 'tender',
+      id: ['cbc:ID'],
+      caption: ['efac:TenderReference', 'cbc:ID'],
+      label: 'Tender',
+    },
+    'efac:SettledContract': { kind: 'contract', id: ['cbc:ID'], caption: ['cbc:Title'], label: 'Contract' },
+    'efac:TenderingParty': { kind: 'party', id: ['cbc:ID'], caption: ['cbc:Name'], label: 'Tendering party' },
+    'cac:ContractingParty': {
+      kind: 'organisation',
+      id: ['cac:Party', 'cac:PartyIdentification', 'cbc:ID'],
+      label: 'Buyer',
+    },
+    'efac:Organizations': { kind: 'group', label: 'Organisations' },
+    'efac:NoticeResult': { kind: 'group', label: 'Results' },
+    'cac:TenderingProcess': { kind: 'procedure', label: 'Tendering process' },
+    'cac:TenderingTerms': { kind: 'procedure', label: 'Tendering terms' },
+  } satisfies Record<string, Shape>),
+);
 
 /** The outline of a notice. */
 export function documentSymbols(index: XmlIndex, sdk: SdkKnowledge | undefined): NoticeSymbol[] {
-  const root = index.elements[0];
+  const root = index.element(0);
   if (!root) return [];
   const facts = noticeFacts(index, sdk);
   const noticeId = child(index, root, 'cbc:ID');
@@ -105,22 +107,25 @@ export function documentSymbols(index: XmlIndex, sdk: SdkKnowledge | undefined):
     selectionRange: rangeOf(index, root.start + 1, root.nameEnd),
     children: [],
   };
-  const visit = (e: XmlElement, into: NoticeSymbol[], depth: number) => {
-    for (const c of e.children) {
-      const ch = index.elements[c] as XmlElement;
-      const name = canonicalName(ch);
-      let shape = SHAPES[name];
+  // The walk reads the index's columns, and makes an element object only for what the outline shows:
+  // a 1,000-lot notice has 290,000 elements, and the outline is asked for again after every edit.
+  const t = index.table;
+  const names = t.names.map(canonicalName);
+  const visit = (k: number, into: NoticeSymbol[], depth: number) => {
+    for (let c = k + 1; c <= t.last[k]; c = t.last[c] + 1) {
+      const name = names[t.name[c]] as string;
+      let shape = SHAPES.get(name);
       // The procedure's own scope sits directly under the root; lots have their own.
       if (!shape && name === 'cac:ProcurementProject' && depth === 0)
         shape = { kind: 'procedure', caption: ['cbc:Name'], label: 'Procedure' };
       if (shape && (shape.kind !== 'procedure' || depth === 0)) {
-        const sym = symbolOf(index, ch, shape);
+        const sym = symbolOf(index, index.element(c) as XmlElement, shape);
         into.push(sym);
-        visit(ch, sym.children, depth + 1);
-      } else if (ch.children.length > 0 && depth < 12) visit(ch, into, depth + 1);
+        visit(c, sym.children, depth + 1);
+      } else if (t.last[c] > c && depth < 12) visit(c, into, depth + 1);
     }
   };
-  visit(root, top.children, 0);
+  visit(0, top.children, 0);
   return [top];
 }
 
@@ -165,7 +170,7 @@ function extent(index: XmlIndex, e: XmlElement): Range {
 
 function child(index: XmlIndex, e: XmlElement, name: string): XmlElement | undefined {
   for (const c of e.children) {
-    const ch = index.elements[c] as XmlElement;
+    const ch = index.element(c) as XmlElement;
     if (canonicalName(ch) === name) return ch;
   }
   return undefined;

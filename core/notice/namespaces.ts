@@ -14,7 +14,11 @@ export const NS = {
 
 export type SdkPrefix = keyof typeof NS;
 
-/** The SDK's prefix of each namespace URI above. */
-export const PREFIX_OF: Readonly<Record<string, SdkPrefix>> = Object.fromEntries(
-  Object.entries(NS).map(([prefix, uri]) => [uri, prefix as SdkPrefix]),
+/**
+ * The SDK's prefix of each namespace URI above. Read with a notice's own namespace URIs as keys, so it
+ * has no prototype: `xmlns="constructor"` or `"__proto__"` finds no prefix, not Object's members.
+ */
+export const PREFIX_OF: Readonly<Record<string, SdkPrefix>> = Object.assign(
+  Object.create(null) as Record<string, SdkPrefix>,
+  Object.fromEntries(Object.entries(NS).map(([prefix, uri]) => [uri, prefix as SdkPrefix])),
 );

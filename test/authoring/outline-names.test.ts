@@ -1,6 +1,8 @@
 // The outline names each thing once: VS Code shows a symbol's name and then its detail, so a detail
 // that the name already says reads twice ("Organisations Organisations"). Checked on every symbol of
-// the project's notices and of the SDK's example notices in ../shared.
+// the project's notices and of the SDK's example notices in ../shared. The outline walks the index's
+// columns: its lots, results, tenders and contracts are counted against the elements of the index,
+// and elements named after an object's own members (`constructor`) are elements like any other.
 
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -9,6 +11,7 @@ import { test } from 'node:test';
 import { sdkKnowledge } from '../../core/authoring/sdk-knowledge';
 import { documentSymbols, type NoticeSymbol } from '../../core/authoring/structure';
 import { indexXml } from '../../core/notice/xml-index';
+import { awardNotice } from '../bench/rules-scaling-bench';
 import { PROJECT_ROOT, SAMPLES_DIR, SDK_DIR, skipUnless } from '../support/shared-data';
 
 function* all(symbols: NoticeSymbol[]): Generator<NoticeSymbol> {
@@ -63,4 +66,48 @@ test('the outline of every SDK example notice names each thing once', {
   for (const f of readdirSync(dir).filter((f) => f.endsWith('.xml')))
     n += check(f, readFileSync(join(dir, f), 'utf8'), sdk);
   assert.ok(n > 100, `only ${n} symbols`);
+});
+
+/** Elements with this canonical name below the root, counted over the index's element objects. */
+function countElements(text: string, ns: string, local: string): number {
+  return indexXml(text).elements.filter((e) => e.ns === ns && e.local === local).length;
+}
+
+const EFAC = 'http://data.europa.eu/p27/eforms-ubl-extension-aggregate-components/1';
+const CAC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2';
+
+test('the outline has one symbol for each lot, result, tender and contract of the notice, generated notices too', {
+  skip: skipUnless(SAMPLES_DIR) ?? skipUnless(SDK_DIR),
+}, () => {
+  const sdk = sdkKnowledge(SDK_DIR, '1.15.1');
+  const notices = readdirSync(join(SAMPLES_DIR, 'notices'))
+    .filter((f) => f.endsWith('.xml'))
+    .map((f) => readFileSync(join(SAMPLES_DIR, 'notices', f), 'utf8'));
+  const template = readFileSync(join(SAMPLES_DIR, 'notices', 'can_24_minimal.xml'), 'utf8');
+  notices.push(awardNotice(template, 40));
+  let lots = 0;
+  for (const text of notices) {
+    const kinds = [...all(documentSymbols(indexXml(text), sdk))].map((s) => s.kind);
+    const count = (k: string) => kinds.filter((x) => x === k).length;
+    assert.equal(count('lot'), countElements(text, CAC, 'ProcurementProjectLot'));
+    assert.equal(count('result'), countElements(text, EFAC, 'LotResult'));
+    assert.equal(count('tender'), countElements(text, EFAC, 'LotTender'));
+    assert.equal(count('contract'), countElements(text, EFAC, 'SettledContract'));
+    lots += count('lot');
+  }
+  assert.ok(lots >= 60, `only ${lots} lots`);
+});
+
+test("elements named after an object's members, in no namespace or in one of that name, are no symbols and break nothing", () => {
+  const text = `<ContractNotice xmlns="urn:oasis:names:specification:ubl:schema:xsd:ContractNotice-2" xmlns:cac="${CAC}" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">
+  <constructor xmlns="constructor"><toString/></constructor>
+  <__proto__ xmlns=""/>
+  <hasOwnProperty xmlns=""><valueOf/></hasOwnProperty>
+  <cac:ProcurementProjectLot><cbc:ID schemeName="Lot">LOT-0001</cbc:ID></cac:ProcurementProjectLot>
+</ContractNotice>`;
+  const [top] = documentSymbols(indexXml(text), undefined);
+  assert.deepEqual(
+    top?.children.map((s) => [s.kind, s.name]),
+    [['lot', 'LOT-0001']],
+  );
 });
