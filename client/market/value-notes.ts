@@ -21,6 +21,8 @@ export const VALUE_NOTES: Readonly<Record<string, Readonly<Record<string, string
 
 /** The option text: the code, then what it means when known. */
 export function optionText(param: string, value: string): string {
-  const note = VALUE_NOTES[param]?.[value];
+  // The values come from the service: only the notes written here, never an object's own members.
+  const notes = Object.hasOwn(VALUE_NOTES, param) ? VALUE_NOTES[param] : undefined;
+  const note = notes && Object.hasOwn(notes, value) ? notes[value] : undefined;
   return note ? `${value} — ${note}` : value;
 }

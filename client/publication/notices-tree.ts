@@ -39,6 +39,11 @@ const STATUS_ICONS: Record<string, string> = {
   ARCHIVED: 'archive',
 };
 
+/** The icon of a status as eNotices2 sends it: one of its own names only (a status is the service's text). */
+function statusIcon(status: string): string {
+  return Object.hasOwn(STATUS_ICONS, status) ? (STATUS_ICONS[status] as string) : 'question';
+}
+
 export class NoticesTreeProvider implements vscode.TreeDataProvider<NoticeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<NoticeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -242,7 +247,7 @@ export class NoticesTreeProvider implements vscode.TreeDataProvider<NoticeNode>,
           vscode.TreeItemCollapsibleState.Expanded,
         );
         item.description = String(node.count);
-        item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[node.status] ?? 'question');
+        item.iconPath = new vscode.ThemeIcon(statusIcon(node.status));
         item.contextValue = 'status-group';
         item.id = `group:${node.status}`;
         return item;
@@ -256,7 +261,7 @@ export class NoticesTreeProvider implements vscode.TreeDataProvider<NoticeNode>,
         item.description = row.description;
         item.tooltip = tooltipOf(n, node.businessId, summary);
         item.contextValue = `notice-${n.status}`;
-        item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[n.status] ?? 'question');
+        item.iconPath = new vscode.ThemeIcon(statusIcon(n.status));
         item.command = {
           command: Commands.openValidationReport,
           title: 'Open Validation Report',

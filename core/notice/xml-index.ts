@@ -244,8 +244,6 @@ function codeUnits(text: string): Uint16Array {
   return codes;
 }
 
-const PREDEFINED_ENTITIES = new Set(['lt', 'gt', 'amp', 'quot', 'apos']);
-
 /**
  * Packed code units of the names of one index, in one Int32Array per call rather than two small typed
  * arrays per name (a typed array costs as much to create as scanning a few hundred characters).
@@ -957,7 +955,7 @@ export function indexXml(text: string): XmlIndex {
       err("'&' must start an entity or character reference: write &amp; for a literal '&'", amp);
       return amp + 1;
     }
-    if (!hasInternalSubset && !PREDEFINED_ENTITIES.has(text.slice(amp + 1, j))) {
+    if (!hasInternalSubset && !NAMED_ENTITIES.has(text.slice(amp + 1, j))) {
       err(
         `undefined entity &${shown(text.slice(amp + 1, j))}; (only &lt; &gt; &amp; &quot; &apos; are predefined)`,
         amp,
@@ -1456,7 +1454,14 @@ export function contentEndOf(text: string, startTagEnd: number, end: number): nu
   return text.lastIndexOf('<', end - 1);
 }
 
-const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+/** The five predefined entities. A Map, as the names come from the notice: `&constructor;` is none. */
+const NAMED_ENTITIES = new Map<string, string>([
+  ['lt', '<'],
+  ['gt', '>'],
+  ['amp', '&'],
+  ['quot', '"'],
+  ['apos', "'"],
+]);
 
 /** Character data of text[start, end) with the predefined entities and character references decoded. */
 export function decodeXmlText(text: string, start: number, end: number): string {
@@ -1480,7 +1485,7 @@ export function decodeXmlText(text: string, start: number, end: number): string 
       if (ref.charCodeAt(0) === HASH) {
         const code = ref[1] === 'x' ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
         if (Number.isInteger(code) && code >= 0 && code <= 0x10ffff) decoded = String.fromCodePoint(code);
-      } else decoded = NAMED_ENTITIES[ref];
+      } else decoded = NAMED_ENTITIES.get(ref);
       if (decoded === undefined) {
         out += '&';
         i++;

@@ -38,4 +38,8 @@ test('every code the API lists for pig classes and lamb categories is explained'
   assert.match(optionText('pigClasses', 'E'), /55%.*60%/);
   assert.match(optionText('pigClasses', 'R'), /45%.*50%/);
   assert.equal(optionText('memberStateCodes', 'FR'), 'FR');
+  // The values come from the service: an object's own members are no notes.
+  for (const v of ['constructor', '__proto__', 'toString', 'hasOwnProperty'])
+    assert.equal(optionText('productCodes', v), v);
+  assert.equal(optionText('constructor', 'name'), 'name');
 });

@@ -249,6 +249,16 @@ describe('indexXml: well-formedness errors', () => {
     const s = 'a &lt; b &amp;&amp; &#x1D518; &#233; &quot;&apos;&gt; &bogus; &';
     assert.equal(decodeXmlText(s, 0, s.length), 'a < b && 𝔘 é "\'> &bogus; &');
   });
+
+  test("names of an object's own members are no entities: left as written, and said undefined", () => {
+    const refs = '&constructor; &__proto__; &toString; &valueOf;';
+    assert.equal(decodeXmlText(refs, 0, refs.length), refs);
+    const index = indexXml(`<a>${refs}</a>`);
+    assert.deepEqual(
+      index.errors.map((e) => /undefined entity &([^;]+);/.exec(e.message)?.[1]),
+      ['constructor', '__proto__', 'toString', 'valueOf'],
+    );
+  });
 });
 
 describe('indexXml: never throws', () => {
