@@ -33,7 +33,8 @@ export async function main(argv: string[], given: CliIo): Promise<number> {
     io.out(VERSION);
     return 0;
   }
-  const entry = commands[name];
+  // The name is what the user typed: `eforms constructor` names no command, not Object's constructor.
+  const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!entry) {
     const meant = didYouMean(name, Object.keys(commands));
     io.err(

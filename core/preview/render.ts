@@ -740,7 +740,7 @@ export function renderNotice(
   result.problems.push(...plan.problems);
   const doc = documentOf(index);
   plan.rt.reset(doc, TODAY);
-  plan.langs.chosen = ISO3[language] ?? language.toUpperCase();
+  plan.langs.chosen = (Object.hasOwn(ISO3, language) ? ISO3[language] : undefined) ?? language.toUpperCase();
   plan.langs.notice = noticeLanguage(index);
   const run: Run = {
     sdk,

@@ -153,3 +153,12 @@ test('a mistyped command or option gets "did you mean"', async () => {
   assert.equal(didYouMean('sandbx', ['sandbox', 'search', 'submit']), 'sandbox');
   assert.equal(didYouMean('xyz', ['sandbox', 'search']), undefined);
 });
+
+test("a command named after an object's own members is an unknown command, not a crash", async () => {
+  for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+    const r = await run([name]);
+    assert.equal(r.code, 2, name);
+    assert.match(r.err, new RegExp(`^eforms: unknown command '${name}'\\.`), r.err);
+    assert.doesNotMatch(r.err, /is not a function/);
+  }
+});
