@@ -157,13 +157,17 @@ function isXmlChar(code: number): boolean {
 }
 
 /**
- * The characters XML 1.0 forbids anywhere in a document: C0 controls other than tab, line feed and
- * carriage return, U+FFFE, U+FFFF, and surrogates that are not part of a pair. One regular-expression
- * pass over the text, which costs far less than a check per character in the scanner.
+ * The characters XML 1.0 forbids anywhere in a document are C0 controls other than tab, line feed and
+ * carriage return, U+FFFE, U+FFFF, and surrogates that are not part of a pair. This class finds them,
+ * and every surrogate besides: the pairs are told apart in code (forbiddenCharacters). One class, with
+ * no look-around, is one regular-expression pass over the text, which costs far less than a check per
+ * character in the scanner. The look-arounds that told pairs apart cost 2.6 ns a character on a text
+ * with one character above U+00FF (V8 then stores it two bytes a character), against 1.2 ns for this
+ * class: half the time of indexing the generated award notices.
  */
-const FORBIDDEN_CHAR =
+const FORBIDDEN_OR_SURROGATE =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point.
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]/g;
 
 /** Past this many, forbidden characters are reported as one count (a binary file has millions). */
 const MAX_CHAR_ERRORS = 5;
@@ -1426,18 +1430,29 @@ export function indexXml(text: string): XmlIndex {
 /** Errors for the characters XML 1.0 forbids; the first MAX_CHAR_ERRORS, then one that says more follow. */
 function forbiddenCharacters(text: string): XmlSyntaxError[] {
   const out: XmlSyntaxError[] = [];
-  FORBIDDEN_CHAR.lastIndex = 0;
-  for (let m = FORBIDDEN_CHAR.exec(text); m !== null; m = FORBIDDEN_CHAR.exec(text)) {
+  const re = FORBIDDEN_OR_SURROGATE;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const at = m.index;
+    const c = text.charCodeAt(at);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(at + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        // A pair: one character outside the Basic Multilingual Plane, which XML allows.
+        re.lastIndex = at + 2;
+        continue;
+      }
+    }
+    // A low surrogate found here has no high one before it: that one would have taken it as its pair.
     if (out.length === MAX_CHAR_ERRORS) {
-      out.push({ message: 'more characters that XML 1.0 forbids follow', offset: m.index });
+      out.push({ message: 'more characters that XML 1.0 forbids follow', offset: at });
       break;
     }
-    const c = text.charCodeAt(m.index);
     const message =
       c >= 0xd800 && c <= 0xdfff
         ? `${describeChar(c)} is half of a surrogate pair without its other half: the text is not valid Unicode`
         : `character ${describeChar(c)} is not allowed in XML 1.0, not even escaped: remove it (tab, line feed and carriage return are the only control characters XML allows)`;
-    out.push({ message, offset: m.index });
+    out.push({ message, offset: at });
   }
   return out;
 }

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import {
   childrenOf,
   contentEnd,
@@ -429,6 +430,44 @@ describe('indexXml: hostile input stays linear and honest', () => {
       indexXml('<r>\ud83d\ude00 \u0085 \u009b</r>').errors,
       [],
       'pairs, NEL and C1 are XML 1.0 characters',
+    );
+  });
+
+  test('forbidden characters are found as XML 1.0 defines them, code point by code point', () => {
+    // The oracle walks the text by code points (a pair is one, a lone surrogate is its own), and
+    // tests each against the Char production of XML 1.0 (§2.2); the index finds them with one regular
+    // expression and pairs surrogates in code.
+    const allowed = (cp: number): boolean =>
+      cp === 0x9 ||
+      cp === 0xa ||
+      cp === 0xd ||
+      (cp >= 0x20 && cp <= 0xd7ff) ||
+      (cp >= 0xe000 && cp <= 0xfffd) ||
+      (cp >= 0x10000 && cp <= 0x10ffff);
+    const expected = (body: string, from: number): number[] => {
+      const out: number[] = [];
+      let k = 0;
+      for (const ch of body) {
+        if (!allowed(ch.codePointAt(0) as number)) out.push(from + k);
+        k += ch.length;
+      }
+      return out;
+    };
+    // Surrogates high and low, controls, U+FFFE/U+FFFF and plain letters, strung together at random.
+    const units = [
+      0xd800, 0xdbff, 0xdc00, 0xdfff, 0xd83d, 0xde00, 0x1, 0x9, 0x1f, 0xfffe, 0xffff, 0x61, 0xe9, 0x3b1,
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...units), { maxLength: 40 }), (codes) => {
+        const body = String.fromCharCode(...codes);
+        const text = `<r>${body}</r>`;
+        const found = indexXml(text)
+          .errors.filter((e) => e.message !== 'more characters that XML 1.0 forbids follow')
+          .map((e) => e.offset);
+        const want = expected(body, 3).slice(0, 5);
+        assert.deepEqual(found, want, JSON.stringify(body));
+      }),
+      { seed: 19, numRuns: 2000 },
     );
   });
 
