@@ -222,25 +222,8 @@ const LITTLE_ENDIAN = new Uint16Array(new Uint8Array([1, 0]).buffer)[0] === 1;
 
 /** Kept between calls (indexXml is synchronous and never re-entered): one buffer per edit would load the GC. */
 let unitBuffer: Buffer | undefined;
-/** Up to this many code units the buffer is kept for good; a larger one only while texts keep coming. */
+/** Above this many code units the buffer is not kept for the next call. */
 const KEEP_UNITS = 8 * 1024 * 1024;
-/**
- * How long a buffer above KEEP_UNITS is kept after its last use. Writing a large text into fresh memory
- * costs its page faults: 80–270 ms for a 110 MB notice, against 28 ms into memory written before, and
- * the editor indexes the notice again on each edit. An idle process gives the memory back.
- */
-const LARGE_KEEP_MS = 10_000;
-let dropLarge: ReturnType<typeof setTimeout> | undefined;
-
-function keepLarge(): void {
-  if (dropLarge !== undefined) clearTimeout(dropLarge);
-  dropLarge = setTimeout(() => {
-    dropLarge = undefined;
-    if (unitBuffer !== undefined && unitBuffer.length > KEEP_UNITS * 2) unitBuffer = undefined;
-  }, LARGE_KEEP_MS);
-  // Never what keeps a command-line run alive.
-  (dropLarge as { unref?: () => void }).unref?.();
-}
 
 /**
  * The UTF-16 code units of the text in a typed array. Reading a typed array element costs about half
@@ -255,9 +238,8 @@ function codeUnits(text: string): Uint16Array {
     if (bytes === undefined || bytes.length < n * 2) {
       // Its own ArrayBuffer (not the shared pool), so the Uint16Array view starts aligned at byte 0.
       bytes = Buffer.allocUnsafeSlow(Math.max(n * 2, 64 * 1024));
-      unitBuffer = bytes;
+      if (n <= KEEP_UNITS) unitBuffer = bytes;
     }
-    if (bytes.length > KEEP_UNITS * 2) keepLarge();
     bytes.write(text, 0, 'utf16le');
     return new Uint16Array(bytes.buffer, bytes.byteOffset, n);
   }
