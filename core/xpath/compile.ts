@@ -52,6 +52,23 @@ export class XPathUnsupportedError extends Error {
   override name = 'XPathUnsupportedError';
 }
 
+/**
+ * An evaluation ran past the time its caller allowed it (Runtime.limitTime): it has no answer, and the
+ * expression is not wrong. The SDK's view templates hold joins that grow with the cube of an award
+ * notice's lots (a 400-lot notice took 31 s to render, an 800-lot one 6 minutes), and a caller that must
+ * answer in time gives up on them instead of waiting.
+ */
+export class XPathTimeLimitError extends Error {
+  override name = 'XPathTimeLimitError';
+  constructor(readonly limitMs: number) {
+    super(`the evaluation took longer than ${limitMs} ms`);
+  }
+}
+
+/** Iterations between two looks at the clock when a time limit is set (Runtime.tick). */
+const TICKS = 64;
+const now = (): number => performance.now();
+
 /** Per-evaluation state the closures read: the document, the date, variable slots. */
 export class Runtime {
   doc!: XDocument;
@@ -105,6 +122,51 @@ export class Runtime {
 
   /** Bumped by every reset: closures that keep per-document caches compare it to know when to drop them. */
   generation = 0;
+
+  /** The clock's reading past which an evaluation stops (see limitTime): Infinity, the rules', never;
+   * NaN until the clock is first read. */
+  #limitAt = Number.POSITIVE_INFINITY;
+  #limitMs = 0;
+  #startedAt = Number.NaN;
+  #ticks = TICKS;
+  #clock: () => number = now;
+
+  /**
+   * Evaluations from now on stop with XPathTimeLimitError once `ms` milliseconds have gone by;
+   * undefined lifts the limit. The clock is read every TICKS iterations of a `for`, `some` or `every`
+   * and of a path step over several nodes, where an expression's cost can grow with the notice, and
+   * first at the first of those readings: an evaluation of a few iterations never reads it (the preview
+   * sets a limit for each of its tens of thousands of evaluations). `clock` is the time in milliseconds
+   * (performance.now; a test's counts its own readings).
+   */
+  limitTime(ms: number | undefined, clock: () => number = now): void {
+    if (ms === undefined) {
+      this.#limitAt = Number.POSITIVE_INFINITY;
+      this.#startedAt = Number.NaN;
+      return;
+    }
+    this.#clock = clock;
+    this.#limitMs = ms;
+    this.#limitAt = Number.NaN;
+    this.#startedAt = Number.NaN;
+    this.#ticks = TICKS;
+  }
+
+  /** Milliseconds since the clock was first read under the current limit; 0 when it never was. */
+  limitedElapsed(): number {
+    return Number.isNaN(this.#startedAt) ? 0 : this.#clock() - this.#startedAt;
+  }
+
+  /** One iteration of a loop whose length depends on the notice; throws past the time limit. */
+  tick(): void {
+    if (this.#limitAt === Number.POSITIVE_INFINITY || --this.#ticks > 0) return;
+    this.#ticks = TICKS;
+    const t = this.#clock();
+    if (Number.isNaN(this.#startedAt)) {
+      this.#startedAt = t;
+      this.#limitAt = t + this.#limitMs;
+    } else if (t > this.#limitAt) throw new XPathTimeLimitError(this.#limitMs);
+  }
 
   reset(doc: XDocument, today: XDate, now?: XDate): void {
     this.doc = doc;
@@ -1263,6 +1325,7 @@ function compilePath(
         // One context object for the loop: a step reads it while it runs and never keeps it.
         const cx: Ctx = { item: cur[0], pos: 1, size };
         for (let j = 0; j < size; j++) {
+          rt.tick();
           cx.item = stepContext(cur[j]);
           cx.pos = j + 1;
           const r = step(cx);
@@ -1292,6 +1355,7 @@ function compilePath(
     else {
       const all: Item[] = [];
       for (let j = 0; j < size; j++) {
+        rt.tick();
         const r = step({ item: stepContext(cur[j]), pos: j + 1, size });
         for (let k = 0; k < r.length; k++) all.push(r[k]);
       }
@@ -1662,6 +1726,7 @@ function compileFor(ast: Extract<Ast, { t: 'for' }>, rt: Runtime, scope: Scope):
     const items = b.fn(x);
     const frame = rt.frame;
     for (let j = 0; j < items.length; j++) {
+      rt.tick();
       rt.items[b.slot] = items[j];
       frame[b.slot] = undefined;
       if (level(x, i + 1, out)) return true;

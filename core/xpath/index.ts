@@ -10,6 +10,7 @@ export {
   ebv,
   Runtime,
   type Scope,
+  XPathTimeLimitError,
   XPathUnsupportedError,
 } from './compile';
 export {

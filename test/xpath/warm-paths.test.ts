@@ -275,7 +275,11 @@ describe('warm shortcuts agree with fontoxpath', () => {
     assert.deepEqual(nodes('/r/lot/(../a)'), parentsA, 'three lots reach the same two elements');
     const mixed = nodes('/r/lot/(../b, a)');
     const orders = mixed.map((n) => n.order);
-    assert.deepEqual(orders, [...new Set(orders)].sort((x, y) => x - y), 'in document order, once each');
+    assert.deepEqual(
+      orders,
+      [...new Set(orders)].sort((x, y) => x - y),
+      'in document order, once each',
+    );
     assert.equal(mixed[0], nodes('/r/b')[0], "the root's b comes before the lots' a");
   });
 
