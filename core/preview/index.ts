@@ -5,7 +5,13 @@
 
 export { escapeHtml, renderHtml, renderText } from './html';
 export { type ChosenPreviewSdk, previewRelease, previewSdkFor } from './release';
-export { type RenderedLine, type RenderedNotice, type RenderOptions, renderNotice } from './render';
+export {
+  LINE_TIME_LIMIT_MS,
+  type RenderedLine,
+  type RenderedNotice,
+  type RenderOptions,
+  renderNotice,
+} from './render';
 export {
   loadPreviewSdk,
   PREVIEW_SDK_LIMITS,

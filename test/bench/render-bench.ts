@@ -2,15 +2,19 @@
 // 100-lot notice, cold (a fresh process: SDK release loaded, template translated and compiled, labels
 // read, first render) and warm (median after warm-up), plus a re-render after an edit (index + render,
 // what the preview does on a keystroke). Goals: cn_24_maximal under 50 ms warm, 100 lots under 500 ms.
+// Then award notices generated from can_24_minimal with 100 to 400 lots, whose template joins every
+// tender with every contract and result: one render each with the 2 s a template line gets, and the
+// lines it left out, beside a render without the limit (the previous behaviour; 400 lots took 31 s).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { indexXml } from '../../core/notice';
-import { loadPreviewSdk, renderNotice } from '../../core/preview';
+import { LINE_TIME_LIMIT_MS, loadPreviewSdk, renderNotice } from '../../core/preview';
 import { SAMPLES_DIR, SDK_DIR } from '../support/shared-data';
 import { hundredLots } from './authoring-bench';
 import { type BenchSection, median, medianMs, type Row } from './bench-kit';
+import { awardNotice } from './rules-scaling-bench';
 
 const MAXIMAL = join(SAMPLES_DIR, 'notices', 'cn_24_maximal.xml');
 
@@ -76,6 +80,35 @@ export const renderSections: BenchSection[] = [
           value: medianMs(() => renderNotice(indexXml(`${xml} `), sdk, { language: 'en' }), runs, 2),
           unit: 'ms',
         });
+      }
+      const award = readFileSync(join(SAMPLES_DIR, 'notices', 'can_24_minimal.xml'), 'utf8');
+      // The award template's first renders, not timed: the first of the rows below paid for them.
+      const small = indexXml(awardNotice(award, 20));
+      for (let k = 0; k < 5; k++) renderNotice(small, sdk, { language: 'en' });
+      for (const lots of [100, 200, 400]) {
+        const index = indexXml(awardNotice(award, lots));
+        const once = (limit: number) => {
+          const t = process.hrtime.bigint();
+          const r = renderNotice(index, sdk, { language: 'en', lineTimeLimitMs: limit });
+          const ms = Number(process.hrtime.bigint() - t) / 1e6;
+          return { ms, leftOut: r.problems.filter((p) => p.message.includes('was left out')).length };
+        };
+        const limited = once(LINE_TIME_LIMIT_MS);
+        rows.push({
+          name: `award notice, ${lots} lots: render, ${LINE_TIME_LIMIT_MS / 1000} s a template line`,
+          value: limited.ms,
+          unit: 'ms',
+          note: `${limited.leftOut} line(s) left out`,
+        });
+        if (lots <= 200) {
+          const unlimited = once(Number.POSITIVE_INFINITY);
+          rows.push({
+            name: `award notice, ${lots} lots: render without a limit (before)`,
+            value: unlimited.ms,
+            unit: 'ms',
+            note: `${(unlimited.ms / limited.ms).toFixed(1)}× the limited render`,
+          });
+        }
       }
       return rows;
     },
