@@ -1487,10 +1487,44 @@ function keyedStep(steps: Ast[], rt: Runtime, scope: Scope): Compiled | undefine
   const st = steps[j];
   if (j === 0 || st === undefined || st.t !== 'step' || st.preds.length !== 1) return undefined;
   if (st.axis !== 'child' && st.axis !== 'attribute' && st.axis !== 'self') return undefined;
+  // `[K = V and Q]` and `[.[K = V]/E = L]` are `[K = V][…]`: the first filter from the index, the
+  // others over what it found.
+  const [first, ...others] = conjuncts(st.preds[0]);
   const head = [...steps.slice(0, j), { ...st, preds: [] }];
-  const filter = keyedFilter(compilePath(head, rt, scope), st.preds[0], rt, scope);
-  if (!filter) return undefined;
+  const keyed = keyedFilter(compilePath(head, rt, scope), first, rt, scope);
+  if (!keyed) return undefined;
+  const more = compilePreds(others, rt, scope);
+  const filter: Compiled = more.length === 0 ? keyed : (x) => applyPredicates(keyed(x), more);
   return j === steps.length - 1 ? filter : compilePath(steps, rt, scope, { fn: filter, count: j + 1 });
+}
+
+/**
+ * A predicate of an axis step as predicates applied one after the other, so that keyedStep can answer
+ * the first from an index: `[A and B]` is `[A][B]`, and `[.[A]/E op L]`, a general comparison with a
+ * literal or a variable, is `[A][E op L]` (when A is false `.[A]/E` is empty and the comparison false;
+ * L, which cannot raise an error, is then not evaluated). Only predicates that filter by truth and ask
+ * no position: the nodes that pass them all are then the same in any order, and in document order.
+ * The SDK's award templates find each tender's amount so, `…/cbc:PayableAmount[.[../../cbc:ID = $t]
+ * /number() != -1]`, over every tender of the notice for each tender: N² before, N with the index.
+ */
+function conjuncts(pred: Ast): Ast[] {
+  if (!isBooleanPredicate(pred)) return [pred];
+  if (pred.t === 'and') return pred.args.every(isBooleanPredicate) ? pred.args.flatMap(conjuncts) : [pred];
+  if (pred.t === 'cmp' && pred.kind === 'general' && isPlainOperand(pred.r) && pred.l.t === 'path') {
+    const steps = pred.l.steps;
+    const f = steps[0];
+    if (steps.length >= 2 && f.t === 'filter' && f.base.t === 'ctx' && f.preds.length > 0) {
+      const rest: Ast = steps.length === 2 ? steps[1] : { t: 'path', steps: steps.slice(1) };
+      if (f.preds.every(isBooleanPredicate) && !mentionsPosition(rest))
+        return [...f.preds.flatMap(conjuncts), { ...pred, l: rest }];
+    }
+  }
+  return [pred];
+}
+
+/** A literal, a negated number or a variable: an operand that reads nothing and raises no error. */
+function isPlainOperand(a: Ast): boolean {
+  return a.t === 'num' || a.t === 'str' || a.t === 'var' || (a.t === 'neg' && a.arg.t === 'num');
 }
 
 /**

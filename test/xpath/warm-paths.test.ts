@@ -125,6 +125,16 @@ const EXPRESSIONS = [
   'count(lot/(a, b)) > 2',
   'count(/r/lot/(a, "x")) > 0',
   'count(/r/lot/a/string()/b) = 0',
+  // a step filtered by a variable through a predicate split in two (compile.ts conjuncts): `[K = $x and
+  // Q]` and `[.[K = $x]/E op L]` answered from an index over the step's nodes, then filtered by the rest
+  'some $x in ("L1", "L2") satisfies count(/r/lot[.[@id = $x]/a = "ENG"]) = 1',
+  'every $x in ("L1", "L2", "L3") satisfies count(/r/lot[.[@id = $x]/a != "ENG"]) = 1',
+  'count(for $x in /r/lot/@id return /r/lot[.[@id = $x]/number(@k) = 1]) = 1',
+  'count(for $x in /r/lot/@id return /r/lot[@id = $x and b]/a) = 4',
+  'count(for $x in /r/lot/@id return ../lot[@id = $x and (c or b = "3")]/a) = 3',
+  'count(for $x in ("L1", "L2", "L9") return /r/lot[.[@id = $x and a]/b = $x]) = 0',
+  'some $x in ("ENG", "FRA") satisfies count(/r/lot/c[.[. = $x]/@k = 2]) = 1',
+  'count(for $x in /r/lot/@id return /r/lot[.[@id = $x]/count(a) = 2]) = 1',
   // absolute and climbing paths that read a local variable: never kept as one value per document or
   // per landing node (compile.ts usesLocals)
   'every $x in a satisfies count(/r/lot[a = $x]) > 1',
