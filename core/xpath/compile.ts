@@ -123,10 +123,9 @@ export class Runtime {
   /** Bumped by every reset: closures that keep per-document caches compare it to know when to drop them. */
   generation = 0;
 
-  /** The clock's reading past which an evaluation stops (see limitTime): Infinity, the rules', never;
-   * NaN until the clock is first read. */
-  #limitAt = Number.POSITIVE_INFINITY;
-  #limitMs = 0;
+  /** Milliseconds an evaluation may take (see limitTime): Infinity, the rules', without end. */
+  #limitMs = Number.POSITIVE_INFINITY;
+  /** The clock's first reading under the current limit, NaN before it. */
   #startedAt = Number.NaN;
   #ticks = TICKS;
   #clock: () => number = now;
@@ -140,15 +139,9 @@ export class Runtime {
    * (performance.now; a test's counts its own readings).
    */
   limitTime(ms: number | undefined, clock: () => number = now): void {
-    if (ms === undefined) {
-      this.#limitAt = Number.POSITIVE_INFINITY;
-      this.#startedAt = Number.NaN;
-      return;
-    }
-    this.#clock = clock;
-    this.#limitMs = ms;
-    this.#limitAt = Number.NaN;
+    this.#limitMs = ms ?? Number.POSITIVE_INFINITY;
     this.#startedAt = Number.NaN;
+    this.#clock = clock;
     this.#ticks = TICKS;
   }
 
@@ -159,13 +152,11 @@ export class Runtime {
 
   /** One iteration of a loop whose length depends on the notice; throws past the time limit. */
   tick(): void {
-    if (this.#limitAt === Number.POSITIVE_INFINITY || --this.#ticks > 0) return;
+    if (this.#limitMs === Number.POSITIVE_INFINITY || --this.#ticks > 0) return;
     this.#ticks = TICKS;
     const t = this.#clock();
-    if (Number.isNaN(this.#startedAt)) {
-      this.#startedAt = t;
-      this.#limitAt = t + this.#limitMs;
-    } else if (t > this.#limitAt) throw new XPathTimeLimitError(this.#limitMs);
+    if (Number.isNaN(this.#startedAt)) this.#startedAt = t;
+    else if (t - this.#startedAt > this.#limitMs) throw new XPathTimeLimitError(this.#limitMs);
   }
 
   reset(doc: XDocument, today: XDate, now?: XDate): void {
@@ -1293,7 +1284,7 @@ function compilePath(
     const preds = compilePreds(s2.preds, rt, scope);
     const name = ns === undefined || local === undefined ? -1 : nameId(ns, local);
     const all = (): Seq => (name < 0 ? rt.doc.elements : rt.doc.withName(name));
-    compiled.push(preds.length === 0 ? all : () => applyPredicates(all(), preds));
+    compiled.push(filteredBy(all, preds));
     start = 3;
   }
   // Child, attribute and self steps from one node keep document order; anything else is sorted.
@@ -1494,7 +1485,7 @@ function keyedStep(steps: Ast[], rt: Runtime, scope: Scope): Compiled | undefine
   const keyed = keyedFilter(compilePath(head, rt, scope), first, rt, scope);
   if (!keyed) return undefined;
   const more = compilePreds(others, rt, scope);
-  const filter: Compiled = more.length === 0 ? keyed : (x) => applyPredicates(keyed(x), more);
+  const filter = filteredBy(keyed, more);
   return j === steps.length - 1 ? filter : compilePath(steps, rt, scope, { fn: filter, count: j + 1 });
 }
 
@@ -1520,6 +1511,11 @@ function conjuncts(pred: Ast): Ast[] {
     }
   }
   return [pred];
+}
+
+/** fn's nodes filtered by predicates that filter by truth (fn itself when there are none). */
+function filteredBy(fn: Compiled, preds: Pred[]): Compiled {
+  return preds.length === 0 ? fn : (x) => applyPredicates(fn(x), preds);
 }
 
 /** A literal, a negated number or a variable: an operand that reads nothing and raises no error. */
@@ -1548,7 +1544,7 @@ function keyedAbsoluteStep(steps: Ast[], rt: Runtime, scope: Scope, prefix?: Pre
     const keyed = keyedFilter(headFn, st.preds[0], rt, scope);
     if (!keyed) return undefined;
     const more = compilePreds(st.preds.slice(1), rt, scope);
-    const filter: Compiled = more.length === 0 ? keyed : (x) => applyPredicates(keyed(x), more);
+    const filter = filteredBy(keyed, more);
     if (j === steps.length - 1) return filter;
     // The filtered prefix's key: its head's and the predicates' text (the same value as the path's).
     const headKey = forms(headFn).memoKey;

@@ -13,8 +13,9 @@
 // phase compiled straight from the SDK folder keeps every parsed pattern of the release, and its
 // process held 42 MB and 549,000 objects of rules instead of 15 MB and 126,000.
 // The verdict is wall-clock time: how long the run holds the thread it runs on (the editor's worker, the
-// command line's main thread). The process's CPU time is printed beside it: it adds the collector's helper threads, whose concurrent marking of the whole heap (the
-// rules and what earlier runs left) lands in whichever run first grows the heap past its limit. That
+// command line's main thread). The process's CPU time is printed beside it: it adds the collector's
+// helper threads, whose concurrent marking of the whole heap (the rules and what earlier runs left)
+// lands in whichever run first grows the heap past its limit. That
 // marking was the whole of a first 1,000-lot award run's excess (114 ms of 'background.mark' in its one
 // mark-compact, V8's --trace-gc-nvp), and a second run of the same notice costs 0.9–1.15× per lot.
 // Beside each size, a plain walk over every node of the notice's model, and the same walk over the
